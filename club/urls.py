@@ -1,0 +1,11 @@
+from django.conf.urls.i18n import i18n_patterns  # noqa: F401  (kept for future per-language URLs)
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("club.urls_site")),
+    path("games/", include("games.urls")),
+    path("ratings/", include("ratings.urls")),
+]

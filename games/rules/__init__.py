@@ -1,0 +1,1 @@
+"""The pure rules core: rule sets, protocol dataclasses, validation and scoring. No Django imports here."""

@@ -1,0 +1,298 @@
+"""Rule sets as data: every parameter in which the four rule books differ (RULES.md §1.1, §2.1, "Decisions").
+
+A `RuleSet` is plain data. The engine reads its fields; it never asks which rule book it is. The four presets
+below are the binding decisions of RULES.md; a club copies one and edits its copy (stored in the database as
+`to_dict()` JSON, read back with `from_dict()`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from decimal import Decimal
+from typing import Any
+
+D = Decimal
+
+# draw_rule values (RULES.md decision 9, A21)
+DRAW_NONE = "none"  # 001: no rule, the game goes on
+DRAW_THREE_NIGHTS_AND_DAYS = "three_nights_and_days"  # 000 S7.9
+DRAW_THREE_NIGHTS = "three_nights"  # 002 I.8.5
+THREE_MISSES_RED_WIN = "three_misses_red_win"  # 003 l.83
+
+# third_foul_effect values
+THIRD_FOUL_NONE = "none"  # 002 I.8.4
+THIRD_FOUL_LOSE_NEXT_SPEECH = "lose_next_speech"  # 000 D6.4 (+ S7.4, S7.8)
+THIRD_FOUL_LOSE_CURRENT_OR_NEXT = "lose_current_or_next_speech"  # 003 l.73
+
+# vote_cancel_rule values (when a removal cancels a day's vote)
+CANCEL_SAME_DAY_OR_NEXT = "same_day_or_next"  # 000 S7.1, S7.2
+CANCEL_UNLESS_KILLED_OR_LEAVING = "unless_killed_or_leaving"  # 002 I.8.1, I.8.2
+CANCEL_NOMINEE_ONLY = "nominee_only"  # 003 l.81
+
+# tie-breaker metric names (see ratings/standings.py)
+TB_EXTRAS = "extras"
+TB_WINS = "wins"
+TB_WINS_DIFFICULT = "wins_difficult"
+TB_EXTRAS_DIFFICULT = "extras_difficult"
+TB_FIRST_NIGHT_DEATHS = "first_night_deaths"
+TB_LOT = "lot"
+
+
+@dataclass(frozen=True)
+class LiftBan:
+    """A lift vote that is not held; night falls and nobody leaves.
+
+    `alive`/`tied`/`day` None match anything; `tied_is_all` matches a tie of every player at the table.
+    """
+
+    clause: str
+    alive: int | None = None
+    tied: int | None = None
+    day: int | None = None
+    tied_is_all: bool = False
+
+    def matches(self, *, alive: int, tied: int, day: int) -> bool:
+        if self.tied_is_all and tied != alive:
+            return False
+        if self.alive is not None and self.alive != alive:
+            return False
+        if self.tied is not None and self.tied != tied:
+            return False
+        if self.day is not None and self.day != day:
+            return False
+        return True
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    slug: str
+    name: str
+    source: str  # the rule book file / clause prefix, e.g. "002"
+
+    # -- main points (000 8.2.1–8.2.3; 002 III.1.2–1.4; decision 7, 11)
+    win_points: Decimal = D("1")
+    loss_points: Decimal = D("0")
+    draw_points: Decimal = D("0")
+
+    # -- best move (decisions 1–3)
+    best_move_enabled: bool = True
+    best_move_points: dict[int, Decimal] = field(default_factory=dict)  # blacks named -> points
+    best_move_red_only: bool = True  # only a К/Ш victim scores
+    best_move_excludes_judge_extra: bool = False  # 002 III.11: the larger counts
+    best_move_in_draw: bool = True  # 000 A3, 002 III.13
+    best_move_max_day1_out: int = 1  # 000 S7.12, 002 I.7.8: at most one player out on Day 1
+
+    # -- Ci compensation (002 III.3; decision 4)
+    ci_enabled: bool = False
+    ci_cap: Decimal = D("0.4")
+
+    # -- judge extras (decision 5)
+    judge_values: tuple[Decimal, ...] | None = None  # allowed values; None = any in [judge_min, judge_max]
+    judge_min: Decimal = D("0")
+    judge_max: Decimal = D("0.7")
+    judge_max_recipients: int | None = None  # 000 T6.1.1
+    judge_total_cap: Decimal | None = None  # 000 T6.1.2 (both teams together)
+    judge_winner_cap: Decimal | None = None  # 000 T6.1.3
+    judge_loser_cap: Decimal | None = None  # 000 T6.1.4
+    judge_approval_from: Decimal | None = None  # 000 T6.1.3: 0.6 and 0.7 need the head judge
+    judge_team_cap: dict[str, Decimal] | None = None  # 002 III.4: {"red": 1.2, "black": 1.0}
+    judge_top_exclusive: Decimal | None = None  # 002 III.4.2: a 0.7 excludes every teammate
+    judge_second_value: Decimal | None = None  # 002 III.4.3: with a 0.6 …
+    judge_second_partner_max: Decimal | None = None  # … at most one teammate, at 0.2–0.3
+    judge_extras_in_draw: bool = True  # 000 T6.1.6: none in a draw; 002 III.13: allowed
+
+    # -- penalties (decision 6)
+    removal_penalty: Decimal = D("-0.5")  # 4th foul or disqualification (000 8.2.4, 002 III.1.5)
+    ppk_penalty: Decimal | None = None  # 002 III.1.6: -0.7 instead of -0.5; None: no number (000 D6.8)
+    penalties_are_extras: bool = True  # A16: 000 counts the -0.5 as extra; 002 III.14 keeps it in main
+    colours_enabled: bool = False  # "цвет под запись" exists (002 III.5)
+    wrong_colour_penalty: Decimal | None = None  # 002 III.5 l.311: -0.3 whatever the result
+
+    # -- game flow
+    third_foul_effect: str = THIRD_FOUL_LOSE_NEXT_SPEECH
+    nomination_withdrawal: bool = False  # 001 r.20–22, 003 l.49
+    lift_bans: tuple[LiftBan, ...] = ()
+    draw_rule: str = DRAW_NONE
+    vote_cancel_rule: str = CANCEL_SAME_DAY_OR_NEXT
+    day1_outcome_warn_only: bool = False  # A18: 002 I.6.18.5–18.6 are unintelligible → warn only
+
+    # -- standings (decision 8)
+    tiebreakers: tuple[str, ...] = (TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
+    difficult_roles: tuple[str, ...] = ("Д", "Ш")
+
+    # -- protests (decision 12)
+    protest_window_minutes: int = 10
+    extras_protest_minus_only: bool = False  # 002 III.1.7
+    back_side_detail: str = "detailed"  # 000 P7.9 detailed; 002 III.1.8 grades only
+
+    # ------------------------------------------------------------------ conversion
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe dict (Decimals as strings) for storing a rule-set version in the database."""
+        return _jsonable(asdict(self))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleSet:
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        base = PRESETS.get(values.get("slug", ""), PRESETS["xcraft"])
+        kwargs = {}
+        for f in fields(cls):
+            if f.name not in values:
+                continue
+            kwargs[f.name] = _revive(f.name, values[f.name])
+        return replace(base, **kwargs)
+
+
+_DECIMAL_FIELDS = {
+    "win_points", "loss_points", "draw_points", "ci_cap", "judge_min", "judge_max", "judge_total_cap",
+    "judge_winner_cap", "judge_loser_cap", "judge_approval_from", "judge_top_exclusive", "judge_second_value",
+    "judge_second_partner_max", "removal_penalty", "ppk_penalty", "wrong_colour_penalty",
+}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _revive(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in _DECIMAL_FIELDS:
+        return Decimal(str(value))
+    if name == "best_move_points":
+        return {int(k): Decimal(str(v)) for k, v in value.items()}
+    if name == "judge_team_cap":
+        return {str(k): Decimal(str(v)) for k, v in value.items()}
+    if name == "judge_values":
+        return tuple(Decimal(str(v)) for v in value)
+    if name == "lift_bans":
+        return tuple(LiftBan(**ban) for ban in value)
+    if name in {"tiebreakers", "difficult_roles"}:
+        return tuple(value)
+    return value
+
+
+_CML_JUDGE_VALUES = tuple(D(v) for v in ("0.2", "0.3", "0.4", "0.5", "0.6", "0.7"))
+
+XCRAFT = RuleSet(
+    slug="xcraft",
+    name="X-Craft 2.0 (ФИИМ)",
+    source="000",
+    best_move_points={2: D("0.25"), 3: D("0.4")},  # decision 1: BM-4 (A1)
+    best_move_excludes_judge_extra=False,  # A2: additive, outside the judge cap
+    best_move_in_draw=True,  # A3
+    judge_min=D("0"),
+    judge_max=D("0.7"),
+    judge_max_recipients=3,  # T6.1.1
+    judge_total_cap=D("1.0"),  # T6.1.2
+    judge_winner_cap=D("0.7"),  # T6.1.3
+    judge_loser_cap=D("0.4"),  # T6.1.4
+    judge_approval_from=D("0.6"),  # T6.1.3
+    judge_extras_in_draw=False,  # T6.1.6
+    removal_penalty=D("-0.5"),  # 8.2.4
+    ppk_penalty=None,  # D6.8: team defeat, no number
+    penalties_are_extras=True,  # 8.2.4
+    third_foul_effect=THIRD_FOUL_LOSE_NEXT_SPEECH,  # D6.4
+    nomination_withdrawal=False,
+    lift_bans=(
+        LiftBan(clause="000 S7.10", tied_is_all=True),
+        LiftBan(clause="000 S7.6", alive=4, tied=2),
+        LiftBan(clause="000 S7.5", alive=3, tied=3),
+    ),
+    draw_rule=DRAW_THREE_NIGHTS_AND_DAYS,  # S7.9
+    vote_cancel_rule=CANCEL_SAME_DAY_OR_NEXT,  # S7.1, S7.2
+    tiebreakers=(TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT),  # T6.2–6.2.4
+    difficult_roles=("Д", "Ш"),  # T6.2.2: wins as Don or Sheriff
+    back_side_detail="detailed",  # P7.9
+)
+
+CML = RuleSet(
+    slug="cml",
+    name="CML",
+    source="002",
+    best_move_points={2: D("0.3"), 3: D("0.5")},  # III.2
+    best_move_excludes_judge_extra=True,  # III.11
+    best_move_in_draw=True,  # III.13
+    ci_enabled=True,  # III.3
+    ci_cap=D("0.4"),
+    judge_values=_CML_JUDGE_VALUES,  # III.4, A12
+    judge_min=D("0.2"),
+    judge_max=D("0.7"),
+    judge_team_cap={"red": D("1.2"), "black": D("1.0")},  # III.4
+    judge_top_exclusive=D("0.7"),  # III.4.2
+    judge_second_value=D("0.6"),  # III.4.3
+    judge_second_partner_max=D("0.3"),  # III.4.3
+    judge_extras_in_draw=True,  # III.13
+    removal_penalty=D("-0.5"),  # III.1.5
+    ppk_penalty=D("-0.7"),  # III.1.6, III.9
+    penalties_are_extras=False,  # III.14 (A16): main = III.1 including -0.5/-0.7
+    colours_enabled=True,  # III.5
+    wrong_colour_penalty=D("-0.3"),  # III.5 l.311
+    third_foul_effect=THIRD_FOUL_NONE,  # I.8.4
+    nomination_withdrawal=False,
+    lift_bans=(
+        LiftBan(clause="002 I.8.6", tied_is_all=True),
+        LiftBan(clause="002 I.6.18.1", day=1, tied=5),
+        LiftBan(clause="002 I.6.18.1", day=1, tied=10),
+        LiftBan(clause="002 I.8.7", alive=9, tied=3),
+    ),
+    draw_rule=DRAW_THREE_NIGHTS,  # I.8.5
+    vote_cancel_rule=CANCEL_UNLESS_KILLED_OR_LEAVING,  # I.8.1, I.8.2
+    day1_outcome_warn_only=True,  # A18
+    tiebreakers=(
+        TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_EXTRAS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT,
+    ),  # III.14.1–14.6
+    difficult_roles=("Д", "Ш"),  # A17
+    extras_protest_minus_only=True,  # III.1.7
+    back_side_detail="grades_only",  # III.1.8
+)
+
+# Decision 11: rule books without scoring (kamchatka, moscow) score win 1 / loss 0 / draw 0, removal -0.5,
+# no best move, judge extras 0–0.7 per player with no team cap.
+KAMCHATKA = RuleSet(
+    slug="kamchatka",
+    name="Камчатка",
+    source="001",
+    best_move_enabled=False,
+    best_move_points={},
+    judge_min=D("0"),
+    judge_max=D("0.7"),
+    removal_penalty=D("-0.5"),
+    third_foul_effect=THIRD_FOUL_LOSE_NEXT_SPEECH,  # lost in 001; the FIIM default
+    nomination_withdrawal=True,  # r.20–22
+    lift_bans=(LiftBan(clause="001 (FIIM default): no lift of every player at the table", tied_is_all=True),),
+    draw_rule=DRAW_NONE,  # decision 9: no rule, the game goes on
+    vote_cancel_rule=CANCEL_SAME_DAY_OR_NEXT,
+)
+
+MOSCOW = RuleSet(
+    slug="moscow",
+    name="Классическая московская",
+    source="003",
+    best_move_enabled=False,
+    best_move_points={},
+    judge_min=D("0"),
+    judge_max=D("0.7"),
+    removal_penalty=D("-0.5"),
+    third_foul_effect=THIRD_FOUL_LOSE_CURRENT_OR_NEXT,  # l.73
+    nomination_withdrawal=True,  # l.49
+    lift_bans=(LiftBan(clause="003 (FIIM default): no lift of every player at the table", tied_is_all=True),),
+    # l.79: removing 2 at 4 is allowed (decision 10) — no alive=4 ban.
+    draw_rule=THREE_MISSES_RED_WIN,  # l.83
+    vote_cancel_rule=CANCEL_NOMINEE_ONLY,  # l.81
+)
+
+PRESETS: dict[str, RuleSet] = {rs.slug: rs for rs in (XCRAFT, KAMCHATKA, CML, MOSCOW)}
+
+
+def get_preset(slug: str) -> RuleSet:
+    try:
+        return PRESETS[slug]
+    except KeyError as exc:
+        raise KeyError(f"unknown rule set {slug!r}; known: {', '.join(PRESETS)}") from exc
