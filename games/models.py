@@ -1,3 +1,289 @@
-from django.db import models
+"""The official game protocol and what is computed from it.
 
-# Create your models here.
+The protocol is stored as rows (game header, ten seats, one row per day and per night, removals, colours, judge
+extras, adjustments) and converted to the pure engine's dataclasses by `games.selectors.protocol_of`. Scores are
+materialised as `ScoreItem` rows and per-seat columns so pages never recompute a season.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from games.rules.ruleset import RuleSet
+
+ROLE_CHOICES = [("К", _("К — citizen (red)")), ("Ч", _("Ч — mafia (black)")), ("Ш", _("Ш — sheriff")),
+                ("Д", _("Д — don"))]
+RESULT_CHOICES = [("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
+POINTS = {"max_digits": 8, "decimal_places": 4}
+
+
+class RuleSetVersion(models.Model):
+    """One version of a rule set. Presets are seeded by a data migration; a club edits its own copy.
+
+    A version that a game was scored under is never edited in place: an edit makes a new version
+    (games.services.ruleset_update), and the game keeps the one it was scored with.
+    """
+
+    slug = models.SlugField(_("code"), max_length=60)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, null=True, blank=True,
+                             related_name="rulesets", verbose_name=_("club"))
+    based_on = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    is_preset = models.BooleanField(_("preset"), default=False)
+    params = models.JSONField(_("parameters"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rule set")
+        verbose_name_plural = _("rule sets")
+        ordering = ["slug", "-version"]
+        constraints = [models.UniqueConstraint(fields=["slug", "version"], name="ruleset_slug_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})" if self.version > 1 else self.name
+
+    def ruleset(self) -> RuleSet:
+        return RuleSet.from_dict(self.params)
+
+    @property
+    def is_used(self) -> bool:
+        return self.games.exists()
+
+
+class Tournament(models.Model):
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="tournaments",
+                             verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=200)
+    ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="tournaments",
+                                verbose_name=_("rule set"))
+    stages = models.JSONField(_("stages"), default=list, blank=True)
+    difficult_roles = models.JSONField(_("difficult roles"), default=list, blank=True,
+                                       help_text=_("002 III.14.3: role letters; empty = the rule set's default"))
+    head_judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("head judge"))
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-start_date", "-created"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"], name="tournament_name_unique_in_club")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def difficult_role_letters(self) -> tuple[str, ...]:
+        return tuple(self.difficult_roles) or self.ruleset.ruleset().difficult_roles
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        SIGNED = "signed", _("Signed")
+        ANNULLED = "annulled", _("Annulled")
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="games", verbose_name=_("club"))
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="games", verbose_name=_("tournament"))
+    ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="games",
+                                verbose_name=_("rule set"))
+    number = models.PositiveIntegerField(_("game number"))
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    stage = models.CharField(_("stage"), max_length=100, blank=True)
+    date = models.DateField(_("date"))
+    judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="judged_games", verbose_name=_("judge"))
+    judge_name = models.CharField(_("judge"), max_length=120, blank=True)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    result = models.CharField(_("result"), max_length=5, choices=RESULT_CHOICES, blank=True)
+    best_move = models.JSONField(_("best move"), null=True, blank=True)
+    signed_at = models.DateTimeField(_("signed at"), null=True, blank=True)
+    signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+", verbose_name=_("signed by"))
+    replay_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replays")
+    version = models.PositiveIntegerField(default=1, help_text="optimistic concurrency: bumped on every write")
+    created = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("game protocol")
+        verbose_name_plural = _("game protocols")
+        ordering = ["-date", "tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], condition=Q(tournament__isnull=False),
+                                    name="game_number_unique_in_tournament"),
+        ]
+        indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        where = self.tournament.name if self.tournament_id else str(self.date)
+        return f"{where} — {_('game')} {self.number}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.SIGNED)
+
+    @property
+    def counts(self) -> bool:
+        """Whether the game counts in scores and standings."""
+        return self.is_finished and bool(self.result)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="seats",
+                               verbose_name=_("player"))
+    role = models.CharField(_("role"), max_length=1, choices=ROLE_CHOICES, blank=True)
+    fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
+    # materialised score (protocol columns "баллы" / "доп. баллы", 000 P7.8) and tie-break facts
+    main = models.DecimalField(_("points"), default=Decimal(0), **POINTS)
+    extras = models.DecimalField(_("extra points"), default=Decimal(0), **POINTS)
+    total = models.DecimalField(_("total"), default=Decimal(0), **POINTS)
+    tiebreak_extras = models.DecimalField(default=Decimal(0), **POINTS)
+    won = models.BooleanField(default=False)
+    first_night_death = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["game_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique_in_game"),
+            models.UniqueConstraint(fields=["game", "player"], name="player_once_per_game"),
+            models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_10"),
+            models.CheckConstraint(condition=Q(fouls__gte=0, fouls__lte=4), name="fouls_0_4"),
+            models.CheckConstraint(condition=Q(role__in=["", "К", "Ч", "Ш", "Д"]), name="role_letter"),
+        ]
+        indexes = [models.Index(fields=["player", "game"])]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+
+class Day(models.Model):
+    """Day N (index 1 = Day 1, "нулевой круг"). Nested lists keep the mafclub/1 shapes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="days")
+    index = models.PositiveSmallIntegerField()
+    nominations = models.JSONField(null=True, blank=True)  # [{"by": 1, "nominee": 8, "withdrawn": false}]
+    votes = models.JSONField(null=True, blank=True)  # [{"seat": 8, "votes": 6}]
+    revotes = models.JSONField(default=list, blank=True)  # [[{"seat": .., "votes": ..}], …]
+    lift_for = models.PositiveSmallIntegerField(null=True, blank=True)
+    out = models.JSONField(default=list, blank=True)  # seats that left by vote or lift
+
+    class Meta:
+        ordering = ["game_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="day_index_unique"),
+            models.CheckConstraint(condition=Q(index__gte=1), name="day_index_from_1"),
+            models.CheckConstraint(condition=Q(lift_for__isnull=True) | Q(lift_for__lte=10), name="lift_0_10"),
+        ]
+
+
+class Night(models.Model):
+    """Night N (index 1 = the first shooting night, RULES.md §1.2)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="nights")
+    index = models.PositiveSmallIntegerField()
+    kill = models.PositiveSmallIntegerField(null=True, blank=True)  # None = miss
+    don_check = models.PositiveSmallIntegerField(null=True, blank=True)
+    sheriff_check = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="night_index_unique"),
+            models.CheckConstraint(condition=Q(index__gte=1), name="night_index_from_1"),
+            models.CheckConstraint(condition=Q(kill__isnull=True) | Q(kill__gte=1, kill__lte=10), name="kill_seat"),
+        ]
+
+
+class Removal(models.Model):
+    REASONS = [("fouls", _("4th foul")), ("disqualified", _("Disqualification")), ("ppk", _("Team defeat (ППК)"))]
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="removals")
+    order = models.PositiveSmallIntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    reason = models.CharField(_("reason"), max_length=20, choices=REASONS)
+    at = models.CharField(_("phase"), max_length=4)
+    after_vote = models.BooleanField(default=False)
+    note = models.CharField(_("note"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "order"]
+
+
+class RecordedColour(models.Model):
+    """"Цвет под запись" (002 III.5)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="colours")
+    order = models.PositiveSmallIntegerField(default=0)
+    by = models.PositiveSmallIntegerField()
+    target = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["game_id", "order"]
+
+
+class JudgeExtra(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="judge_extras")
+    order = models.PositiveSmallIntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.DecimalField(_("points"), **POINTS)
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    approved = models.BooleanField(_("approved by the head judge"), default=False)
+
+    class Meta:
+        ordering = ["game_id", "order"]
+
+
+class Adjustment(models.Model):
+    """A judge-entered (or protest-decided) item with its clause: III.5 ±0.3, III.6 −0.3/−0.5, …"""
+
+    class Source(models.TextChoices):
+        JUDGE = "judge", _("Judge")
+        PROTEST = "protest", _("Protest decision")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="adjustments")
+    order = models.PositiveSmallIntegerField(default=0)
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    points = models.DecimalField(_("points"), **POINTS)
+    clause = models.CharField(_("clause"), max_length=120)
+    note = models.CharField(_("note"), max_length=500, blank=True)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.JUDGE)
+
+    class Meta:
+        ordering = ["game_id", "order"]
+
+
+class ScoreItem(models.Model):
+    """One computed line of a seat's score (materialised by games.services.score_games)."""
+
+    class Source(models.TextChoices):
+        AUTO = "auto", _("Automatic")
+        JUDGE = "judge", _("Judge")
+        PROTEST = "protest", _("Protest decision")
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="score_items")
+    kind = models.CharField(max_length=20)
+    points = models.DecimalField(**POINTS)
+    clause = models.CharField(max_length=120, blank=True)
+    note = models.CharField(max_length=500, blank=True)
+    effective = models.BooleanField(default=True)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.AUTO)
+
+    class Meta:
+        ordering = ["seat_id", "id"]

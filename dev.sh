@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# mafclub developer entry point — the README's two commands:
+#   ./dev.sh run    set everything up, load the demo club into an empty database, serve http://127.0.0.1:8000
+#   ./dev.sh test   set everything up, run the whole suite on SQLite, then on PostgreSQL when one is reachable
+# Needs Python 3.11 and (for missing system packages) apt as root. Safe to re-run: every step is idempotent.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PY=${PYTHON:-python3.11}
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+VENV=.venv
+say() { printf '\n==> %s\n' "$*"; }
+
+apt_install() {
+    # apt_install PKG… — install the Debian packages that are missing (only as root; otherwise say what to install).
+    local missing=()
+    for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "apt-get install ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "Missing system packages: ${missing[*]} — install them (sudo apt-get install ${missing[*]})" >&2
+        return 1
+    fi
+}
+
+setup() {
+    local reqs=$1
+    # gettext compiles the message catalogues; pango is what WeasyPrint draws the PDF sheets with.
+    apt_install gettext libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 || true
+    if [ ! -x "$VENV/bin/python" ]; then
+        say "creating $VENV with $($PY --version)"
+        "$PY" -m venv "$VENV"
+    fi
+    local stamp="$VENV/.installed-$(cat requirements.txt "$reqs" | sha256sum | cut -c1-16)"
+    if [ ! -f "$stamp" ]; then
+        say "pip install -r $reqs"
+        "$VENV/bin/pip" install -q --upgrade pip
+        "$VENV/bin/pip" install -q -r "$reqs"
+        touch "$stamp"
+    fi
+    say "compiling message catalogues"
+    "$VENV/bin/python" manage.py compilemessages --ignore=.venv -v 0
+}
+
+cmd_run() {
+    setup requirements.txt
+    say "migrating the database (${DATABASE_URL:-SQLite db.sqlite3})"
+    "$VENV/bin/python" manage.py migrate --no-input -v 0
+    if [ "$("$VENV/bin/python" manage.py shell -c 'from club.models import Club; print(Club.objects.exists())')" = "False" ]; then
+        say "empty database: loading the demo club"
+    fi
+    # seed_demo is idempotent; on a filled database it only prints the demo logins.
+    "$VENV/bin/python" manage.py seed_demo
+    say "serving http://127.0.0.1:8000 (Ctrl+C stops)"
+    exec "$VENV/bin/python" manage.py runserver "${PORT:-127.0.0.1:8000}"
+}
+
+postgres_url() {
+    # The PostgreSQL the second run uses: DATABASE_URL when it names one, else a local server with user postgres.
+    if [[ "${DATABASE_URL:-}" == postgres* ]]; then echo "$DATABASE_URL"; return 0; fi
+    "$VENV/bin/python" - <<'EOF' 2>/dev/null
+import psycopg
+try:
+    psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", connect_timeout=3).close()
+    print("postgres://postgres@127.0.0.1:5432/mafclub")
+except Exception:
+    pass
+EOF
+}
+
+run_pytest() {
+    # run_pytest LABEL ARGS… — pytest, with "no tests collected" (exit 5) counted as a failure.
+    local label=$1; shift
+    say "pytest on $label"
+    local rc=0
+    "$VENV/bin/pytest" "$@" || rc=$?
+    if [ $rc -eq 5 ]; then echo "pytest collected no tests on $label: failing" >&2; rc=1; fi
+    return $rc
+}
+
+cmd_test() {
+    setup requirements-dev.txt
+    if ! apt_install chromium fonts-dejavu-core; then
+        echo "chromium is missing: the browser tests will be skipped" >&2
+    fi
+    "$VENV/bin/python" manage.py check --fail-level WARNING
+    local summary=() rc=0
+    if (unset DATABASE_URL; run_pytest SQLite "$@"); then
+        summary+=("SQLite: passed")
+    else
+        summary+=("SQLite: FAILED"); rc=1
+    fi
+    local pg
+    pg=$(postgres_url || true)
+    if [ -n "$pg" ]; then
+        if (export DATABASE_URL="$pg"; run_pytest "PostgreSQL ($pg)" "$@"); then
+            summary+=("PostgreSQL: passed")
+        else
+            summary+=("PostgreSQL: FAILED"); rc=1
+        fi
+    else
+        summary+=("PostgreSQL: skipped — no DATABASE_URL and no server on 127.0.0.1:5432 with user postgres")
+    fi
+    say "summary"
+    printf '  %s\n' "${summary[@]}"
+    return $rc
+}
+
+case "${1:-}" in
+    run) shift; cmd_run "$@" ;;
+    test) shift; cmd_test "$@" ;;
+    *) echo "usage: $0 run | test [pytest args]" >&2; exit 2 ;;
+esac

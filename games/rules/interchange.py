@@ -1,0 +1,401 @@
+"""The `mafclub/1` interchange format (a contract: extend it, never rename a key).
+
+`parse_document(data)` turns decoded JSON into plain dataclasses and reports every structural problem (a missing
+seat, a wrong type) with the game and the field; rule problems are the validator's job. `protocol_to_dict` is the
+inverse, used by exports. Pure Python: no Django.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .problems import Problem, error
+from .protocol import (
+    REMOVAL_REASONS,
+    RESULTS,
+    ROLES,
+    Adjustment,
+    Colour,
+    Day,
+    JudgeExtra,
+    Night,
+    Nomination,
+    Protocol,
+    Removal,
+    SeatEntry,
+    Tally,
+)
+from .ruleset import PRESETS
+
+FORMAT = "mafclub/1"
+
+
+@dataclass
+class TournamentHeader:
+    name: str
+    ruleset: str
+    difficult_roles: list[str] | None = None
+    stages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameProblem:
+    """A problem located in one game of a document (`game` is its number, or its position when unnumbered)."""
+
+    game: str
+    problem: Problem
+
+    def __str__(self) -> str:
+        return f"game {self.game}: {self.problem.field}: {self.problem.message}"
+
+
+@dataclass
+class Document:
+    tournament: TournamentHeader | None
+    games: list[Protocol]
+    problems: list[GameProblem]  # structural problems; a game with any is left out of `games`
+
+
+class _Reader:
+    """Collects problems while reading one game; each getter returns a safe default on bad input."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.problems: list[Problem] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(error(path, message))
+
+    def integer(self, value: Any, path: str, *, low: int | None = None, high: int | None = None,
+                optional: bool = False) -> int | None:
+        if value is None and optional:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"must be a whole number, got {value!r}")
+            return None
+        if (low is not None and value < low) or (high is not None and value > high):
+            self.fail(path, f"must be between {low} and {high}, got {value}")
+            return None
+        return value
+
+    def seat_no(self, value: Any, path: str, *, optional: bool = False) -> int | None:
+        return self.integer(value, path, low=1, high=10, optional=optional)
+
+    def points(self, value: Any, path: str) -> Decimal | None:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            self.fail(path, f"must be a number of points, got {value!r}")
+            return None
+        try:
+            result = Decimal(str(value))
+        except InvalidOperation:
+            self.fail(path, f"must be a number of points, got {value!r}")
+            return None
+        if not result.is_finite():
+            self.fail(path, f"must be a finite number, got {value!r}")
+            return None
+        return result
+
+    def text(self, value: Any, path: str, *, optional: bool = True) -> str:
+        if value is None and optional:
+            return ""
+        if not isinstance(value, str):
+            self.fail(path, f"must be text, got {value!r}")
+            return ""
+        return value
+
+    def obj(self, value: Any, path: str) -> dict[str, Any] | None:
+        if not isinstance(value, dict):
+            self.fail(path, f"must be an object, got {type(value).__name__}")
+            return None
+        return value
+
+    def array(self, value: Any, path: str, *, optional: bool = True) -> list[Any] | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list, got {type(value).__name__}")
+            return None
+        return value
+
+
+def _tallies(r: _Reader, value: Any, path: str) -> list[Tally] | None:
+    items = r.array(value, path)
+    if items is None:
+        return None
+    tallies = []
+    for i, item in enumerate(items):
+        obj = r.obj(item, f"{path}[{i}]")
+        if obj is None:
+            continue
+        seat = r.seat_no(obj.get("seat"), f"{path}[{i}].seat")
+        votes = r.integer(obj.get("votes"), f"{path}[{i}].votes", low=0, high=10)
+        if seat is not None and votes is not None:
+            tallies.append(Tally(seat=seat, votes=votes))
+    return tallies
+
+
+def _day(r: _Reader, value: Any, path: str) -> Day:
+    obj = r.obj(value, path) or {}
+    day = Day()
+    nominations = r.array(obj.get("nominations"), f"{path}.nominations")
+    if nominations is not None:
+        day.nominations = []
+        for i, item in enumerate(nominations):
+            n = r.obj(item, f"{path}.nominations[{i}]")
+            if n is None:
+                continue
+            by = r.seat_no(n.get("by"), f"{path}.nominations[{i}].by")
+            nominee = r.seat_no(n.get("nominee"), f"{path}.nominations[{i}].nominee")
+            withdrawn = bool(n.get("withdrawn", False))
+            if by is not None and nominee is not None:
+                day.nominations.append(Nomination(by=by, nominee=nominee, withdrawn=withdrawn))
+    day.votes = _tallies(r, obj.get("votes"), f"{path}.votes")
+    revotes = r.array(obj.get("revotes"), f"{path}.revotes") or []
+    day.revotes = [t for i, rv in enumerate(revotes) if (t := _tallies(r, rv, f"{path}.revotes[{i}]")) is not None]
+    lift = obj.get("lift")
+    if lift is not None:
+        lift_obj = r.obj(lift, f"{path}.lift")
+        if lift_obj is not None:
+            day.lift = r.integer(lift_obj.get("for"), f"{path}.lift.for", low=0, high=10)
+    if "out" not in obj:
+        r.fail(f"{path}.out", "is required: the seats that left by this day's vote or lift ([] when nobody did)")
+    out = r.array(obj.get("out"), f"{path}.out") or []
+    day.out = [s for i, s in enumerate(out) if (s := r.seat_no(s, f"{path}.out[{i}]")) is not None]
+    return day
+
+
+def _night(r: _Reader, value: Any, path: str) -> Night:
+    obj = r.obj(value, path) or {}
+    return Night(
+        kill=r.seat_no(obj.get("kill"), f"{path}.kill", optional=True),
+        don_check=r.seat_no(obj.get("don_check"), f"{path}.don_check", optional=True),
+        sheriff_check=r.seat_no(obj.get("sheriff_check"), f"{path}.sheriff_check", optional=True),
+    )
+
+
+def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
+    r = _Reader(label)
+    obj = r.obj(value, "game")
+    if obj is None:
+        return None, r.problems
+
+    seats_raw = r.array(obj.get("seats"), "seats", optional=False) or []
+    seats: list[SeatEntry] = []
+    for i, item in enumerate(seats_raw):
+        s = r.obj(item, f"seats[{i}]")
+        if s is None:
+            continue
+        number = r.seat_no(s.get("seat"), f"seats[{i}].seat")
+        path = f"seats[{number}]" if number is not None else f"seats[{i}]"
+        player = r.text(s.get("player"), f"{path}.player", optional=False).strip()
+        if not player:
+            r.fail(f"{path}.player", "a nickname is required (000 P7.3)")
+        role = s.get("role")
+        if role is not None and role not in ROLES:
+            r.fail(f"{path}.role", f"must be one of К, Ч, Ш, Д (000 P7.4.1), got {role!r}")
+            role = None
+        fouls = r.integer(s.get("fouls", 0), f"{path}.fouls", low=0, high=4)
+        if number is not None:
+            seats.append(SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0))
+    present = {s.seat for s in seats}
+    for missing in sorted(set(range(1, 11)) - present):
+        r.fail(f"seats[{missing}]", "missing: a protocol has ten seats numbered 1–10 (000 4.1.1)")
+    if len(seats_raw) > 10:
+        r.fail("seats", f"a protocol has exactly ten seats, got {len(seats_raw)} (000 4.1.1)")
+
+    days = [_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
+    nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
+
+    removals = []
+    for i, item in enumerate(r.array(obj.get("removals"), "removals") or []):
+        rm = r.obj(item, f"removals[{i}]")
+        if rm is None:
+            continue
+        seat = r.seat_no(rm.get("seat"), f"removals[{i}].seat")
+        reason = rm.get("reason")
+        if reason not in REMOVAL_REASONS:
+            r.fail(f"removals[{i}].reason", f"must be one of {', '.join(REMOVAL_REASONS)}, got {reason!r}")
+        at = r.text(rm.get("at"), f"removals[{i}].at", optional=False)
+        if seat is not None and reason in REMOVAL_REASONS:
+            removals.append(Removal(seat=seat, reason=reason, at=at, after_vote=bool(rm.get("after_vote", False)),
+                                    note=r.text(rm.get("note"), f"removals[{i}].note")))
+
+    best_move = None
+    if obj.get("best_move") is not None:
+        bm = r.array(obj.get("best_move"), "best_move") or []
+        best_move = [n for i, n in enumerate(bm) if (n := r.seat_no(n, f"best_move[{i}]")) is not None]
+
+    colours = []
+    for i, item in enumerate(r.array(obj.get("colours"), "colours") or []):
+        c = r.obj(item, f"colours[{i}]")
+        if c is None:
+            continue
+        by = r.seat_no(c.get("by"), f"colours[{i}].by")
+        target = r.seat_no(c.get("target"), f"colours[{i}].target")
+        if by is not None and target is not None:
+            colours.append(Colour(by=by, target=target))
+
+    extras = []
+    for i, item in enumerate(r.array(obj.get("judge_extras"), "judge_extras") or []):
+        e = r.obj(item, f"judge_extras[{i}]")
+        if e is None:
+            continue
+        seat = r.seat_no(e.get("seat"), f"judge_extras[{i}].seat")
+        points = r.points(e.get("points"), f"judge_extras[{i}].points")
+        if seat is not None and points is not None:
+            extras.append(JudgeExtra(seat=seat, points=points, note=r.text(e.get("note"), f"judge_extras[{i}].note"),
+                                     approved=bool(e.get("approved", False))))
+
+    adjustments = []
+    for i, item in enumerate(r.array(obj.get("adjustments"), "adjustments") or []):
+        a = r.obj(item, f"adjustments[{i}]")
+        if a is None:
+            continue
+        seat = r.seat_no(a.get("seat"), f"adjustments[{i}].seat")
+        points = r.points(a.get("points"), f"adjustments[{i}].points")
+        if seat is not None and points is not None:
+            adjustments.append(Adjustment(seat=seat, points=points,
+                                          clause=r.text(a.get("clause"), f"adjustments[{i}].clause"),
+                                          note=r.text(a.get("note"), f"adjustments[{i}].note")))
+
+    result = obj.get("result")
+    if result is not None and result not in RESULTS:
+        r.fail("result", f"must be one of red, black, draw (000 P7.7, A4), got {result!r}")
+        result = None
+
+    protocol = Protocol(
+        seats=sorted(seats, key=lambda s: s.seat),
+        days=days,
+        nights=nights,
+        removals=removals,
+        best_move=best_move,
+        colours=colours,
+        judge_extras=extras,
+        adjustments=adjustments,
+        result=result,
+        number=r.integer(obj.get("number"), "number", low=1, optional=True),
+        table=r.integer(obj.get("table"), "table", low=1, optional=True),
+        stage=r.text(obj.get("stage"), "stage"),
+        date=r.text(obj.get("date"), "date"),
+        judge=r.text(obj.get("judge"), "judge"),
+        ended_at=r.text(obj.get("ended_at"), "ended_at"),
+    )
+    return (None if r.problems else protocol), r.problems
+
+
+def parse_document(data: Any) -> Document:
+    """Read a decoded `mafclub/1` document. Structural problems are collected, never raised."""
+    problems: list[GameProblem] = []
+    if not isinstance(data, dict):
+        return Document(None, [], [GameProblem("-", error("document", "must be a JSON object"))])
+    if data.get("format") != FORMAT:
+        problems.append(GameProblem("-", error("format", f"must be {FORMAT!r}, got {data.get('format')!r}")))
+
+    tournament = None
+    t = data.get("tournament")
+    if not isinstance(t, dict):
+        problems.append(GameProblem("-", error("tournament", "an object with name and ruleset is required")))
+    else:
+        name = t.get("name")
+        ruleset = t.get("ruleset")
+        if not isinstance(name, str) or not name.strip():
+            problems.append(GameProblem("-", error("tournament.name", "a tournament name is required")))
+        if not isinstance(ruleset, str) or not ruleset.strip():
+            problems.append(GameProblem("-", error(
+                "tournament.ruleset", f"a rule set is required (one of {', '.join(PRESETS)} or a club copy)")))
+        difficult = t.get("difficult_roles")
+        if difficult is not None and (not isinstance(difficult, list) or any(x not in ROLES for x in difficult)):
+            problems.append(GameProblem("-", error("tournament.difficult_roles",
+                                                   "must be a list of role letters К, Ч, Ш, Д (002 III.14.3, A17)")))
+            difficult = None
+        stages = t.get("stages") if isinstance(t.get("stages"), list) else []
+        if isinstance(name, str) and isinstance(ruleset, str):
+            tournament = TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
+                                          stages=[str(s) for s in stages])
+
+    games_raw = data.get("games")
+    games: list[Protocol] = []
+    if not isinstance(games_raw, list):
+        problems.append(GameProblem("-", error("games", "a list of games is required")))
+        games_raw = []
+    seen_numbers: dict[int, int] = {}
+    for i, raw in enumerate(games_raw):
+        number = raw.get("number") if isinstance(raw, dict) else None
+        label = str(number) if isinstance(number, int) and not isinstance(number, bool) else f"#{i + 1}"
+        protocol, game_problems = parse_game(raw, label)
+        problems.extend(GameProblem(label, p) for p in game_problems)
+        if protocol is None:
+            continue
+        if protocol.number is None:
+            problems.append(GameProblem(label, error("number", "a game number is required (000 P7.2.1)")))
+            continue
+        if protocol.number in seen_numbers:
+            problems.append(GameProblem(label, error("number", f"game number {protocol.number} appears twice")))
+            continue
+        seen_numbers[protocol.number] = i
+        games.append(protocol)
+    return Document(tournament, games, problems)
+
+
+def _num(value: Decimal) -> float | int:
+    """Points as JSON numbers: whole numbers stay ints, others round to 4 places."""
+    if value == value.to_integral_value():
+        return int(value)
+    return float(round(value, 4))
+
+
+def protocol_to_dict(p: Protocol) -> dict[str, Any]:
+    def tallies(ts: list[Tally]) -> list[dict[str, int]]:
+        return [{"seat": t.seat, "votes": t.votes} for t in ts]
+
+    days = []
+    for d in p.days:
+        day: dict[str, Any] = {}
+        if d.nominations is not None:
+            day["nominations"] = [
+                {"by": n.by, "nominee": n.nominee, **({"withdrawn": True} if n.withdrawn else {})}
+                for n in d.nominations
+            ]
+        if d.votes is not None:
+            day["votes"] = tallies(d.votes)
+        day["revotes"] = [tallies(r) for r in d.revotes]
+        day["lift"] = {"for": d.lift} if d.lift is not None else None
+        day["out"] = list(d.out)
+        days.append(day)
+
+    out: dict[str, Any] = {
+        "number": p.number,
+        "table": p.table,
+        "stage": p.stage,
+        "date": p.date,
+        "judge": p.judge,
+        "ended_at": p.ended_at,
+        "seats": [
+            {"seat": s.seat, "player": s.player, "role": s.role, "fouls": s.fouls} for s in p.seats
+        ],
+        "days": days,
+        "nights": [{"kill": n.kill, "don_check": n.don_check, "sheriff_check": n.sheriff_check} for n in p.nights],
+        "removals": [
+            {"seat": r.seat, "reason": r.reason, "at": r.at,
+             **({"after_vote": True} if r.after_vote else {}), **({"note": r.note} if r.note else {})}
+            for r in p.removals
+        ],
+        "colours": [{"by": c.by, "target": c.target} for c in p.colours],
+        "judge_extras": [
+            {"seat": e.seat, "points": _num(e.points), "note": e.note, **({"approved": True} if e.approved else {})}
+            for e in p.judge_extras
+        ],
+        "adjustments": [
+            {"seat": a.seat, "points": _num(a.points), "clause": a.clause, "note": a.note} for a in p.adjustments
+        ],
+        "result": p.result,
+    }
+    if p.best_move is not None:
+        out["best_move"] = list(p.best_move)
+    return out
+
+
+def points_json(value: Decimal) -> float | int:
+    return _num(value)

@@ -1,0 +1,151 @@
+"""Reads: protocols as engine dataclasses, stored scores, exports and standings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from games.models import Game, RuleSetVersion, ScoreItem, Seat, Tournament
+from games.rules.interchange import FORMAT, points_json, protocol_to_dict
+from games.rules.protocol import (
+    Adjustment,
+    Colour,
+    Day,
+    JudgeExtra,
+    Night,
+    Nomination,
+    Protocol,
+    Removal,
+    SeatEntry,
+    Tally,
+)
+
+GAME_PREFETCH = ("seats__player", "days", "nights", "removals", "colours", "judge_extras", "adjustments")
+
+
+def with_protocol(games: QuerySet[Game]) -> QuerySet[Game]:
+    """The queryset with everything `protocol_of` reads, in a fixed number of queries."""
+    return games.select_related("tournament", "ruleset").prefetch_related(*GAME_PREFETCH)
+
+
+def _tallies(rows: list[dict[str, int]] | None) -> list[Tally] | None:
+    if rows is None:
+        return None
+    return [Tally(seat=r["seat"], votes=r["votes"]) for r in rows]
+
+
+def protocol_of(game: Game) -> Protocol:
+    """The stored protocol as the engine's dataclass (use `with_protocol` to prefetch)."""
+    return Protocol(
+        seats=[SeatEntry(seat=s.number, player=s.player.nickname, role=s.role or None, fouls=s.fouls)
+               for s in sorted(game.seats.all(), key=lambda s: s.number)],
+        days=[
+            Day(
+                nominations=None if d.nominations is None else [
+                    Nomination(by=n["by"], nominee=n["nominee"], withdrawn=bool(n.get("withdrawn")))
+                    for n in d.nominations
+                ],
+                votes=_tallies(d.votes),
+                revotes=[_tallies(r) or [] for r in d.revotes],
+                lift=d.lift_for,
+                out=list(d.out),
+            )
+            for d in sorted(game.days.all(), key=lambda d: d.index)
+        ],
+        nights=[Night(kill=n.kill, don_check=n.don_check, sheriff_check=n.sheriff_check)
+                for n in sorted(game.nights.all(), key=lambda n: n.index)],
+        removals=[Removal(seat=r.seat, reason=r.reason, at=r.at, after_vote=r.after_vote, note=r.note)
+                  for r in game.removals.all()],
+        best_move=list(game.best_move) if game.best_move is not None else None,
+        colours=[Colour(by=c.by, target=c.target) for c in game.colours.all()],
+        judge_extras=[JudgeExtra(seat=e.seat, points=e.points, note=e.note, approved=e.approved)
+                      for e in game.judge_extras.all()],
+        adjustments=[Adjustment(seat=a.seat, points=a.points, clause=a.clause, note=a.note)
+                     for a in game.adjustments.all()],
+        result=game.result or None,
+        number=game.number,
+        table=game.table,
+        stage=game.stage,
+        date=game.date.isoformat(),
+        judge=game.judge_name or (game.judge.get_full_name() or game.judge.username if game.judge_id else ""),
+        ended_at=timezone.localtime(game.ended_at).isoformat() if game.ended_at else "",
+    )
+
+
+def ruleset_by_slug(slug: str, club=None) -> RuleSetVersion | None:
+    """The newest version of a preset, or of the club's own copy with that code."""
+    qs = RuleSetVersion.objects.filter(slug=slug)
+    if club is not None:
+        own = qs.filter(club=club).order_by("-version").first()
+        if own:
+            return own
+    return qs.filter(club__isnull=True).order_by("-version").first()
+
+
+def score_dict(seat: Seat) -> dict[str, Any]:
+    items = [i for i in seat.score_items.all() if i.effective]
+    return {
+        "main": points_json(seat.main),
+        "extras": points_json(seat.extras),
+        "total": points_json(seat.total),
+        "items": [{"kind": i.kind, "points": points_json(i.points), "clause": i.clause} for i in items],
+    }
+
+
+def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
+    data = protocol_to_dict(protocol_of(game))
+    if with_score:
+        seats = {s.number: s for s in game.seats.all()}
+        for entry in data["seats"]:
+            entry["score"] = score_dict(seats[entry["seat"]])
+    return data
+
+
+def tournament_games(tournament: Tournament) -> QuerySet[Game]:
+    return with_protocol(tournament.games.order_by("number")).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").prefetch_related(
+            Prefetch("score_items", queryset=ScoreItem.objects.order_by("id")))),
+    )
+
+
+def export_tournament(tournament: Tournament) -> dict[str, Any]:
+    ruleset = tournament.ruleset
+    header: dict[str, Any] = {"name": tournament.name, "ruleset": ruleset.slug}
+    if tournament.difficult_roles:
+        header["difficult_roles"] = list(tournament.difficult_roles)
+    if tournament.stages:
+        header["stages"] = list(tournament.stages)
+    return {
+        "format": FORMAT,
+        "tournament": header,
+        "games": [game_to_dict(g) for g in tournament_games(tournament)],
+    }
+
+
+@dataclass
+class StoredSeatScore:
+    """A stored Seat seen through the shape `ratings.standings` aggregates (a SeatScore's fields)."""
+
+    seat: int
+    player: str
+    role: str | None
+    main: Decimal
+    extras: Decimal
+    total: Decimal
+    tiebreak_extras: Decimal
+    won: bool
+    first_night_death: bool
+
+
+def stored_seat_scores(seats: Iterable[Seat]) -> list[StoredSeatScore]:
+    return [
+        StoredSeatScore(seat=s.number, player=s.player.nickname, role=s.role or None, main=s.main, extras=s.extras,
+                        total=s.total, tiebreak_extras=s.tiebreak_extras, won=s.won,
+                        first_night_death=s.first_night_death)
+        for s in seats
+    ]

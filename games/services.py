@@ -1,0 +1,363 @@
+"""Writes: importing protocols, storing a protocol, scoring, rule-set copies.
+
+Every service is keyword-only, runs in one transaction and raises a `ServiceError` (or a subclass) with a
+user-facing message; the database is unchanged when it raises.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
+from club.permissions import is_club_admin
+from games.models import (
+    Adjustment,
+    Day,
+    Game,
+    JudgeExtra,
+    Night,
+    RecordedColour,
+    Removal,
+    RuleSetVersion,
+    ScoreItem,
+    Seat,
+    Tournament,
+)
+from games.rules.interchange import GameProblem, parse_document
+from games.rules.problems import Problem, error
+from games.rules.protocol import Protocol
+from games.rules.ruleset import RuleSet
+from games.rules.scoring import score_tournament
+from games.rules.validate import validate
+from games.selectors import protocol_of, ruleset_by_slug, with_protocol
+
+DEFAULT_CLUB_NAME = "Клуб"
+
+
+class ServiceError(Exception):
+    """A refusal with a message for the user."""
+
+
+class ImportFailed(ServiceError):
+    def __init__(self, problems: list[str]):
+        super().__init__(f"{len(problems)} problem(s); nothing was imported")
+        self.problems = problems
+
+
+@dataclass
+class ImportReport:
+    club: Club
+    tournaments: list[Tournament] = field(default_factory=list)
+    created: int = 0
+    updated: int = 0
+    players_created: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------------------------------- import
+
+
+def _load(label: str, raw: bytes | str) -> tuple[object | None, list[str]]:
+    try:
+        return json.loads(raw), []
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return None, [f"{label}: document: broken JSON: {exc}"]
+
+
+def _header_problems(p: Protocol) -> list[Problem]:
+    problems = []
+    if not p.date or parse_date(p.date) is None:
+        problems.append(error("date", f"must be an ISO date like 2026-11-28, got {p.date!r} (000 P7.2.2)"))
+    if p.ended_at and parse_datetime(p.ended_at) is None:
+        problems.append(error("ended_at", f"must be an ISO date-time, got {p.ended_at!r}"))
+    for s in p.seats:
+        if len(clean_nickname(s.player)) > NICKNAME_MAX_LENGTH:
+            problems.append(error(f"seats[{s.seat}].player",
+                                  f"a nickname has at most {NICKNAME_MAX_LENGTH} characters"))
+    return problems
+
+
+def resolve_club(club_name: str | None) -> Club:
+    """`--club NAME` (created when missing), else the site's only club, else a new «Клуб»."""
+    if club_name:
+        club, _ = Club.objects.get_or_create(name=club_name.strip())
+        return club
+    clubs = list(Club.objects.order_by("id")[:2])
+    if len(clubs) == 1:
+        return clubs[0]
+    if not clubs:
+        return Club.objects.create(name=DEFAULT_CLUB_NAME)
+    raise ServiceError("there are several clubs on this site; name one with --club")
+
+
+def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name: str | None = None,
+                     club: Club | None = None, by=None) -> ImportReport:
+    """Import `mafclub/1` documents all-or-nothing.
+
+    Every structural and rule problem of every file is collected first; if there is any error, `ImportFailed`
+    carries them all as "FILE: game N: field: message" and nothing is written.
+    """
+    problems: list[str] = []
+    warnings: list[str] = []
+    parsed = []
+    for label, raw in documents:
+        data, load_problems = _load(label, raw)
+        if load_problems:
+            problems += load_problems
+            continue
+        doc = parse_document(data)
+        problems += [f"{label}: {p}" for p in doc.problems if p.problem.is_error]
+        parsed.append((label, doc))
+
+    if club is not None and by is not None and not is_club_admin(by, club):
+        raise PermissionDenied("only a club admin may import protocols")
+
+    with transaction.atomic():
+        target_club = club or resolve_club(club_name)
+        planned = []
+        for label, doc in parsed:
+            if doc.tournament is None:
+                continue
+            version = ruleset_by_slug(doc.tournament.ruleset, target_club)
+            if version is None:
+                known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
+                problems.append(f"{label}: game -: tournament.ruleset: unknown rule set "
+                                f"{doc.tournament.ruleset!r} (known: {known})")
+                continue
+            ruleset = version.ruleset()
+            for protocol in doc.games:
+                game_problems = _header_problems(protocol) + validate(protocol, ruleset)
+                for p in game_problems:
+                    line = f"{label}: {GameProblem(str(protocol.number), p)}"
+                    (problems if p.is_error else warnings).append(line)
+            planned.append((doc, version, ruleset))
+        if problems:
+            transaction.set_rollback(True)
+            raise ImportFailed(problems)
+
+        report = ImportReport(club=target_club, warnings=warnings)
+        for doc, version, ruleset in planned:
+            tournament = _upsert_tournament(target_club, doc.tournament, version)
+            players = _players_by_key(target_club, [s.player for p in doc.games for s in p.seats], report)
+            for protocol in doc.games:
+                _, created = _store_game(tournament, version, protocol, players)
+                report.created += created
+                report.updated += not created
+            score_games(tournament=tournament)
+            report.tournaments.append(tournament)
+    return report
+
+
+def _upsert_tournament(club: Club, header, version: RuleSetVersion) -> Tournament:
+    tournament, created = Tournament.objects.get_or_create(
+        club=club, name=header.name,
+        defaults={"ruleset": version, "difficult_roles": header.difficult_roles or [], "stages": header.stages},
+    )
+    if not created:
+        tournament.ruleset = version
+        if header.difficult_roles is not None:
+            tournament.difficult_roles = header.difficult_roles
+        if header.stages:
+            tournament.stages = header.stages
+        tournament.save()
+    return tournament
+
+
+def _players_by_key(club: Club, nicknames: Iterable[str], report: ImportReport) -> dict[str, Player]:
+    wanted = {nickname_key(n): clean_nickname(n) for n in nicknames}
+    found = {p.nickname_key: p for p in Player.objects.filter(club=club, nickname_key__in=list(wanted))}
+    missing = [Player(club=club, nickname=nick, nickname_key=key) for key, nick in wanted.items() if key not in found]
+    if missing:
+        Player.objects.bulk_create(missing)
+        report.players_created += len(missing)
+        found.update({p.nickname_key: p for p in Player.objects.filter(club=club, nickname_key__in=list(wanted))})
+    return found
+
+
+def _ended_at(protocol: Protocol) -> dt.datetime | None:
+    if not protocol.ended_at:
+        return None
+    value = parse_datetime(protocol.ended_at)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return value
+
+
+def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Protocol,
+                players: dict[str, Player]) -> tuple[Game, bool]:
+    fields = {
+        "club": tournament.club,
+        "ruleset": version,
+        "table": protocol.table,
+        "stage": protocol.stage,
+        "date": parse_date(protocol.date),
+        "judge_name": protocol.judge,
+        "status": Game.Status.FINISHED if protocol.result else Game.Status.IN_PROGRESS,
+        "ended_at": _ended_at(protocol),
+        "result": protocol.result or "",
+    }
+    game = Game.objects.filter(tournament=tournament, number=protocol.number).first()
+    created = game is None
+    if created:
+        game = Game(tournament=tournament, number=protocol.number, **fields)
+    else:
+        for key, value in fields.items():
+            setattr(game, key, value)
+        game.version += 1
+    write_protocol(game=game, protocol=protocol, players=players)
+    return game, created
+
+
+def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]) -> None:
+    """Store `protocol` as the game's rows, replacing what was there. Call inside a transaction."""
+    game.best_move = list(protocol.best_move) if protocol.best_move is not None else None
+    game.result = protocol.result or ""
+    game.save()
+    for related in (game.seats, game.days, game.nights, game.removals, game.colours, game.judge_extras):
+        related.all().delete()
+    game.adjustments.filter(source=Adjustment.Source.JUDGE).delete()
+    Seat.objects.bulk_create([
+        Seat(game=game, number=s.seat, player=players[nickname_key(s.player)], role=s.role or "", fouls=s.fouls)
+        for s in protocol.seats
+    ])
+    Day.objects.bulk_create([
+        Day(game=game, index=i,
+            nominations=None if d.nominations is None else [
+                {"by": n.by, "nominee": n.nominee, **({"withdrawn": True} if n.withdrawn else {})}
+                for n in d.nominations],
+            votes=None if d.votes is None else [{"seat": t.seat, "votes": t.votes} for t in d.votes],
+            revotes=[[{"seat": t.seat, "votes": t.votes} for t in r] for r in d.revotes],
+            lift_for=d.lift, out=list(d.out))
+        for i, d in enumerate(protocol.days, start=1)
+    ])
+    Night.objects.bulk_create([
+        Night(game=game, index=i, kill=n.kill, don_check=n.don_check, sheriff_check=n.sheriff_check)
+        for i, n in enumerate(protocol.nights, start=1)
+    ])
+    Removal.objects.bulk_create([
+        Removal(game=game, order=i, seat=r.seat, reason=r.reason, at=r.at, after_vote=r.after_vote, note=r.note)
+        for i, r in enumerate(protocol.removals)
+    ])
+    RecordedColour.objects.bulk_create([
+        RecordedColour(game=game, order=i, by=c.by, target=c.target) for i, c in enumerate(protocol.colours)
+    ])
+    JudgeExtra.objects.bulk_create([
+        JudgeExtra(game=game, order=i, seat=e.seat, points=e.points, note=e.note, approved=e.approved)
+        for i, e in enumerate(protocol.judge_extras)
+    ])
+    Adjustment.objects.bulk_create([
+        Adjustment(game=game, order=i, seat=a.seat, points=a.points, clause=a.clause, note=a.note)
+        for i, a in enumerate(protocol.adjustments)
+    ])
+
+
+# ---------------------------------------------------------------------------------------------------- scoring
+
+
+def scoring_scope(game: Game):
+    """The games whose scores depend on each other (Ci, RULES.md decision 4): the tournament, or for club
+    games the club's games of the same season (calendar year)."""
+    if game.tournament_id:
+        return Game.objects.filter(tournament_id=game.tournament_id)
+    return Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date__year=game.date.year)
+
+
+def score_games(*, tournament: Tournament | None = None, game: Game | None = None) -> int:
+    """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
+
+    Returns the number of games scored. Games that do not count (not finished, annulled) get empty scores.
+    """
+    if tournament is not None:
+        scope = Game.objects.filter(tournament=tournament)
+    elif game is not None:
+        scope = scoring_scope(game)
+    else:
+        raise ValueError("score_games needs a tournament or a game")
+    games = list(with_protocol(scope.order_by("date", "number", "id")))
+    counting = [g for g in games if g.counts]
+    with transaction.atomic():
+        ScoreItem.objects.filter(seat__game__in=games).delete()
+        by_version: dict[int, list[Game]] = {}
+        for g in counting:
+            by_version.setdefault(g.ruleset_id, []).append(g)
+        items: list[ScoreItem] = []
+        seats_to_update: list[Seat] = []
+        for group in by_version.values():
+            ruleset = group[0].ruleset.ruleset()
+            scores = score_tournament([protocol_of(g) for g in group], ruleset)
+            for g, score in zip(group, scores, strict=True):
+                seats = {s.number: s for s in g.seats.all()}
+                for seat_score in score.seats:
+                    seat = seats[seat_score.seat]
+                    seat.main, seat.extras, seat.total = seat_score.main, seat_score.extras, seat_score.total
+                    seat.tiebreak_extras = seat_score.tiebreak_extras
+                    seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
+                    seats_to_update.append(seat)
+                    items += [ScoreItem(seat=seat, kind=i.kind, points=i.points, clause=i.clause, note=i.note,
+                                        effective=i.effective, source=_item_source(i.source)) for i in seat_score.items]
+        for g in games:
+            if g.counts:
+                continue
+            for seat in g.seats.all():
+                seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
+                seat.won = seat.first_night_death = False
+                seats_to_update.append(seat)
+        Seat.objects.bulk_update(
+            seats_to_update, ["main", "extras", "total", "tiebreak_extras", "won", "first_night_death"],
+            batch_size=500)
+        ScoreItem.objects.bulk_create(items, batch_size=1000)
+    _scores_changed(games)
+    return len(counting)
+
+
+def _item_source(source: str) -> str:
+    return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
+
+
+def _scores_changed(games: list[Game]) -> None:
+    """Hook for caches of standings (ratings invalidates its cached tables here)."""
+    from ratings.selectors import invalidate_standings
+
+    invalidate_standings({g.tournament_id for g in games}, {g.club_id for g in games})
+
+
+# ---------------------------------------------------------------------------------------------------- rule sets
+
+
+def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str) -> RuleSetVersion:
+    """A club's own copy of a rule set ("our club's rules"), editable by its admins."""
+    if not is_club_admin(by, club):
+        raise PermissionDenied("only a club admin may copy a rule set")
+    if RuleSetVersion.objects.filter(slug=slug).exists():
+        raise ServiceError(f"the code {slug!r} is taken; choose another")
+    params = dict(source.params, slug=slug, name=name)
+    return RuleSetVersion.objects.create(slug=slug, name=name, club=club, based_on=source, params=params)
+
+
+def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersion:
+    """Edit a club copy. A version already used by a game is never changed: a new version is made instead."""
+    if ruleset.is_preset or ruleset.club is None:
+        raise ServiceError("a preset is never edited; make the club's copy first")
+    if not is_club_admin(by, ruleset.club):
+        raise PermissionDenied("only a club admin may edit the club's rules")
+    merged = RuleSet.from_dict(dict(ruleset.params, **params, slug=ruleset.slug)).to_dict()
+    with transaction.atomic():
+        if ruleset.is_used:
+            newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").first()
+            ruleset = RuleSetVersion.objects.create(
+                slug=ruleset.slug, version=newest.version + 1, name=ruleset.name, club=ruleset.club,
+                based_on=ruleset, params=merged)
+            Tournament.objects.filter(ruleset__slug=ruleset.slug).exclude(pk=ruleset.pk).update(ruleset=ruleset)
+        else:
+            ruleset.params = merged
+            ruleset.save(update_fields=["params"])
+    return ruleset

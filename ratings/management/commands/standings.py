@@ -1,0 +1,37 @@
+"""`python manage.py standings --tournament NAME [--format table|json|csv]` — a contract: keep the name."""
+
+import csv
+import json
+import sys
+
+from django.core.management.base import BaseCommand
+
+from games.management.commands.export_protocols import find_tournament
+from ratings.selectors import standings_json
+
+
+class Command(BaseCommand):
+    help = "Print a tournament's standings, ordered by total and the rule set's tie-breakers."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tournament", required=True, metavar="NAME")
+        parser.add_argument("--club", metavar="NAME")
+        parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
+
+    def handle(self, *args, tournament, club=None, format="table", **options):
+        data = standings_json(find_tournament(tournament, club))
+        if format == "json":
+            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+            return
+        columns = ["rank", "player", "games", "wins", "main", "extras", "total"]
+        if format == "csv":
+            writer = csv.writer(sys.stdout)
+            writer.writerow(columns)
+            for row in data["rows"]:
+                writer.writerow([row[c] for c in columns])
+            return
+        widths = {c: max([len(c)] + [len(str(r[c])) for r in data["rows"]]) for c in columns}
+        self.stdout.write(data["tournament"])
+        self.stdout.write("  ".join(c.ljust(widths[c]) for c in columns))
+        for row in data["rows"]:
+            self.stdout.write("  ".join(str(row[c]).ljust(widths[c]) for c in columns))
