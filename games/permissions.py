@@ -1,0 +1,58 @@
+"""Who may read and write a game protocol. Views and services ask these; templates only mirror them."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from club.permissions import is_club_admin, is_head_judge, is_judge
+from games.models import Game, Tournament
+
+
+def is_game_head_judge(user, game: Game) -> bool:
+    """The head judge of the game's tournament, or for club games (and tournaments without one) the club's."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    tournament = game.tournament
+    if tournament is not None and tournament.head_judge_id is not None:
+        return tournament.head_judge_id == user.pk
+    return is_head_judge(user, game.club)
+
+
+def is_table_judge(user, game: Game) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and game.judge_id is not None and game.judge_id == user.pk)
+
+
+def can_edit_protocol(user, game: Game) -> bool:
+    """The game's judge, the head judge and club admins (issue 4 "Safety")."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return is_table_judge(user, game) or is_game_head_judge(user, game) or is_club_admin(user, game.club)
+
+
+def can_see_secrets(user, game: Game) -> bool:
+    """Roles and night checks are secret until the game ends; before that only the judge staff sees them."""
+    if game.is_finished or game.status == Game.Status.ANNULLED:
+        return True
+    return can_edit_protocol(user, game)
+
+
+def can_start_game(user, club) -> bool:
+    return is_judge(user, club)
+
+
+def can_manage_tournament(user, tournament: Tournament | None = None, club=None) -> bool:
+    club = club or tournament.club
+    return is_club_admin(user, club)
+
+
+def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game, bool]:
+    """The game and whether the user may edit it; PermissionDenied when `write` is asked and not allowed."""
+    try:
+        game = Game.objects.select_related("club", "tournament", "ruleset", "judge").get(pk=game_id)
+    except Game.DoesNotExist as exc:
+        raise Http404("no such game") from exc
+    can_write = can_edit_protocol(user, game)
+    if write and not can_write:
+        raise PermissionDenied("only the game's judge, the head judge or a club admin may edit this protocol")
+    return game, can_write
