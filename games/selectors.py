@@ -149,3 +149,110 @@ def stored_seat_scores(seats: Iterable[Seat]) -> list[StoredSeatScore]:
                         first_night_death=s.first_night_death)
         for s in seats
     ]
+
+
+# ------------------------------------------------------------------------------------------ display structure
+
+RESULT_LABELS = {"red": "Red win", "black": "Black win", "draw": "Draw"}
+
+
+@dataclass
+class SeatView:
+    number: int
+    nickname: str
+    player_id: int
+    role: str | None  # None while secret
+    fouls: int
+    left: str  # "" or how and when the seat left: "vote D2", "night N1", "fouls D3", "disqualified N2", "ppk D4"
+    main: Decimal | None  # None while secret / not scored
+    extras: Decimal | None
+    total: Decimal | None
+
+
+@dataclass
+class NightView:
+    index: int
+    kill: int | None
+    don_check: int | None
+    don_found_sheriff: bool | None
+    sheriff_check: int | None
+    sheriff_found_black: bool | None
+
+
+@dataclass
+class ItemView:
+    seat: int
+    nickname: str
+    kind: str
+    points: Decimal
+    clause: str
+    note: str
+    effective: bool
+
+
+@dataclass
+class ProtocolView:
+    """The plain data every page, export and sheet of one protocol shows. Secrets are already removed."""
+
+    game: Game
+    show_secrets: bool
+    seats: list[SeatView]
+    days: list[Day]
+    nights: list[NightView]
+    best_move_victim: int | None
+    best_move: list[int] | None
+    result: str  # "red" | "black" | "draw" | ""
+    items: list[ItemView]  # every non-main item (the sheet's back side)
+
+
+def departures(protocol: Protocol) -> dict[int, str]:
+    """How each seat left the table: phase and cause."""
+    left: dict[int, str] = {}
+    for i, day in enumerate(protocol.days, start=1):
+        for seat in day.out:
+            left.setdefault(seat, f"vote D{i}")
+    for i, night in enumerate(protocol.nights, start=1):
+        if night.kill is not None:
+            left.setdefault(night.kill, f"night N{i}")
+    for removal in protocol.removals:
+        left[removal.seat] = f"{removal.reason} {removal.at}"
+    return left
+
+
+def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
+    """Build the display structure of a game (prefetch with `with_protocol` and seats__score_items)."""
+    protocol = protocol_of(game)
+    roles = {s.seat: s.role for s in protocol.seats}
+    left = departures(protocol)
+    scored = show_secrets and game.counts
+    seats = [
+        SeatView(number=s.number, nickname=s.player.nickname, player_id=s.player_id,
+                 role=(s.role or None) if show_secrets else None, fouls=s.fouls, left=left.get(s.number, ""),
+                 main=s.main if scored else None, extras=s.extras if scored else None,
+                 total=s.total if scored else None)
+        for s in sorted(game.seats.all(), key=lambda s: s.number)
+    ]
+    nights = [
+        NightView(
+            index=i, kill=n.kill,
+            don_check=n.don_check if show_secrets else None,
+            don_found_sheriff=(roles.get(n.don_check) == "Ш") if show_secrets and n.don_check else None,
+            sheriff_check=n.sheriff_check if show_secrets else None,
+            sheriff_found_black=(roles.get(n.sheriff_check) in ("Ч", "Д"))
+            if show_secrets and n.sheriff_check else None,
+        )
+        for i, n in enumerate(protocol.nights, start=1)
+    ]
+    items: list[ItemView] = []
+    if scored:
+        for s in sorted(game.seats.all(), key=lambda s: s.number):
+            for item in s.score_items.all():
+                if item.kind != "main":
+                    items.append(ItemView(seat=s.number, nickname=s.player.nickname, kind=item.kind,
+                                          points=item.points, clause=item.clause, note=item.note,
+                                          effective=item.effective))
+    return ProtocolView(
+        game=game, show_secrets=show_secrets, seats=seats, days=protocol.days, nights=nights,
+        best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
+        best_move=protocol.best_move, result=game.result if show_secrets else "", items=items,
+    )

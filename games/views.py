@@ -1,3 +1,95 @@
-from django.shortcuts import render
+"""Game and tournament pages: thin views over games.selectors and games.services."""
 
-# Create your views here.
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from club.permissions import is_club_admin
+from club.selectors import get_site_club
+from games.forms import ImportForm
+from games.models import Game, Tournament
+from games.permissions import can_see_secrets, get_game_for_user
+from games.selectors import export_tournament, game_to_dict, protocol_view, with_protocol
+from games.services import ImportFailed, ServiceError, import_documents
+
+
+def tournament_list(request):
+    club = get_site_club()
+    tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
+    recent = (Game.objects.filter(club=club).select_related("tournament").order_by("-date", "-id")[:20]
+              if club else [])
+    return render(request, "games/tournament_list.html", {
+        "club": club, "tournaments": tournaments, "recent_games": recent,
+        "can_import": bool(club) and is_club_admin(request.user, club),
+    })
+
+
+def tournament_detail(request, pk: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
+    games = tournament.games.select_related("judge").order_by("number")
+    return render(request, "games/tournament_detail.html", {"tournament": tournament, "games": games})
+
+
+def tournament_json(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if tournament.games.exclude(status__in=[Game.Status.FINISHED, Game.Status.SIGNED, Game.Status.ANNULLED]
+                                ).exists() and not is_club_admin(request.user, tournament.club):
+        # An unfinished game's roles and checks are secret: only the staff may export them.
+        raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
+    data = export_tournament(tournament)
+    return _json_download(data, f"tournament-{tournament.pk}.json")
+
+
+def game_detail(request, pk: int):
+    game, can_write = get_game_for_user(request.user, pk)
+    game = with_protocol(Game.objects.filter(pk=game.pk)).get()
+    view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
+    return render(request, "games/game_detail.html", {"game": game, "view": view, "can_write": can_write})
+
+
+def game_json(request, pk: int):
+    game, _can_write = get_game_for_user(request.user, pk)
+    if not can_see_secrets(request.user, game):
+        raise PermissionDenied(_("The game is still in play: its protocol is not public yet."))
+    game = with_protocol(Game.objects.filter(pk=game.pk)).prefetch_related("seats__score_items").get()
+    return _json_download({"format": "mafclub/1", "game": game_to_dict(game)}, f"game-{game.pk}.json")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_upload(request):
+    club = get_site_club()
+    if club is None or not is_club_admin(request.user, club):
+        raise PermissionDenied(_("Only a club admin may import protocols."))
+    form = ImportForm(request.POST or None, request.FILES or None)
+    problems: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        uploads = form.cleaned_data["files"]
+        try:
+            report = import_documents(documents=[(f.name, f.read()) for f in uploads], club=club, by=request.user)
+        except ImportFailed as exc:
+            problems = exc.problems
+        except ServiceError as exc:
+            problems = [str(exc)]
+        else:
+            messages.success(request, _("Imported: %(new)d new game(s), %(updated)d updated.")
+                             % {"new": report.created, "updated": report.updated})
+            for line in report.warnings[:50]:
+                messages.warning(request, line)
+            if report.tournaments:
+                return redirect("games:tournament_detail", pk=report.tournaments[0].pk)
+            return redirect("games:tournament_list")
+    return render(request, "games/import.html", {"form": form, "problems": problems}, status=400 if problems else 200)
+
+
+def _json_download(data, filename: str) -> HttpResponse:
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+

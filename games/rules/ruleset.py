@@ -107,6 +107,7 @@ class RuleSet:
     penalties_are_extras: bool = True  # A16: 000 counts the -0.5 as extra; 002 III.14 keeps it in main
     colours_enabled: bool = False  # "цвет под запись" exists (002 III.5)
     wrong_colour_penalty: Decimal | None = None  # 002 III.5 l.311: -0.3 whatever the result
+    destructive_catalogue: str = ""  # 002 III.6: clause prefix of the judge's −0.3/−0.5 list; "" = none
 
     # -- game flow
     third_foul_effect: str = THIRD_FOUL_LOSE_NEXT_SPEECH
@@ -234,6 +235,7 @@ CML = RuleSet(
     penalties_are_extras=False,  # III.14 (A16): main = III.1 including -0.5/-0.7
     colours_enabled=True,  # III.5
     wrong_colour_penalty=D("-0.3"),  # III.5 l.311
+    destructive_catalogue="002 III.6",  # III.6 −0.3 / −0.5 lists
     third_foul_effect=THIRD_FOUL_NONE,  # I.8.4
     nomination_withdrawal=False,
     lift_bans=(

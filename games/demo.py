@@ -1,0 +1,54 @@
+"""The games part of the demo club: a scored demo tournament (called by `manage.py seed_demo`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+
+from club.models import Club
+from games.models import Tournament
+from games.rules.generate import generate_game
+from games.rules.interchange import FORMAT, protocol_to_dict
+from games.rules.ruleset import get_preset
+from games.services import import_documents
+
+DEMO_TOURNAMENT = "Демо-кубок «Полночь» 2026"
+DEMO_RULESET = "cml"
+DEMO_GAMES = 36
+
+
+def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournament:
+    """A tournament of `games` random valid games among the club's players; idempotent (kept if present)."""
+    existing = Tournament.objects.filter(club=club, name=DEMO_TOURNAMENT).first()
+    if existing is not None:
+        return existing
+    rng = random.Random(2026)
+    nicknames = list(club.players.filter(active=True).order_by("id").values_list("nickname", flat=True))
+    ruleset = get_preset(DEMO_RULESET)
+    start = dt.date(2026, 11, 7)
+    protocols = []
+    for number in range(1, games + 1):
+        table_players = rng.sample(nicknames, 10)
+        protocol = generate_game(rng, ruleset, players=table_players, number=number)
+        day = start + dt.timedelta(days=7 * ((number - 1) // 12))
+        protocol.date = day.isoformat()
+        protocol.table = 1 + (number - 1) % 2
+        protocol.stage = "Отбор"
+        protocol.judge = "Судья Иванов" if protocol.table == 1 else "Судья Петрова"
+        protocol.ended_at = f"{day.isoformat()}T{19 + (number - 1) % 12 // 3:02d}:{(number * 7) % 60:02d}:00+03:00"
+        protocols.append(protocol)
+    document = {
+        "format": FORMAT,
+        "tournament": {"name": DEMO_TOURNAMENT, "ruleset": DEMO_RULESET, "difficult_roles": ["Д", "Ш"],
+                       "stages": ["Отбор", "Финал"]},
+        "games": [protocol_to_dict(p) for p in protocols],
+    }
+    report = import_documents(documents=[("demo", json.dumps(document, ensure_ascii=False))], club=club)
+    tournament = report.tournaments[0]
+    tournament.start_date = start
+    tournament.end_date = start + dt.timedelta(days=21)
+    tournament.save(update_fields=["start_date", "end_date"])
+    if stdout is not None:
+        stdout.write(f"Demo tournament: {tournament.name} — {report.created} scored games")
+    return tournament
