@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.models import Game, RuleSetVersion, ScoreItem, Seat, Tournament
+from games.models import Game, RuleSetVersion, Seat, Tournament
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
     Adjustment,
@@ -28,9 +28,10 @@ from games.rules.protocol import (
 GAME_PREFETCH = ("seats__player", "days", "nights", "removals", "colours", "judge_extras", "adjustments")
 
 
-def with_protocol(games: QuerySet[Game]) -> QuerySet[Game]:
-    """The queryset with everything `protocol_of` reads, in a fixed number of queries."""
-    return games.select_related("tournament", "ruleset").prefetch_related(*GAME_PREFETCH)
+def with_protocol(games: QuerySet[Game], *, scores: bool = False) -> QuerySet[Game]:
+    """The queryset with everything `protocol_of` reads (and the score items), in a fixed number of queries."""
+    lookups = (*GAME_PREFETCH, "seats__score_items") if scores else GAME_PREFETCH
+    return games.select_related("tournament", "ruleset", "judge").prefetch_related(*lookups)
 
 
 def _tallies(rows: list[dict[str, int]] | None) -> list[Tally] | None:
@@ -107,10 +108,7 @@ def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
 
 
 def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    return with_protocol(tournament.games.order_by("number")).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").prefetch_related(
-            Prefetch("score_items", queryset=ScoreItem.objects.order_by("id")))),
-    )
+    return with_protocol(tournament.games.order_by("number"), scores=True)
 
 
 def export_tournament(tournament: Tournament) -> dict[str, Any]:
@@ -120,6 +118,9 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         header["difficult_roles"] = list(tournament.difficult_roles)
     if tournament.stages:
         header["stages"] = list(tournament.stages)
+    lots = {lot.player.nickname: lot.number for lot in tournament.lots.select_related("player").order_by("number")}
+    if lots:
+        header["lots"] = lots  # the stored lot (000 T6.2.4 / 002 III.14.6), so a re-import ranks identically
     return {
         "format": FORMAT,
         "tournament": header,

@@ -135,7 +135,7 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                 continue
             ruleset = version.ruleset()
             for protocol in doc.games:
-                game_problems = _header_problems(protocol) + validate(protocol, ruleset)
+                game_problems = _header_problems(protocol) + validate(protocol, ruleset, finished=protocol.result is not None)
                 for p in game_problems:
                     line = f"{label}: {GameProblem(str(protocol.number), p)}"
                     (problems if p.is_error else warnings).append(line)
@@ -152,6 +152,7 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                 _, created = _store_game(tournament, version, protocol, players)
                 report.created += created
                 report.updated += not created
+            _store_lots(tournament, doc.tournament.lots, players)
             score_games(tournament=tournament)
             report.tournaments.append(tournament)
     return report
@@ -181,6 +182,16 @@ def _players_by_key(club: Club, nicknames: Iterable[str], report: ImportReport) 
         report.players_created += len(missing)
         found.update({p.nickname_key: p for p in Player.objects.filter(club=club, nickname_key__in=list(wanted))})
     return found
+
+
+def _store_lots(tournament: Tournament, lots: dict[str, int], players: dict[str, Player]) -> None:
+    """Keep the lot an export carried (it is drawn once, decision 8); players not at these games are skipped."""
+    from ratings.models import Lot
+
+    for nickname, number in lots.items():
+        player = players.get(nickname_key(nickname))
+        if player is not None:
+            Lot.objects.update_or_create(tournament=tournament, player=player, defaults={"number": number})
 
 
 def _ended_at(protocol: Protocol) -> dt.datetime | None:

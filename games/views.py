@@ -48,7 +48,7 @@ def tournament_json(request, pk: int):
 
 def game_detail(request, pk: int):
     game, can_write = get_game_for_user(request.user, pk)
-    game = with_protocol(Game.objects.filter(pk=game.pk)).get()
+    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
     return render(request, "games/game_detail.html", {"game": game, "view": view, "can_write": can_write})
 
@@ -57,7 +57,7 @@ def game_json(request, pk: int):
     game, _can_write = get_game_for_user(request.user, pk)
     if not can_see_secrets(request.user, game):
         raise PermissionDenied(_("The game is still in play: its protocol is not public yet."))
-    game = with_protocol(Game.objects.filter(pk=game.pk)).prefetch_related("seats__score_items").get()
+    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     return _json_download({"format": "mafclub/1", "game": game_to_dict(game)}, f"game-{game.pk}.json")
 
 

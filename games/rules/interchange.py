@@ -38,6 +38,7 @@ class TournamentHeader:
     ruleset: str
     difficult_roles: list[str] | None = None
     stages: list[str] = field(default_factory=list)
+    lots: dict[str, int] = field(default_factory=dict)  # nickname -> stored lot number (an extension)
 
 
 @dataclass
@@ -162,7 +163,7 @@ def _day(r: _Reader, value: Any, path: str) -> Day:
     if "out" not in obj:
         r.fail(f"{path}.out", "is required: the seats that left by this day's vote or lift ([] when nobody did)")
     out = r.array(obj.get("out"), f"{path}.out") or []
-    day.out = [s for i, s in enumerate(out) if (s := r.seat_no(s, f"{path}.out[{i}]")) is not None]
+    day.out = [n for i, raw in enumerate(out) if (n := r.seat_no(raw, f"{path}.out[{i}]")) is not None]
     return day
 
 
@@ -225,7 +226,7 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
     best_move = None
     if obj.get("best_move") is not None:
         bm = r.array(obj.get("best_move"), "best_move") or []
-        best_move = [n for i, n in enumerate(bm) if (n := r.seat_no(n, f"best_move[{i}]")) is not None]
+        best_move = [n for i, raw in enumerate(bm) if (n := r.seat_no(raw, f"best_move[{i}]")) is not None]
 
     colours = []
     for i, item in enumerate(r.array(obj.get("colours"), "colours") or []):
@@ -311,9 +312,16 @@ def parse_document(data: Any) -> Document:
                                                    "must be a list of role letters К, Ч, Ш, Д (002 III.14.3, A17)")))
             difficult = None
         stages = t.get("stages") if isinstance(t.get("stages"), list) else []
+        lots = t.get("lots") or {}
+        if not isinstance(lots, dict) or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+                for k, v in lots.items()):
+            problems.append(GameProblem("-", error("tournament.lots",
+                                                   "must map nicknames to positive lot numbers")))
+            lots = {}
         if isinstance(name, str) and isinstance(ruleset, str):
             tournament = TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
-                                          stages=[str(s) for s in stages])
+                                          stages=[str(s) for s in stages], lots=dict(lots))
 
     games_raw = data.get("games")
     games: list[Protocol] = []

@@ -1,7 +1,6 @@
 """`python manage.py export_protocols --tournament NAME [-o FILE]` — a contract: keep the name and options."""
 
 import json
-import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -37,4 +36,4 @@ class Command(BaseCommand):
                 fh.write(text)
             self.stdout.write(self.style.SUCCESS(f"{len(data['games'])} game(s) written to {output}"))
         else:
-            sys.stdout.write(text)
+            self.stdout.write(text, ending="")

@@ -1,8 +1,8 @@
 """`python manage.py standings --tournament NAME [--format table|json|csv]` — a contract: keep the name."""
 
 import csv
+import io
 import json
-import sys
 
 from django.core.management.base import BaseCommand
 
@@ -21,14 +21,16 @@ class Command(BaseCommand):
     def handle(self, *args, tournament, club=None, format="table", **options):
         data = standings_json(find_tournament(tournament, club))
         if format == "json":
-            sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+            self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return
         columns = ["rank", "player", "games", "wins", "main", "extras", "total"]
         if format == "csv":
-            writer = csv.writer(sys.stdout)
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
             writer.writerow(columns)
             for row in data["rows"]:
                 writer.writerow([row[c] for c in columns])
+            self.stdout.write(buffer.getvalue(), ending="")
             return
         widths = {c: max([len(c)] + [len(str(r[c])) for r in data["rows"]]) for c in columns}
         self.stdout.write(data["tournament"])
