@@ -86,6 +86,25 @@ class Tournament(models.Model):
         return tuple(self.difficult_roles) or self.ruleset.ruleset().difficult_roles
 
 
+class ClubEvening(models.Model):
+    """A club evening: games outside a tournament, played on one date."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="evenings", verbose_name=_("club"))
+    date = models.DateField(_("date"))
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="evenings",
+                                verbose_name=_("rule set"))
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club evening")
+        verbose_name_plural = _("club evenings")
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name or f"{_('Club evening')} {self.date}"
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
@@ -97,6 +116,8 @@ class Game(models.Model):
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="games", verbose_name=_("club"))
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, null=True, blank=True,
                                    related_name="games", verbose_name=_("tournament"))
+    evening = models.ForeignKey(ClubEvening, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="games", verbose_name=_("club evening"))
     ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="games",
                                 verbose_name=_("rule set"))
     number = models.PositiveIntegerField(_("game number"))
@@ -107,7 +128,9 @@ class Game(models.Model):
                               related_name="judged_games", verbose_name=_("judge"))
     judge_name = models.CharField(_("judge"), max_length=120, blank=True)
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    phase = models.CharField(_("phase"), max_length=4, blank=True, help_text="live entry: the current phase, e.g. D2")
     result = models.CharField(_("result"), max_length=5, choices=RESULT_CHOICES, blank=True)
     best_move = models.JSONField(_("best move"), null=True, blank=True)
     signed_at = models.DateTimeField(_("signed at"), null=True, blank=True)
@@ -287,3 +310,68 @@ class ScoreItem(models.Model):
 
     class Meta:
         ordering = ["seat_id", "id"]
+
+
+class GameAction(models.Model):
+    """One judge action on the live protocol screen, in order: the audit trail, undo and idempotency.
+
+    `action_id` is chosen by the browser for each click; a retried request with the same id is applied once.
+    `before` keeps what the action overwrote, so the last action can be undone.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    action_id = models.CharField(max_length=64)
+    kind = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict, blank=True)
+    before = models.JSONField(default=dict, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    undone = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "action_id"], name="action_once_per_game"),
+            models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique"),
+        ]
+
+
+class Protest(models.Model):
+    """A protest (000 T6.3, 002 III.15–16, App.; 003 l.127) and, once decided, its final decision."""
+
+    class Category(models.TextChoices):
+        RESULT = "result", _("Result")
+        TECHNICAL_ERROR = "technical_error", _("Technical error of the judge")
+        DISPUTED_DECISION = "disputed_decision", _("Disputed decision")
+        NON_GAME_ADVANTAGE = "non_game_advantage", _("Non-game advantage")
+        DISCIPLINARY_ADD = "disciplinary_add", _("Disciplinary: add a penalty")
+        DISCIPLINARY_REMOVE = "disciplinary_remove", _("Disciplinary: remove a penalty")
+        DQ_PENALTY = "dq_penalty", _("Disqualification penalty")
+        EXTRAS = "extras", _("Extra points")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        REJECTED = "rejected", _("Rejected")
+        UPHELD = "upheld", _("Upheld")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="protests")
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="protests",
+                               verbose_name=_("filed by"))
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    filed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    category = models.CharField(_("category"), max_length=30, choices=Category.choices)
+    text = models.TextField(_("protest"))
+    filed_at = models.DateTimeField(_("filed at"))  # server time, or the time written on a paper protest
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    explanation = models.TextField(_("explanation"), blank=True)
+    outcomes = models.JSONField(_("outcomes"), default=list, blank=True)  # [{"kind": "reverse_result", ...}]
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("protest")
+        verbose_name_plural = _("protests")
+        ordering = ["-filed_at"]
