@@ -1,14 +1,217 @@
-"""Scoring-related invariants (RULES.md §2.3 items 32–40): judge-extra limits, BM/judge exclusivity, penalties.
+"""Scoring-related invariants (RULES.md §2.3 items 32–40, decision 5): judge-extra limits, BM/judge exclusivity,
+penalties, the back side of the sheet.
 
-Filled in by the scoring work; `validate()` calls `check_scoring` last.
+`validate()` calls `check_scoring` last. Main points, Ci and the totals (32, 36, 40) are derived by `scoring.py`,
+never entered, so there is nothing to check for them here. Which judge extras count is decided in one place,
+`scoring.extras_in_effect`, shared with the scorer.
 """
 
 from __future__ import annotations
 
-from .problems import Problem
-from .protocol import Protocol
+import re
+from collections import Counter, defaultdict
+from decimal import Decimal
+
+from .problems import Problem, error, warning
+from .protocol import BLACK, DISQUALIFIED, DRAW, FOULS, RED, SEATS, Protocol
 from .ruleset import RuleSet
+from .scoring import JudgeExtraState, clause, extras_in_effect
+
+ZERO = Decimal("0")
+_SEATS_CLAUSE = "000 4.1.1 / 002 I.1.1"
+
+# 002 III.6 −0.3 list: only when the team lost or drew (l.345).
+_LOSS_ONLY_MINUS_03 = re.compile(r"III\.6\s*/\s*-0\.3")
+# The removal −0.5 is automatic; a judge item for the same act would apply it twice (002 III.10, A15).
+_REMOVAL_AGAIN = re.compile(r"III\.1\.5|III\.6\s*/\s*-0\.5\s*#1(?![\d.])|8\.2\.4")
+
+
+def _fmt(points: Decimal) -> str:
+    return format(points.normalize(), "f")
+
+
+def _field(state: JudgeExtraState) -> str:
+    return f"judge_extras[{state.index}]"
 
 
 def check_scoring(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    return []
+    problems: list[Problem] = []
+    problems += _check_judge_entries(protocol, ruleset)
+    problems += _check_judge_limits(protocol, ruleset)
+    problems += _check_adjustments(protocol, ruleset)
+    return problems
+
+
+def _check_judge_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Each judge extra on its own: seat, value, approval, draw, back-side note."""
+    problems: list[Problem] = []
+    seats = Counter(extra.seat for extra in protocol.judge_extras)
+    in_effect = extras_in_effect(protocol, ruleset)
+    values_clause = clause(ruleset, "judge_values")
+    for state in in_effect.judge:
+        extra, where = state.extra, _field(state)
+        if extra.seat not in SEATS:
+            problems.append(error(where, f"{_SEATS_CLAUSE}: seat {extra.seat} is not a seat 1–10"))
+        elif seats[extra.seat] > 1:
+            problems.append(error(
+                where, f"{clause(ruleset, 'judge_extra')}: seat {extra.seat} has more than one judge extra"
+            ))
+        # decision 5 / A12: cml {0.2, …, 0.7}; otherwise a range.
+        if ruleset.judge_values is not None:
+            if extra.points not in ruleset.judge_values:
+                allowed = ", ".join(_fmt(v) for v in ruleset.judge_values)
+                problems.append(error(where, f"{values_clause}: {_fmt(extra.points)} is not one of {allowed}"))
+        elif not ruleset.judge_min <= extra.points <= ruleset.judge_max:
+            problems.append(error(
+                where,
+                f"{values_clause}: {_fmt(extra.points)} is outside "
+                f"{_fmt(ruleset.judge_min)}–{_fmt(ruleset.judge_max)}",
+            ))
+        # 000 T6.1.3: 0.6 and 0.7 need the head judge's approval — a reminder, not a block.
+        if ruleset.judge_approval_from is not None and extra.points >= ruleset.judge_approval_from \
+                and not extra.approved:
+            problems.append(warning(
+                where,
+                f"{clause(ruleset, 'judge_approval')}: {_fmt(extra.points)} to seat {extra.seat} needs "
+                "the head judge's approval",
+            ))
+        # 000 P7.9: the back side explains every extra point in detail (002 III.1.8: grades only).
+        if ruleset.back_side_detail == "detailed" and not extra.note.strip():
+            problems.append(warning(
+                where, f"{clause(ruleset, 'back_side')}: explain the judge extra to seat {extra.seat} on the back side"
+            ))
+        if state.superseded:  # A14: the UI warns
+            bm = in_effect.best_move
+            problems.append(warning(
+                where,
+                f"{state.clause}: the judge extra {_fmt(extra.points)} to seat {extra.seat} is void — "
+                f"the best move {_fmt(bm.points) if bm else ''} is larger",
+            ))
+    if protocol.result == DRAW and not ruleset.judge_extras_in_draw and protocol.judge_extras:
+        problems.append(error("judge_extras", f"{clause(ruleset, 'judge_draw')}: no judge extras in a draw"))
+    return problems
+
+
+def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Limits on the effective judge extras (A10, A14): per game (000 T6.1.x) and per team (002 III.4, 4.2, 4.3)."""
+    problems: list[Problem] = []
+    counted = extras_in_effect(protocol, ruleset).effective_judge()
+
+    recipients = {state.extra.seat for state in counted}
+    if ruleset.judge_max_recipients is not None and len(recipients) > ruleset.judge_max_recipients:
+        problems.append(error(
+            "judge_extras",
+            f"{clause(ruleset, 'judge_recipients')}: judge extras go to at most {ruleset.judge_max_recipients} "
+            f"players, not {len(recipients)}",
+        ))
+    total = sum((state.extra.points for state in counted), ZERO)
+    if ruleset.judge_total_cap is not None and total > ruleset.judge_total_cap:
+        problems.append(error(
+            "judge_extras",
+            f"{clause(ruleset, 'judge_total')}: judge extras total {_fmt(total)} > {_fmt(ruleset.judge_total_cap)}",
+        ))
+
+    # 000 T6.1.3–6.1.4: a winner ≤ 0.7, a loser ≤ 0.4.
+    if protocol.result in (RED, BLACK):
+        for state in counted:
+            team = protocol.team_of_seat(state.extra.seat)
+            if team is None:
+                continue
+            won = team == protocol.result
+            cap = ruleset.judge_winner_cap if won else ruleset.judge_loser_cap
+            if cap is not None and state.extra.points > cap:
+                key = "judge_winner" if won else "judge_loser"
+                who = "a winner" if won else "a loser"
+                problems.append(error(
+                    _field(state),
+                    f"{clause(ruleset, key)}: {who} gets at most {_fmt(cap)}, "
+                    f"seat {state.extra.seat} has {_fmt(state.extra.points)}",
+                ))
+
+    by_team: dict[str, list[JudgeExtraState]] = defaultdict(list)
+    for state in counted:
+        team = protocol.team_of_seat(state.extra.seat)
+        if team is not None:
+            by_team[team].append(state)
+    for team in (RED, BLACK):
+        problems += _check_team(team, by_team.get(team, []), ruleset)
+    return problems
+
+
+def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> list[Problem]:
+    problems: list[Problem] = []
+    name = "red" if team == RED else "black"
+    # 002 III.4: red ≤ 1.2, black ≤ 1.0 (effective values, A10).
+    if ruleset.judge_team_cap and team in ruleset.judge_team_cap:
+        cap = ruleset.judge_team_cap[team]
+        total = sum((s.extra.points for s in states), ZERO)
+        if total > cap:
+            problems.append(error(
+                "judge_extras",
+                f"{clause(ruleset, 'judge_team_cap')}: the {name} team's judge extras total {_fmt(total)} > {_fmt(cap)}",
+            ))
+    # 002 III.4.2: a 0.7 excludes every teammate.
+    top = ruleset.judge_top_exclusive
+    if top is not None:
+        for state in states:
+            if state.extra.points >= top and len(states) > 1:
+                others = ", ".join(str(s.extra.seat) for s in states if s is not state)
+                problems.append(error(
+                    _field(state),
+                    f"{clause(ruleset, 'judge_top')}: seat {state.extra.seat} has {_fmt(state.extra.points)}, so no "
+                    f"{name} teammate may get a judge extra (seat {others})",
+                ))
+    # 002 III.4.3: with a 0.6 at most one teammate, valued 0.2–0.3 (A11: only when a 0.6 was given).
+    second, partner_max = ruleset.judge_second_value, ruleset.judge_second_partner_max
+    if second is not None:
+        for state in states:
+            if state.extra.points != second:
+                continue
+            others = [s for s in states if s is not state]
+            if len(others) > 1:
+                problems.append(error(
+                    _field(state),
+                    f"{clause(ruleset, 'judge_second')}: with a {_fmt(second)} (seat {state.extra.seat}) at most one "
+                    f"{name} teammate gets a judge extra, not {len(others)}",
+                ))
+            if partner_max is not None:
+                for other in others:
+                    if other.extra.points > partner_max:
+                        problems.append(error(
+                            _field(other),
+                            f"{clause(ruleset, 'judge_second')}: the teammate of a {_fmt(second)} gets at most "
+                            f"{_fmt(partner_max)}, seat {other.extra.seat} has {_fmt(other.extra.points)}",
+                        ))
+    return problems
+
+
+def _check_adjustments(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    problems: list[Problem] = []
+    removed = {r.seat for r in protocol.removals if r.reason in (FOULS, DISQUALIFIED)}
+    for index, adjustment in enumerate(protocol.adjustments):
+        where = f"adjustments[{index}]"
+        text = adjustment.clause.strip()
+        if adjustment.seat not in SEATS:
+            problems.append(error(where, f"{_SEATS_CLAUSE}: seat {adjustment.seat} is not a seat 1–10"))
+        if not text:
+            problems.append(error(where, "RULES.md decision 6: a judge-entered item needs its clause"))
+        # 000 P7.9: the back side explains every extra point and penalty.
+        if ruleset.back_side_detail == "detailed" and not adjustment.note.strip():
+            problems.append(warning(
+                where, f"{clause(ruleset, 'back_side')}: explain the item for seat {adjustment.seat} on the back side"
+            ))
+        # 002 III.6 l.345: the −0.3 list applies only when the player's team lost or drew.
+        team = protocol.team_of_seat(adjustment.seat)
+        if _LOSS_ONLY_MINUS_03.search(text) and team is not None and team == protocol.result:
+            problems.append(error(
+                where, f"002 III.6 l.345: {text} applies only when the team lost or drew; seat {adjustment.seat} won"
+            ))
+        # 002 III.10 / A15: the −0.5 for a removal is applied once, automatically.
+        if _REMOVAL_AGAIN.search(text) and adjustment.seat in removed:
+            problems.append(error(
+                where,
+                f"{clause(ruleset, 'one_penalty')}: seat {adjustment.seat} already gets "
+                f"{_fmt(ruleset.removal_penalty)} for the removal ({clause(ruleset, 'removal_penalty')}); "
+                "one act, one penalty",
+            ))
+    return problems

@@ -1,0 +1,392 @@
+"""Points for one game and the tournament pass for what depends on several games (Ci).
+
+RULES.md §1.6 (scoring), decisions 1–7, invariants 32–40. Pure Python: `score_game(protocol, ruleset)` takes the
+protocol dataclasses and returns plain dataclasses; `score_tournament(games, ruleset)` adds Ci (002 III.3).
+
+Every `ScoreItem` carries the clause that produced it. An item that the rules void (a judge extra beaten by the
+best move under 002 III.11, a judge extra in a draw under 000 T6.1.6) is kept with `effective=False` and the
+voiding clause, so the protocol sheet can show what the judge wrote and why it does not count.
+
+`extras_in_effect()` is the single place that decides which best move and which judge extras count; the
+limits checker (`limits.py`) uses it too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from .facts import best_move_right, blacks_named, first_night_victim, victim_is_red
+from .protocol import (
+    BLACK,
+    BLACK_ROLES,
+    DISQUALIFIED,
+    DRAW,
+    FOULS,
+    PPK,
+    RED,
+    JudgeExtra,
+    Protocol,
+    team_of,
+)
+from .ruleset import RuleSet
+
+ZERO = Decimal("0")
+CI_PLACES = Decimal("0.0001")
+
+# item kinds
+MAIN = "main"
+BEST_MOVE = "best_move"
+JUDGE_EXTRA = "judge_extra"
+CI = "ci"
+REMOVAL_PENALTY = "removal_penalty"
+PPK_PENALTY = "ppk"
+WRONG_COLOUR = "wrong_colour"
+ADJUSTMENT = "adjustment"
+KINDS = (MAIN, BEST_MOVE, JUDGE_EXTRA, CI, REMOVAL_PENALTY, PPK_PENALTY, WRONG_COLOUR, ADJUSTMENT)
+# 002 III.14 with A16: these stay out of the "extras" tie-breaker unless `penalties_are_extras`.
+PENALTY_KINDS = frozenset({REMOVAL_PENALTY, PPK_PENALTY})
+
+AUTO, JUDGE = "auto", "judge"
+
+# ---------------------------------------------------------------------------------------------- clauses
+# Which clause of which rule book an item or a check comes from, by `RuleSet.source`. "*" is the fallback for the
+# rule books without scoring (001, 003), whose presets follow RULES.md decision 11.
+_D11 = "mafclub decision 11"
+CLAUSES: dict[str, dict[str, str]] = {
+    "main": {"000": "000 8.2", "002": "002 III.1.2", "*": _D11},
+    "best_move": {"000": "000 BM-4", "002": "002 III.2", "*": _D11},
+    "best_move_8_3": {"000": "000 8.3"},
+    "best_move_right": {"000": "000 S7.12", "002": "002 I.7.8", "*": "000 S7.12 / 002 I.7.8"},
+    "exclusive": {"002": "002 III.11", "*": "002 III.11"},
+    "ci": {"002": "002 III.3", "*": "002 III.3"},
+    "judge_extra": {"000": "000 T6.1", "002": "002 III.4", "*": _D11},
+    "judge_draw": {"000": "000 T6.1.6", "002": "002 III.13", "*": "000 T6.1.6"},
+    "judge_values": {"000": "000 T6.1.3", "002": "002 III.4", "*": _D11},
+    "judge_recipients": {"000": "000 T6.1.1", "*": "000 T6.1.1"},
+    "judge_total": {"000": "000 T6.1.2", "*": "000 T6.1.2"},
+    "judge_winner": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
+    "judge_loser": {"000": "000 T6.1.4", "*": "000 T6.1.4"},
+    "judge_approval": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
+    "judge_team_cap": {"002": "002 III.4", "*": "002 III.4"},
+    "judge_top": {"002": "002 III.4.2", "*": "002 III.4.2"},
+    "judge_second": {"002": "002 III.4.3", "*": "002 III.4.3"},
+    "removal_penalty": {"000": "000 8.2.4", "002": "002 III.1.5", "*": _D11},
+    "ppk": {"002": "002 III.1.6", "*": "002 III.1.6"},
+    "one_penalty": {"002": "002 III.10", "*": "002 III.10"},
+    "wrong_colour": {"002": "002 III.5 l.311", "*": "002 III.5 l.311"},
+    "back_side": {"000": "000 P7.9", "*": "000 P7.9"},
+}
+
+
+def clause(ruleset: RuleSet, key: str) -> str:
+    """The clause for `key` in the rule book of `ruleset` (RULES.md §0.2 citation format)."""
+    table = CLAUSES[key]
+    return table.get(ruleset.source) or table.get("*") or ruleset.source
+
+
+# ---------------------------------------------------------------------------------------------- results
+@dataclass
+class ScoreItem:
+    kind: str  # one of KINDS
+    points: Decimal
+    clause: str
+    effective: bool = True  # False: kept for the sheet, but voided (002 III.11, 000 T6.1.6)
+    note: str = ""
+    source: str = AUTO  # auto | judge
+
+
+@dataclass
+class SeatScore:
+    seat: int
+    player: str
+    role: str | None
+    items: list[ScoreItem]
+    main: Decimal  # protocol column "баллы": win/loss/draw points only (decision 7)
+    extras: Decimal  # protocol column "доп. баллы": every other effective item, penalties included
+    total: Decimal
+    won: bool
+    first_night_death: bool
+    tiebreak_extras: Decimal  # the bucket of the "extras" tie-breaker (000 T6.2, 002 III.14.1; A16)
+
+    def items_of(self, kind: str) -> list[ScoreItem]:
+        return [item for item in self.items if item.kind == kind]
+
+
+@dataclass
+class GameScore:
+    seats: list[SeatScore]
+    result: str | None
+
+    def seat(self, number: int) -> SeatScore:
+        for seat_score in self.seats:
+            if seat_score.seat == number:
+                return seat_score
+        raise KeyError(number)
+
+    def totals(self) -> dict[int, Decimal]:
+        return {s.seat: s.total for s in self.seats}
+
+
+def seat_score(
+    *,
+    seat: int,
+    player: str,
+    role: str | None,
+    items: list[ScoreItem],
+    won: bool,
+    first_night_death: bool,
+    ruleset: RuleSet,
+) -> SeatScore:
+    """Sum the items into the protocol columns (invariant 40) and the tie-break bucket (A16)."""
+    effective = [item for item in items if item.effective]
+    main = sum((i.points for i in effective if i.kind == MAIN), ZERO)
+    extras = sum((i.points for i in effective if i.kind != MAIN), ZERO)
+    if ruleset.penalties_are_extras:
+        tiebreak = extras
+    else:  # 002 III.14: main = III.1, which includes the -0.5 / -0.7 (III.1.5–1.6)
+        tiebreak = sum((i.points for i in effective if i.kind != MAIN and i.kind not in PENALTY_KINDS), ZERO)
+    return SeatScore(
+        seat=seat,
+        player=player,
+        role=role,
+        items=items,
+        main=main,
+        extras=extras,
+        total=main + extras,
+        won=won,
+        first_night_death=first_night_death,
+        tiebreak_extras=tiebreak,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- exclusivity
+@dataclass(frozen=True)
+class BestMoveAward:
+    seat: int
+    points: Decimal
+    blacks: int
+    clause: str
+
+
+@dataclass(frozen=True)
+class JudgeExtraState:
+    index: int  # position in protocol.judge_extras
+    extra: JudgeExtra
+    effective: bool
+    clause: str  # the clause that makes it count, or the one that voids it
+    superseded: bool = False  # beaten by the best move (002 III.11)
+
+
+@dataclass
+class ExtrasInEffect:
+    best_move: BestMoveAward | None
+    best_move_effective: bool
+    judge: list[JudgeExtraState] = field(default_factory=list)
+
+    def effective_judge(self) -> list[JudgeExtraState]:
+        return [state for state in self.judge if state.effective]
+
+
+def best_move_award(protocol: Protocol, ruleset: RuleSet) -> BestMoveAward | None:
+    """The best-move points due, or None (decisions 1–3; 000 8.3, BM-4, S7.12; 002 I.7.8, III.2, III.13).
+
+    A best move recorded without the right (decision 3) is an error reported by the validator; it scores nothing.
+    """
+    if protocol.best_move is None:
+        return None
+    right, _ = best_move_right(protocol, ruleset)
+    if not right:
+        return None
+    if protocol.result == DRAW and not ruleset.best_move_in_draw:
+        return None
+    # 000 BM-4 / 002 III.2: only a red victim (К or Ш) scores.
+    if ruleset.best_move_red_only and not victim_is_red(protocol):
+        return None
+    blacks = blacks_named(protocol)
+    points = ruleset.best_move_points.get(blacks, ZERO)
+    if not points:
+        return None
+    key = "best_move"
+    if ruleset.source == "000" and ruleset.best_move_points.get(3) == Decimal("0.3"):
+        key = "best_move_8_3"  # a club that chose the 8.3 values (A1)
+    return BestMoveAward(seat=first_night_victim(protocol), points=points, blacks=blacks, clause=clause(ruleset, key))
+
+
+def extras_in_effect(protocol: Protocol, ruleset: RuleSet) -> ExtrasInEffect:
+    """Which best move and which judge extras count.
+
+    * 000 T6.1.6: no judge extras in a draw (`judge_extras_in_draw`); they are void.
+    * 002 III.11 (A13, A14): on the best-move seat the larger of BM and the judge extra counts; a judge extra equal
+      to or larger than the BM counts (and counts in the team limit), a smaller one is void.
+    * 000 (A2): additive — both count.
+    """
+    award = best_move_award(protocol, ruleset)
+    bm_effective = award is not None
+    states: list[JudgeExtraState] = []
+    draw_void = protocol.result == DRAW and not ruleset.judge_extras_in_draw
+    for index, extra in enumerate(protocol.judge_extras):
+        if draw_void:
+            states.append(JudgeExtraState(index, extra, False, clause(ruleset, "judge_draw")))
+            continue
+        if award is not None and ruleset.best_move_excludes_judge_extra and extra.seat == award.seat:
+            if extra.points >= award.points:
+                bm_effective = False
+                states.append(JudgeExtraState(index, extra, True, clause(ruleset, "exclusive")))
+            else:
+                states.append(JudgeExtraState(index, extra, False, clause(ruleset, "exclusive"), superseded=True))
+            continue
+        states.append(JudgeExtraState(index, extra, True, clause(ruleset, "judge_extra")))
+    return ExtrasInEffect(best_move=award, best_move_effective=bm_effective, judge=states)
+
+
+# ---------------------------------------------------------------------------------------------- one game
+def _killed_at_night(protocol: Protocol) -> set[int]:
+    return {night.kill for night in protocol.nights if night.kill is not None}
+
+
+def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal] | None = None) -> GameScore:
+    """Score one game. `ci` maps seat → the Ci to credit in this game (from `ci_values`, the tournament pass)."""
+    items: dict[int, list[ScoreItem]] = defaultdict(list)
+    result = protocol.result
+
+    # Main points (decision 7; 000 8.2.1–8.2.3, 002 III.1.2–1.4): every seat of the winning team, eliminated and
+    # removed players included (A6).
+    won_seats: set[int] = set()
+    for entry in protocol.seats:
+        team = team_of(entry.role)
+        if result == DRAW:
+            points = ruleset.draw_points
+        elif result in (RED, BLACK) and team is not None:
+            points = ruleset.win_points if team == result else ruleset.loss_points
+        else:
+            points = ZERO
+        if result in (RED, BLACK) and team == result:
+            won_seats.add(entry.seat)
+        if points:
+            items[entry.seat].append(ScoreItem(MAIN, points, clause(ruleset, "main")))
+
+    # Best move and judge extras, with exclusivity (decisions 1, 2, 5).
+    in_effect = extras_in_effect(protocol, ruleset)
+    award = in_effect.best_move
+    if award is not None:
+        note = f"{award.blacks} blacks named"
+        if not in_effect.best_move_effective:
+            note += f"; a judge extra at least as large counts instead ({clause(ruleset, 'exclusive')})"
+        items[award.seat].append(
+            ScoreItem(BEST_MOVE, award.points, award.clause, effective=in_effect.best_move_effective, note=note)
+        )
+    for state in in_effect.judge:
+        items[state.extra.seat].append(
+            ScoreItem(
+                JUDGE_EXTRA,
+                state.extra.points,
+                state.clause,
+                effective=state.effective,
+                note=state.extra.note,
+                source=JUDGE,
+            )
+        )
+
+    # Ci (002 III.3), computed over the tournament by `ci_values`.
+    for seat, value in (ci or {}).items():
+        if value:
+            items[seat].append(ScoreItem(CI, value, clause(ruleset, "ci")))
+
+    # Removals (decision 6): -0.5 per 4th-foul / disqualification (000 8.2.4, 002 III.1.5), once per act (III.10);
+    # ППК: -0.7 instead (002 III.1.6), no number in 000 (D6.8).
+    for removal in protocol.removals:
+        if removal.reason in (FOULS, DISQUALIFIED):
+            if ruleset.removal_penalty:
+                items[removal.seat].append(
+                    ScoreItem(REMOVAL_PENALTY, ruleset.removal_penalty, clause(ruleset, "removal_penalty"),
+                              note=removal.note)
+                )
+        elif removal.reason == PPK and ruleset.ppk_penalty is not None:
+            items[removal.seat].append(
+                ScoreItem(PPK_PENALTY, ruleset.ppk_penalty, clause(ruleset, "ppk"), note=removal.note)
+            )
+
+    # Wrong recorded colour (002 III.5 l.311): -0.3 whatever the result; a black victim of a self-shot gets no
+    # mechanical points or penalties (l.309).
+    if ruleset.colours_enabled and ruleset.wrong_colour_penalty:
+        killed = _killed_at_night(protocol)
+        for colour in protocol.colours:
+            if protocol.team_of_seat(colour.target) != RED:
+                continue
+            if protocol.role_of(colour.by) in BLACK_ROLES and colour.by in killed:
+                continue
+            items[colour.by].append(
+                ScoreItem(WRONG_COLOUR, ruleset.wrong_colour_penalty, clause(ruleset, "wrong_colour"),
+                          note=f"recorded {colour.target} as black; {colour.target} is red")
+            )
+
+    # Judge-entered items with their own clause (III.5 mechanical, III.6 destructive, protest decisions).
+    for adjustment in protocol.adjustments:
+        items[adjustment.seat].append(
+            ScoreItem(ADJUSTMENT, adjustment.points, adjustment.clause, note=adjustment.note, source=JUDGE)
+        )
+
+    victim = first_night_victim(protocol)
+    seats = [
+        seat_score(
+            seat=entry.seat,
+            player=entry.player,
+            role=entry.role,
+            items=items.get(entry.seat, []),
+            won=entry.seat in won_seats,
+            first_night_death=entry.seat == victim,
+            ruleset=ruleset,
+        )
+        for entry in sorted(protocol.seats, key=lambda e: e.seat)
+    ]
+    return GameScore(seats=seats, result=result)
+
+
+# ---------------------------------------------------------------------------------------------- tournament
+def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
+    """Ci = min(cap, K / R), rounded to 4 decimals half-up (002 III.3, A7: "store exact; display to 2")."""
+    if not red_cards:
+        return ZERO
+    ratio = Decimal(killed) / Decimal(red_cards)
+    return min(ruleset.ci_cap, ratio).quantize(CI_PLACES, rounding=ROUND_HALF_UP)
+
+
+def ci_values(games: Sequence[Protocol], ruleset: RuleSet) -> list[dict[int, Decimal]]:
+    """Ci per game, seat → value (decision 4; 002 III.3; A7–A9).
+
+    For each player over the whole list: K = games with a red card (К/Ш) killed on Night 1, R = games with a red card.
+    Credited only in games that red lost (result black) to the red Night-1 victim — not in a win or a draw, and
+    whether or not the best-move right existed. Recomputed from scratch on every call (decision 4).
+    """
+    if not ruleset.ci_enabled:
+        return [{} for _ in games]
+    red_cards: dict[str, int] = defaultdict(int)
+    killed: dict[str, int] = defaultdict(int)
+    for game in games:
+        victim = first_night_victim(game)
+        for entry in game.seats:
+            if team_of(entry.role) != RED:
+                continue
+            red_cards[entry.player] += 1
+            if entry.seat == victim:
+                killed[entry.player] += 1
+
+    per_game: list[dict[int, Decimal]] = []
+    for game in games:
+        credit: dict[int, Decimal] = {}
+        victim = first_night_victim(game)
+        if game.result == BLACK and victim is not None and game.team_of_seat(victim) == RED:
+            player = game.seat(victim).player
+            value = ci_ratio(killed[player], red_cards[player], ruleset)
+            if value:
+                credit[victim] = value
+        per_game.append(credit)
+    return per_game
+
+
+def score_tournament(games: Sequence[Protocol], ruleset: RuleSet) -> list[GameScore]:
+    """Score every game of a tournament (or rating season) with its Ci."""
+    return [score_game(game, ruleset, ci=ci) for game, ci in zip(games, ci_values(games, ruleset), strict=True)]
