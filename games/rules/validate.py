@@ -1,0 +1,787 @@
+"""Protocol validation: the flow invariants of RULES.md §2.3 items 1–31 (items 32–40 live in `limits.py`).
+
+`validate(protocol, ruleset)` returns a list of `Problem`s. Each message starts with the clause that decides it,
+each `field` points into the protocol: `seats[6]` is seat 6 (the seat number), every other index is the 0-based
+position in its list (`days[1]` is Day 2, `nights[0]` is Night 1, `removals[0]` the first removal).
+
+The core is a replay of the game log in the order of RULES.md §1.2: D1, N1, D2, N2, … Inside a day the removals
+before the vote come first, then the vote and the players it puts out, then the removals after the vote result.
+Inside a night the removals come first, then the kill (the victim leaves at the end of the night, so a Don or a
+Sheriff killed that night still checks that night: 000 4.5.4, 002 I.7.3.1). The replay tracks who is at the table,
+stops at the first moment a team has won or a draw rule fires, and checks every event against that state.
+
+Rule-set differences come from `RuleSet` fields only. A clause is cited for the rule book of the rule set
+(`_cite`), falling back to the first reference given.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .facts import best_move_right, phase_code
+from .limits import check_scoring
+from .problems import Problem, error, warning
+from .protocol import (
+    BLACK,
+    BLACK_ROLES,
+    DON,
+    DRAW,
+    PPK,
+    RED,
+    REMOVAL_REASONS,
+    RESULTS,
+    ROLE_COUNTS,
+    ROLES,
+    SEATS,
+    SHERIFF,
+    Day,
+    Night,
+    Protocol,
+    Removal,
+    Tally,
+    team_of,
+)
+from .ruleset import (
+    CANCEL_NOMINEE_ONLY,
+    CANCEL_SAME_DAY_OR_NEXT,
+    CANCEL_UNLESS_KILLED_OR_LEAVING,
+    DRAW_NONE,
+    DRAW_THREE_NIGHTS,
+    DRAW_THREE_NIGHTS_AND_DAYS,
+    THREE_MISSES_RED_WIN,
+    LiftBan,
+    RuleSet,
+)
+
+_PHASE = re.compile(r"^([DN])([1-9][0-9]*)$")
+
+
+def validate(protocol: Protocol, ruleset: RuleSet, *, finished: bool = True) -> list[Problem]:
+    """Every problem of the protocol under the rule set. `finished=False` for a game still being entered."""
+    problems: list[Problem] = []
+    problems += check_seats(protocol, ruleset)
+    problems += check_roles(protocol, ruleset, finished=finished)
+    problems += check_fouls(protocol, ruleset)
+    problems += check_removal_entries(protocol, ruleset)
+    problems += check_phase_count(protocol)
+    replay = Replay(protocol, ruleset, in_progress=not finished)
+    replay.run()
+    problems += replay.problems
+    problems += check_result(protocol, ruleset, replay, finished=finished)
+    problems += check_best_move(protocol, ruleset, replay)
+    problems += check_colours(protocol, ruleset)
+    problems += check_scoring(protocol, ruleset)
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------------- helpers
+
+
+def _cite(ruleset: RuleSet, *refs: str) -> str:
+    """The reference of the rule set's own book among `refs` ("000 4.4.12", "002 I.6.15"), else the first."""
+    for ref in refs:
+        if ref.split(" ", 1)[0] == ruleset.source:
+            return ref
+    return refs[0]
+
+
+def parse_phase(code: str) -> tuple[str, int] | None:
+    """'D2' -> ('D', 2); None when malformed."""
+    match = _PHASE.match(code or "")
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def phase_exists(protocol: Protocol, kind: str, number: int) -> bool:
+    return number <= (len(protocol.days) if kind == "D" else len(protocol.nights))
+
+
+def active_nominees(day: Day) -> list[int] | None:
+    """The day's nominees in nomination order, withdrawn ones left out; None when nominations are not recorded."""
+    if day.nominations is None:
+        return None
+    seen: list[int] = []
+    for nomination in day.nominations:
+        if not nomination.withdrawn and nomination.nominee not in seen:
+            seen.append(nomination.nominee)
+    return seen
+
+
+def roles_complete(protocol: Protocol) -> bool:
+    """All ten roles entered with the right counts, so teams can be counted."""
+    roles = [entry.role for entry in protocol.seats]
+    return len(roles) == 10 and Counter(roles) == Counter(ROLE_COUNTS)
+
+
+def win_condition(alive: set[int] | list[int], roles: dict[int, str | None]) -> str | None:
+    """001 r.4, 002 I.1.4, 003 l.64 (A32): red when no black is left; black when blacks >= reds."""
+    blacks = sum(1 for seat in alive if roles.get(seat) in BLACK_ROLES)
+    if blacks == 0:
+        return RED
+    if blacks >= len(alive) - blacks:
+        return BLACK
+    return None
+
+
+def other_team(team: str | None) -> str | None:
+    return {RED: BLACK, BLACK: RED}.get(team or "")
+
+
+# ---------------------------------------------------------------------------------------------------- draw rules
+
+# RULES.md decision 9 / A21: which rule fires, after how many quiet phases, and with which result.
+_DRAW_CLAUSE = {
+    DRAW_THREE_NIGHTS_AND_DAYS: "000 S7.9: three nights and three days in a row without anyone leaving",
+    DRAW_THREE_NIGHTS: "002 I.8.5: three shooting nights in a row with the table unchanged",
+    THREE_MISSES_RED_WIN: "003 l.83: three mafia misses in a row with the same number of players",
+}
+_DRAW_RESULT = {DRAW_THREE_NIGHTS_AND_DAYS: DRAW, DRAW_THREE_NIGHTS: DRAW, THREE_MISSES_RED_WIN: RED}
+
+
+class QuietStreak:
+    """Counts phases in which nobody left the table; `after_phase` returns the result when the draw rule fires."""
+
+    def __init__(self, draw_rule: str) -> None:
+        self.rule = draw_rule
+        self.count = 0
+
+    @property
+    def clause(self) -> str:
+        return _DRAW_CLAUSE.get(self.rule, "")
+
+    def after_phase(self, kind: str, quiet: bool) -> str | None:
+        if self.rule == DRAW_NONE or self.rule not in _DRAW_RESULT:
+            return None  # 001: no rule, the game goes on
+        if not quiet:
+            self.count = 0
+            return None
+        if self.rule == DRAW_THREE_NIGHTS_AND_DAYS:
+            # 000 S7.9: counted from a night: N_k, D_k+1, N_k+1, D_k+2, N_k+2, D_k+3.
+            if self.count == 0 and kind == "D":
+                return None
+            self.count += 1
+            return DRAW if self.count == 6 else None
+        # 002 I.8.5 / 003 l.83: three nights (the days between included) with no change; night 0 is not counted.
+        if kind == "N":
+            self.count += 1
+            if self.count == 3:
+                return _DRAW_RESULT[self.rule]
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------- vote cancellation
+
+
+@dataclass(frozen=True)
+class _CancelRule:
+    """Which day's vote a removal cancels, as an offset from the removal's phase number (None: none)."""
+
+    before_vote: int | None  # a removal on day d before the vote result
+    after_vote: int | None  # a removal on day d after the vote result (or after night was announced)
+    night: int | None  # a removal on night n (offset to day n)
+    nominee_only: bool  # only a removed nominee cancels (003 l.81)
+    clauses: tuple[str, str, str]  # before / after / night
+
+
+_CANCEL_RULES = {
+    # 000 S7.1: no vote that day; S7.2: removed after the result and not the one leaving → no vote next day.
+    # A night removal is read as S7.1 for the coming day (the text does not distinguish; same as 002 I.8.1).
+    CANCEL_SAME_DAY_OR_NEXT: _CancelRule(0, 1, 1, False, ("000 S7.1", "000 S7.2", "000 S7.1")),
+    # 002 I.8.1: the nearest vote is not held unless the removed player was killed that night or is leaving by
+    # this vote; I.8.2: after the result (or after night is announced) → no vote next day.
+    CANCEL_UNLESS_KILLED_OR_LEAVING: _CancelRule(0, 1, 1, False, ("002 I.8.1", "002 I.8.2", "002 I.8.1")),
+    # 003 l.81: only a removed nominee sends the city to sleep without a vote.
+    CANCEL_NOMINEE_ONLY: _CancelRule(0, None, None, True, ("003 l.81", "003 l.81", "003 l.81")),
+}
+
+
+def is_farewell_removal(protocol: Protocol, removal: Removal) -> bool:
+    """A removal of a player who already left by vote or kill, during his last word (000 S7.11, 002 I.8.1, II.3.5).
+
+    Such a player leaves no second time and his removal cancels no vote; only his penalty counts.
+    """
+    phase = parse_phase(removal.at)
+    if phase is None or not phase_exists(protocol, *phase):
+        return False
+    kind, number = phase
+    if kind == "N":
+        return protocol.nights[number - 1].kill == removal.seat
+    if removal.after_vote:
+        return removal.seat in protocol.days[number - 1].out
+    # the morning farewell of the previous night's victim
+    return number >= 2 and len(protocol.nights) >= number - 1 and protocol.nights[number - 2].kill == removal.seat
+
+
+def vote_cancellations(protocol: Protocol, ruleset: RuleSet) -> dict[int, str]:
+    """Day number -> the message why its vote is not held (RULES.md invariant 16, A35)."""
+    rule = _CANCEL_RULES.get(ruleset.vote_cancel_rule)
+    cancelled: dict[int, str] = {}
+    if rule is None:
+        return cancelled
+    for removal in protocol.removals:
+        phase = parse_phase(removal.at)
+        if phase is None or not phase_exists(protocol, *phase) or is_farewell_removal(protocol, removal):
+            continue
+        kind, number = phase
+        if kind == "N":
+            offset, clause = rule.night, rule.clauses[2]
+        elif removal.after_vote:
+            offset, clause = rule.after_vote, rule.clauses[1]
+        else:
+            offset, clause = rule.before_vote, rule.clauses[0]
+            if rule.nominee_only and removal.seat not in (active_nominees(protocol.days[number - 1]) or []):
+                offset = None
+        if offset is None:
+            continue
+        day = number + offset
+        cancelled.setdefault(day, f"{clause}: no vote on D{day} after the removal of seat {removal.seat} at {removal.at}")
+    return cancelled
+
+
+# ---------------------------------------------------------------------------------------------------- static checks
+
+
+def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Invariant 1: ten seats numbered 1..10, each with a distinct player (000 4.1.1, P7.3; 002 I.1.1)."""
+    clause = _cite(ruleset, "000 4.1.1", "001 r.1", "002 I.1.1", "003 l.3")
+    problems = []
+    if len(protocol.seats) != 10:
+        problems.append(error("seats", f"{clause}: a game has exactly 10 seats (got {len(protocol.seats)})"))
+    numbers = Counter(entry.seat for entry in protocol.seats)
+    for number, count in sorted(numbers.items(), key=lambda item: str(item[0])):
+        if number not in SEATS:
+            problems.append(error("seats", f"{clause}: seat numbers are 1..10 (got {number})"))
+        elif count > 1:
+            problems.append(error(f"seats[{number}]", f"{clause}: seat {number} appears {count} times"))
+    seen: dict[str, int] = {}
+    for entry in protocol.seats:
+        name = (entry.player or "").strip().casefold()
+        if not name:
+            problems.append(error(f"seats[{entry.seat}].player", "000 P7.3: every seat needs a player"))
+        elif name in seen:
+            problems.append(error(f"seats[{entry.seat}].player",
+                                  f"000 P7.3: {entry.player.strip()} already sits at seat {seen[name]}"))
+        else:
+            seen[name] = entry.seat
+    return problems
+
+
+def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list[Problem]:
+    """Invariant 3: 6 К, 2 Ч, 1 Ш, 1 Д; roles may be missing while the game is entered (000 P7.4)."""
+    clause = _cite(ruleset, "002 I.1.1", "001 r.1", "003 l.3")
+    problems = []
+    for entry in protocol.seats:
+        if entry.role is None:
+            if finished:
+                problems.append(error(f"seats[{entry.seat}].role", "000 P7.4: the role must be entered"))
+        elif entry.role not in ROLES:
+            problems.append(error(f"seats[{entry.seat}].role",
+                                  f"000 P7.4.1: a role is one of К, Ч, Ш, Д (got {entry.role!r})"))
+    counts = Counter(entry.role for entry in protocol.seats if entry.role in ROLES)
+    for role, quota in ROLE_COUNTS.items():
+        got = counts.get(role, 0)
+        if got > quota or (finished and got != quota):
+            problems.append(error("seats", f"{clause}: a game has {quota} × {role} (got {got})"))
+    return problems
+
+
+def check_fouls(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Invariant 7: 0..4 fouls; the 4th foul removes the player (000 D6.5, 002 II.2.1, 003 l.123)."""
+    clause = _cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+    foul_removals = {r.seat for r in protocol.removals if r.reason == "fouls"}
+    problems = []
+    for entry in protocol.seats:
+        if not 0 <= entry.fouls <= 4:
+            problems.append(error(f"seats[{entry.seat}].fouls", f"{clause}: fouls are 0..4 (got {entry.fouls})"))
+        elif entry.fouls == 4 and entry.seat not in foul_removals:
+            problems.append(error(f"seats[{entry.seat}].fouls",
+                                  f"{clause}: the 4th foul removes the player; record the removal"))
+    return problems
+
+
+def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Each removal: a seat, a known reason, an existing phase; a "fouls" removal needs 4 fouls."""
+    problems = []
+    for index, removal in enumerate(protocol.removals):
+        where = f"removals[{index}]"
+        if removal.seat not in SEATS:
+            problems.append(error(where, f"000 P7.5: a removal names a seat 1..10 (got {removal.seat})"))
+        if removal.reason not in REMOVAL_REASONS:
+            problems.append(error(where, f"000 D6.3: a removal is for fouls, disqualified or ppk (got {removal.reason!r})"))
+        phase = parse_phase(removal.at)
+        if phase is None:
+            problems.append(error(where, f"RULES.md §1.2: a removal happens in a phase like D2 or N1 (got {removal.at!r})"))
+        elif not phase_exists(protocol, *phase):
+            problems.append(error(where, f"RULES.md A35: the protocol has no phase {removal.at}"))
+        if removal.reason == "fouls":
+            entry = protocol.seat(removal.seat)
+            if entry is not None and entry.fouls != 4:
+                clause = _cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+                problems.append(error(where, f"{clause}: a removal for fouls needs 4 fouls (seat {removal.seat} has {entry.fouls})"))
+    return problems
+
+
+def check_phase_count(protocol: Protocol) -> list[Problem]:
+    """Invariant 4: phases alternate D1, N1, D2, … so there are as many nights as days, or one fewer."""
+    gap = len(protocol.days) - len(protocol.nights)
+    if gap in (0, 1):
+        return []
+    return [error("nights", f"RULES.md §1.2: phases alternate D1, N1, D2, …; {len(protocol.days)} days cannot have "
+                            f"{len(protocol.nights)} nights")]
+
+
+# ---------------------------------------------------------------------------------------------------- replay
+
+
+@dataclass
+class GameEnd:
+    phase: str  # "D3", "N2"
+    result: str
+    clause: str
+
+
+@dataclass
+class Replay:
+    """Walks the log in order, tracking the table; collects flow problems (invariants 4–5, 11–23, 28–30)."""
+
+    protocol: Protocol
+    ruleset: RuleSet
+    problems: list[Problem] = field(default_factory=list)
+    alive: set[int] = field(default_factory=lambda: set(SEATS))
+    left_at: dict[int, str] = field(default_factory=dict)  # seat -> phase it left in
+    end: GameEnd | None = None
+    alive_before_first_kill: set[int] | None = None
+    in_progress: bool = False  # the last recorded day may still be going on: nothing is "missing" there yet
+
+    def __post_init__(self) -> None:
+        self.roles = {entry.seat: entry.role for entry in self.protocol.seats}
+        self.teams_known = roles_complete(self.protocol)
+        self.cancelled = vote_cancellations(self.protocol, self.ruleset)
+        self.streak = QuietStreak(self.ruleset.draw_rule)
+        self.removals_at: dict[str, list[tuple[int, Removal]]] = {}
+        for index, removal in enumerate(self.protocol.removals):
+            if parse_phase(removal.at) and removal.seat in SEATS:
+                self.removals_at.setdefault(removal.at, []).append((index, removal))
+
+    # -- driver
+    def run(self) -> None:
+        protocol = self.protocol
+        for index in range(max(len(protocol.days), len(protocol.nights))):
+            if index < len(protocol.days):
+                self._phase("D", index, self._day)
+            if index < len(protocol.nights):
+                self._phase("N", index, self._night)
+
+    def _phase(self, kind: str, index: int, walk) -> None:
+        code = phase_code(kind, index + 1)
+        where = f"{'days' if kind == 'D' else 'nights'}[{index}]"
+        if self.end is not None:
+            self._after_end(where, code)
+            return
+        before = len(self.alive)
+        walk(index, code, where)
+        if self.end is None:
+            quiet = len(self.alive) == before
+            outcome = self.streak.after_phase(kind, quiet)
+            if outcome is not None:
+                self.end = GameEnd(code, outcome, self.streak.clause)
+
+    def _after_end(self, where: str, code: str) -> None:
+        end = self.end
+        self.problems.append(error(where, f"{end.clause}: the game ended at {end.phase} ({end.result}); "
+                                          f"{code} must not be recorded"))
+        for index, _removal in self.removals_at.get(code, []):
+            self.problems.append(error(f"removals[{index}]", f"{end.clause}: the game ended at {end.phase}; "
+                                                             f"no removal at {code}"))
+
+    # -- departures
+    def _leave(self, seat: int, code: str, where: str, how: str, clause: str = "RULES.md §2.3 #5") -> bool:
+        """Invariant 5: a seat leaves once, and only from the table."""
+        if seat not in SEATS:
+            self.problems.append(error(where, f"000 4.1.1: seats are 1..10 (got {seat})"))
+            return False
+        if seat not in self.alive:
+            self.problems.append(error(where, f"{clause}: seat {seat} cannot be {how} at {code}: "
+                                              f"{self._gone(seat)}"))
+            return False
+        self.alive.discard(seat)
+        self.left_at[seat] = code
+        return True
+
+    def _gone(self, seat: int) -> str:
+        return f"it left the game at {self.left_at[seat]}" if seat in self.left_at else "it is not at the table"
+
+    def _check_win(self, code: str, clause: str) -> None:
+        if self.end is None and self.teams_known:
+            winner = win_condition(self.alive, self.roles)
+            if winner is not None:
+                self.end = GameEnd(code, winner, clause)
+
+    def _removals(self, code: str, *, after_vote: bool | None, farewell: set[int]) -> None:
+        for index, removal in self.removals_at.get(code, []):
+            if after_vote is not None and removal.after_vote != after_vote:
+                continue
+            if self.end is not None:
+                continue  # 000 S7.11: a removal after the deciding vote/kill does not change the result
+            where = f"removals[{index}]"
+            if removal.seat in farewell:
+                continue  # removed during his last word: no second departure (002 II.3.5, 000 S7.11)
+            if not self._leave(removal.seat, code, where, "removed"):
+                continue
+            if removal.reason == PPK and self.teams_known:
+                # 000 D6.8, 002 II.3, 003 l.135: the offender's team is awarded the defeat; the game ends here.
+                winner = other_team(team_of(self.roles.get(removal.seat)))
+                self.end = GameEnd(code, winner, _cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135")
+                                   + f": ppk against seat {removal.seat}")
+            else:
+                # 002 I.1.4 (A5): a removal is a moment at which the win is checked.
+                self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
+                                + f": the removal of seat {removal.seat} decides the game")
+
+    # -- day
+    def _day(self, index: int, code: str, where: str) -> None:
+        day = self.protocol.days[index]
+        number = index + 1
+        self._check_nominations(day, index, where)
+        previous_kill = self.protocol.nights[index - 1].kill if index >= 1 else None
+        self._removals(code, after_vote=False, farewell={previous_kill} if previous_kill else set())
+        if self.end is not None:
+            if day.votes is not None or day.revotes or day.lift is not None or day.out:
+                self.problems.append(error(where, f"{self.end.clause}: the game ended at {code} before the vote"))
+            return
+        alive_count = len(self.alive)
+        still_open = self.in_progress and index == len(self.protocol.days) - 1 and \
+            len(self.protocol.days) > len(self.protocol.nights)
+        VoteCheck(self, day, number, where, alive_count, still_open=still_open).run()
+        for seat in dict.fromkeys(day.out):
+            self._leave(seat, code, f"{where}.out", "voted out", _cite(self.ruleset, "000 4.4.15", "003 l.60"))
+        if day.out:
+            self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
+                            + f": the vote of {code} decides the game")
+        self._removals(code, after_vote=True, farewell=set(day.out))
+
+    def _check_nominations(self, day: Day, index: int, where: str) -> None:
+        """Invariants 11–13 (000 4.4.2–4.4.4; 001 r.20–22; 002 I.6.8–6.9; 003 l.24, l.47–49)."""
+        if day.nominations is None:
+            return
+        rs = self.ruleset
+        by_nominator: Counter[int] = Counter()
+        nominated: set[int] = set()
+        for k, nomination in enumerate(day.nominations):
+            here = f"{where}.nominations[{k}]"
+            for seat, who in ((nomination.by, "nominator"), (nomination.nominee, "nominee")):
+                if seat not in SEATS:
+                    self.problems.append(error(here, f"000 4.4.2: the {who} is a seat 1..10 (got {seat})"))
+                elif seat not in self.alive:
+                    self.problems.append(error(here, f"{_cite(rs, '000 4.4.2', '002 I.6.8', '003 l.24')}: the {who} "
+                                                     f"seat {seat} is not at the table ({self._gone(seat)})"))
+            if nomination.withdrawn:
+                if not rs.nomination_withdrawal:
+                    self.problems.append(error(here, f"{_cite(rs, '000 4.4.2', '002 I.6.9')}: a nomination cannot "
+                                                     f"be withdrawn under this rule set (001 r.21, 003 l.49 only)"))
+                continue
+            by_nominator[nomination.by] += 1
+            if by_nominator[nomination.by] == 2:
+                self.problems.append(error(here, f"{_cite(rs, '000 4.4.4', '001 r.22', '002 I.6.9', '003 l.47')}: "
+                                                 f"seat {nomination.by} already nominated on this day"))
+            if nomination.nominee in nominated:
+                self.problems.append(error(here, f"{_cite(rs, '000 4.4.3', '003 l.24')}: seat "
+                                                 f"{nomination.nominee} is already nominated on this day"))
+            nominated.add(nomination.nominee)
+
+    # -- night
+    def _night(self, index: int, code: str, where: str) -> None:
+        night = self.protocol.nights[index]
+        at_start = set(self.alive)
+        self._removals(code, after_vote=None, farewell={night.kill} if night.kill else set())
+        if night.kill is not None:
+            if self.end is not None:
+                self.problems.append(error(f"{where}.kill", f"{self.end.clause}: the game ended at {code} "
+                                                            f"before the kill"))
+            elif self._leave(night.kill, code, f"{where}.kill", "killed",
+                             _cite(self.ruleset, "000 4.5.4", "002 I.7.3.1", "003 l.29")):
+                if index == 0:
+                    self.alive_before_first_kill = self.alive | {night.kill}
+                self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
+                                + f": the kill of seat {night.kill} at {code} decides the game")
+        self._check_checks(night, at_start, where)
+
+    def _check_checks(self, night: Night, at_start: set[int], where: str) -> None:
+        """Invariant 23: a check needs a Don / Sheriff alive at the night's start (000 4.5.6–4.5.8)."""
+        for attr, role, clause in (("don_check", DON, _cite(self.ruleset, "000 4.5.6", "002 I.7.5", "003 l.32")),
+                                   ("sheriff_check", SHERIFF, _cite(self.ruleset, "000 4.5.7", "002 I.7.6", "003 l.37"))):
+            target = getattr(night, attr)
+            if target is None:
+                continue
+            here = f"{where}.{attr}"
+            if target not in SEATS:
+                self.problems.append(error(here, f"{clause}: a check names a seat 1..10 (got {target})"))
+                continue
+            checker = next((seat for seat, r in self.roles.items() if r == role), None)
+            if checker is None:
+                continue  # roles not entered yet
+            if checker not in at_start:
+                self.problems.append(error(here, f"{clause}: the {role} (seat {checker}) cannot check: "
+                                                 f"{self._gone(checker)}"))
+            elif target == checker:
+                self.problems.append(warning(here, f"{clause}: seat {checker} checked itself"))
+            elif target not in at_start:
+                self.problems.append(warning(here, f"{clause}: checked seat {target}, who already left the game"))
+
+
+class VoteCheck:
+    """Invariants 14–21 for one day: which vote is allowed, and whether `out` is what the recorded votes imply."""
+
+    def __init__(self, replay: Replay, day: Day, number: int, where: str, alive_count: int, *,
+                 still_open: bool = False) -> None:
+        self.replay, self.rs, self.day, self.number = replay, replay.ruleset, day, number
+        self.still_open = still_open  # the day is being entered: a missing round or `out` is not an error yet
+        self.where, self.alive_count = where, alive_count
+        self.problems = replay.problems
+        # A18: under 002 the Day-1 outcomes (I.6.18.5–18.6) are unintelligible → only warn.
+        self.outcome_problem = warning if number == 1 and self.rs.day1_outcome_warn_only else error
+
+    def cite(self, *refs: str) -> str:
+        return _cite(self.rs, *refs)
+
+    def run(self) -> None:
+        day = self.day
+        self._check_out_plausible()
+        has_vote = day.votes is not None or bool(day.revotes) or day.lift is not None
+        cancelled = self.replay.cancelled.get(self.number)
+        if cancelled:
+            if has_vote:
+                self.problems.append(error(f"{self.where}.votes", cancelled))
+            if day.out:
+                self.problems.append(error(f"{self.where}.out", f"{cancelled}; nobody leaves by vote"))
+            return
+        if day.votes is None:
+            if has_vote:
+                self.problems.append(error(f"{self.where}.votes", "000 P7.5: a re-vote or lift vote needs the "
+                                                                  "main round recorded"))
+            self._check_without_votes()
+            return
+        self._check_with_votes()
+
+    # -- plausibility, always
+    def _check_out_plausible(self) -> None:
+        out, here = self.day.out, f"{self.where}.out"
+        if len(set(out)) != len(out):
+            self.problems.append(error(here, f"000 4.4.15: a seat leaves once (got {out})"))
+        nominees = active_nominees(self.day)
+        for seat in dict.fromkeys(out):
+            if nominees is not None and seat not in nominees:
+                self.problems.append(error(here, f"{self.cite('000 4.4.15', '003 l.60')}: seat {seat} was not "
+                                                 f"nominated on D{self.number}"))
+        if out and len(set(out)) >= self.alive_count:
+            self.problems.append(error(here, f"{self.cite('000 S7.10', '002 I.8.6')}: not every player at the "
+                                             f"table can leave by vote ({len(set(out))} of {self.alive_count})"))
+
+    # -- votes not recorded: only what nominations alone decide
+    def _check_without_votes(self) -> None:
+        nominees = active_nominees(self.day)
+        if nominees is None:
+            return
+        if len(nominees) == 0 or (self.number == 1 and len(nominees) == 1):
+            implied, clause = [], self.cite("000 4.4.13", "001 r.29", "002 I.6.17", "003 l.22")
+        elif len(nominees) == 1:
+            implied, clause = nominees, self.cite("000 4.4.12", "003 l.51")
+        else:
+            return
+        self._compare_out(implied, clause)
+
+    def _compare_out(self, implied: list[int], clause: str) -> None:
+        if self.still_open and not self.day.out:
+            return
+        if sorted(set(self.day.out)) != sorted(implied):
+            self.problems.append(self.outcome_problem(
+                f"{self.where}.out",
+                f"{clause}: on D{self.number} the votes put out {_seats(implied)}, the protocol says "
+                f"{_seats(self.day.out)}"))
+
+    # -- votes recorded
+    def _check_with_votes(self) -> None:
+        day, nominees = self.day, active_nominees(self.day)
+        if nominees is not None:
+            if len(nominees) == 0:
+                self.problems.append(error(f"{self.where}.votes", f"{self.cite('000 4.4.5', '002 I.6.10')}: "
+                                                                  f"a vote needs nominees"))
+                return
+            if self.number == 1 and len(nominees) == 1:
+                clause = self.cite("000 4.4.13", "001 r.29", "002 I.6.17", "003 l.22")
+                self.problems.append(self.outcome_problem(
+                    f"{self.where}.votes", f"{clause}: no vote on Day 1 with a single nominee"))
+                self._compare_out([], clause)
+                return
+            seats = [t.seat for t in day.votes]
+            if seats != nominees:
+                self.problems.append(error(f"{self.where}.votes",
+                                           f"{self.cite('000 4.4.5', '001 r.23', '002 I.6.10', '003 l.53')}: the "
+                                           f"main round is voted on the nominees in nomination order "
+                                           f"{_seats(nominees)} (got {_seats(seats)})"))
+                return
+        implied = self._resolve()
+        if implied is not None:
+            self._compare_out(implied, self.cite("000 4.4.15", "002 I.6.18", "003 l.60"))
+
+    def _round_ok(self, here: str, tallies: list[Tally]) -> bool:
+        """Invariant 17: votes >= 0 and one vote per living player (000 4.4.11–4.4.12)."""
+        clause = self.cite("000 4.4.12", "001 r.27", "002 I.6.15", "003 l.58")
+        if any(t.votes < 0 for t in tallies):
+            self.problems.append(error(here, f"{clause}: votes cannot be negative"))
+            return False
+        total = sum(t.votes for t in tallies)
+        if total != self.alive_count:
+            self.problems.append(error(here, f"{clause}: votes must sum to the {self.alive_count} living players "
+                                             f"(got {total})"))
+            return False
+        if len({t.seat for t in tallies}) != len(tallies) or not tallies:
+            self.problems.append(error(here, f"{clause}: each candidate is counted once"))
+            return False
+        return True
+
+    def _resolve(self) -> list[int] | None:
+        """Invariants 18–20: main round, re-votes among the tied, the lift vote. None when undecidable."""
+        day = self.day
+        rounds = [(f"{self.where}.votes", day.votes)]
+        rounds += [(f"{self.where}.revotes[{k}]", r) for k, r in enumerate(day.revotes)]
+        tied: list[int] | None = None
+        for k, (here, tallies) in enumerate(rounds):
+            seats = [t.seat for t in tallies]
+            if tied is not None and seats != tied:
+                self.problems.append(error(here, f"{self.cite('000 4.4.14', '001 r.32', '002 I.6.18.2', '003 l.60')}"
+                                                 f": the re-vote is among exactly the tied seats {_seats(tied)} "
+                                                 f"(got {_seats(seats)})"))
+                return None
+            if not self._round_ok(here, tallies):
+                return None
+            top = max(t.votes for t in tallies)
+            leaders = [t.seat for t in tallies if t.votes == top]
+            if len(leaders) == 1:
+                self._no_more_rounds(k, len(rounds), "a unique maximum decides", lift_follows=False)
+                return leaders
+            if tied is not None and leaders == tied:
+                self._no_more_rounds(k, len(rounds), "a second tie on the same seats goes to the lift vote",
+                                     lift_follows=True)
+                return self._lift(leaders)
+            tied = leaders
+        if self.still_open:
+            return None
+        self.problems.append(error(f"{self.where}.revotes",
+                                   f"{self.cite('000 4.4.14', '001 r.31', '002 I.6.18', '003 l.60')}: the tie "
+                                   f"{_seats(tied or [])} needs a re-vote"))
+        return None
+
+    def _no_more_rounds(self, k: int, total: int, why: str, *, lift_follows: bool) -> None:
+        clause = self.cite("000 4.4.14", "001 r.33", "002 I.6.18.3", "003 l.60")
+        if k + 1 < total:
+            self.problems.append(error(f"{self.where}.revotes[{k}]", f"{clause}: {why}; no further re-vote"))
+        if self.day.lift is not None and not lift_follows:
+            self.problems.append(error(f"{self.where}.lift", f"{clause}: {why}; no lift vote"))
+
+    def _lift(self, tied: list[int]) -> list[int] | None:
+        """Invariants 19–20: the lift vote, unless a ban holds; it passes with more than half the table."""
+        lift, alive = self.day.lift, self.alive_count
+        ban = matching_lift_ban(self.rs.lift_bans, alive=alive, tied=len(tied), day=self.number)
+        if ban is not None:
+            if lift is not None:
+                self.problems.append(error(f"{self.where}.lift", f"{ban.clause}: no lift vote of {len(tied)} at "
+                                                                 f"{alive} players; night falls"))
+            return []
+        clause = self.cite("000 4.4.14", "001 r.34", "002 I.6.18.4", "003 l.62")
+        if lift is None:
+            if self.still_open:
+                return None
+            self.problems.append(error(f"{self.where}.lift", f"{clause}: a second tie on {_seats(tied)} needs a "
+                                                             f"lift vote"))
+            return None
+        if not 0 <= lift <= alive:
+            self.problems.append(error(f"{self.where}.lift", f"{clause}: the lift vote counts 0..{alive} hands "
+                                                             f"(got {lift})"))
+            return None
+        return list(tied) if lift * 2 > alive else []
+
+
+def matching_lift_ban(bans: tuple[LiftBan, ...], *, alive: int, tied: int, day: int) -> LiftBan | None:
+    return next((ban for ban in bans if ban.matches(alive=alive, tied=tied, day=day)), None)
+
+
+def _seats(seats: list[int]) -> str:
+    return "[" + ", ".join(str(s) for s in seats) + "]" if seats else "nobody"
+
+
+# ---------------------------------------------------------------------------------------------------- result
+
+
+def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finished: bool) -> list[Problem]:
+    """Invariants 28–31: the declared result is the one the log reaches, at the moment it is reached."""
+    result = protocol.result
+    if result is not None and result not in RESULTS:
+        return [error("result", f"000 P7.7 (A4): the result is red, black or draw (got {result!r})")]
+    if result is None:
+        return [error("result", "000 P7.7 (A4): a finished game needs its result")] if finished else []
+    if not replay.teams_known:
+        return []
+    end = replay.end
+    if end is None:
+        return [error("result", f"{_cite(ruleset, '002 I.1.4', '001 r.4', '003 l.64')}: the log ends without a win "
+                                f"or draw condition, yet the result is {result}")]
+    if result != end.result:
+        return [error("result", f"{end.clause}: the game ended at {end.phase} with {end.result}, not {result}")]
+    return []
+
+
+# ---------------------------------------------------------------------------------------------------- best move
+
+
+def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> list[Problem]:
+    """Invariants 24–25 (000 8.3, S7.12, BM-1..BM-3; 002 I.7.8–7.9; decision 3, A28)."""
+    numbers = protocol.best_move
+    if numbers is None:
+        return []
+    entitled, clause = best_move_right(protocol, ruleset)
+    if not entitled:
+        return [error("best_move", f"{clause}; a best move is recorded without that right")]
+    form = _cite(ruleset, "000 BM-1", "002 I.7.8")
+    problems = []
+    if len(numbers) > 3:
+        problems.append(error("best_move", f"{form}: a best move names at most 3 seats (got {len(numbers)})"))
+    if len(set(numbers)) != len(numbers):
+        problems.append(error("best_move", f"{form}: the seats named must be distinct (got {numbers})"))
+    victim = protocol.nights[0].kill
+    at_table = replay.alive_before_first_kill or set(SEATS)
+    for seat in dict.fromkeys(numbers):
+        if seat not in SEATS:
+            problems.append(error("best_move", f"{form}: seats are 1..10 (got {seat})"))
+        elif seat == victim:
+            problems.append(warning("best_move", f"RULES.md A28: seat {seat} named itself in its best move"))
+        elif seat not in at_table:
+            problems.append(warning("best_move", f"RULES.md A28: seat {seat} had already left the game"))
+    return problems
+
+
+# ---------------------------------------------------------------------------------------------------- colours
+
+
+def check_colours(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
+    """Invariant 27: a colour for the record is left by a night-killed player about another seat (002 III.5)."""
+    killed = {night.kill for night in protocol.nights if night.kill is not None}
+    problems = []
+    per_seat: Counter[int] = Counter()
+    for index, colour in enumerate(protocol.colours):
+        where = f"colours[{index}]"
+        if not ruleset.colours_enabled:
+            problems.append(error(where, f"{ruleset.source}: this rule set has no colours for the record "
+                                         f"(002 III.5 only)"))
+            continue
+        if colour.by not in killed:
+            problems.append(error(where, f"002 III.5 l.297: only a player killed at night leaves a colour "
+                                         f"(seat {colour.by} was not)"))
+        if colour.target not in SEATS or colour.target == colour.by:
+            problems.append(error(where, f"002 III.5 l.297: the colour names another seat 1..10 "
+                                         f"(got {colour.target})"))
+        per_seat[colour.by] += 1
+        if per_seat[colour.by] == 2:
+            problems.append(warning(where, f"002 III.5 l.297: seat {colour.by} left more than one colour"))
+    return problems
