@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -224,18 +224,22 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         for key, value in fields.items():
             setattr(game, key, value)
         game.version += 1
-    write_protocol(game=game, protocol=protocol, players=players)
+    write_protocol(game=game, protocol=protocol, players=players, fresh=created)
     return game, created
 
 
-def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]) -> None:
-    """Store `protocol` as the game's rows, replacing what was there. Call inside a transaction."""
+def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player], fresh: bool = False) -> None:
+    """Store `protocol` as the game's rows, replacing what was there (`fresh`: a new game, nothing to replace).
+
+    Call inside a transaction.
+    """
     game.best_move = list(protocol.best_move) if protocol.best_move is not None else None
     game.result = protocol.result or ""
     game.save()
-    for related in (game.seats, game.days, game.nights, game.removals, game.colours, game.judge_extras):
-        related.all().delete()
-    game.adjustments.filter(source=Adjustment.Source.JUDGE).delete()
+    if not fresh:
+        for related in (game.seats, game.days, game.nights, game.removals, game.colours, game.judge_extras):
+            related.all().delete()
+        game.adjustments.filter(source=Adjustment.Source.JUDGE).delete()
     Seat.objects.bulk_create([
         Seat(game=game, number=s.seat, player=players[nickname_key(s.player)], role=s.role or "", fouls=s.fouls)
         for s in protocol.seats
@@ -313,8 +317,11 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                     seat.tiebreak_extras = seat_score.tiebreak_extras
                     seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
                     seats_to_update.append(seat)
-                    items += [ScoreItem(seat=seat, kind=i.kind, points=i.points, clause=i.clause, note=i.note,
-                                        effective=i.effective, source=_item_source(i.source)) for i in seat_score.items]
+                    seat_items = [ScoreItem(seat=seat, kind=i.kind, points=i.points, clause=i.clause, note=i.note,
+                                            effective=i.effective, source=_item_source(i.source))
+                                  for i in seat_score.items]
+                    _mark_protest_adjustments(g, seat.number, seat_items)
+                    items += seat_items
         for g in games:
             if g.counts:
                 continue
@@ -322,16 +329,43 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                 seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
                 seat.won = seat.first_night_death = False
                 seats_to_update.append(seat)
-        Seat.objects.bulk_update(
-            seats_to_update, ["main", "extras", "total", "tiebreak_extras", "won", "first_night_death"],
-            batch_size=500)
+        _write_seat_scores(seats_to_update)
         ScoreItem.objects.bulk_create(items, batch_size=1000)
     _scores_changed(games)
     return len(counting)
 
 
+SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
+
+
+def _write_seat_scores(seats: list[Seat]) -> None:
+    """Store the materialised score columns of many seats with one prepared UPDATE (executemany).
+
+    `bulk_update` builds a CASE expression per row and column, which took most of an import's time.
+    """
+    if not seats:
+        return
+    meta = Seat._meta
+    qn = connection.ops.quote_name
+    columns = [meta.get_field(name) for name in SCORE_COLUMNS]
+    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in columns)
+           + f" WHERE {qn(meta.pk.column)} = %s")
+    rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in columns] + [seat.pk] for seat in seats]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
 def _item_source(source: str) -> str:
     return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
+
+
+def _mark_protest_adjustments(game: Game, seat_number: int, items: list[ScoreItem]) -> None:
+    """Lines from adjustments a protest decided keep source=protest (the sheet's back side, issue 6). The engine
+    appends a seat's adjustments in the protocol's order, so they pair up one to one."""
+    sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])
+    for item in items:
+        if item.kind == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
+            item.source = ScoreItem.Source.PROTEST
 
 
 def _scores_changed(games: list[Game]) -> None:

@@ -6,6 +6,7 @@ import copy
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.apps import apps
@@ -302,6 +303,8 @@ def test_an_unfinished_game_keeps_its_roles_secret_from_the_public(client, tmp_p
     assert game.status == Game.Status.IN_PROGRESS
     page = client.get(reverse("games:game_detail", args=[game.pk])).content.decode()
     assert "Дон Кихот" in page
-    assert 'class="role"' not in page and "Sheriff's check" not in page and "Проверка шерифа" not in page
+    role_cells = re.findall(r'class="role[^"]*"[^>]*>([^<]*)<', page)
+    assert all(not cell.strip() for cell in role_cells), role_cells
+    assert "Sheriff's check" not in page and "Проверка шерифа" not in page
     assert client.get(reverse("games:game_json", args=[game.pk])).status_code == 403
     assert client.get(reverse("games:tournament_json", args=[game.tournament_id])).status_code == 403
