@@ -301,10 +301,14 @@ def test_an_unfinished_game_keeps_its_roles_secret_from_the_public(client, tmp_p
     run_import(write(tmp_path, document(game_data)))
     game = Game.objects.get()
     assert game.status == Game.Status.IN_PROGRESS
-    page = client.get(reverse("games:game_detail", args=[game.pk])).content.decode()
+    response = client.get(reverse("games:game_detail", args=[game.pk]))
+    page = response.content.decode()
     assert "Дон Кихот" in page
+    view = response.context["view"]
+    assert all(s.role is None and s.total is None for s in view.seats)
+    assert all(n.don_check is None and n.sheriff_check is None and n.sheriff_found_black is None for n in view.nights)
     role_cells = re.findall(r'class="role[^"]*"[^>]*>([^<]*)<', page)
     assert all(not cell.strip() for cell in role_cells), role_cells
-    assert "Sheriff's check" not in page and "Проверка шерифа" not in page
+    assert "шериф)" not in page and "(чёрный)" not in page
     assert client.get(reverse("games:game_json", args=[game.pk])).status_code == 403
     assert client.get(reverse("games:tournament_json", args=[game.tournament_id])).status_code == 403
