@@ -1,5 +1,47 @@
+from functools import cache
+
 from django.conf import settings
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils.functional import SimpleLazyObject
+
+from club import permissions, selectors
+
+# Other apps plug into the shared pages by shipping these templates; a missing one is simply left out.
+NAV_TEMPLATES = ("games/_nav.html", "ratings/_nav.html")
+HOME_TEMPLATES = ("games/_latest_games.html", "ratings/_home.html")
+
+
+def _existing(names: tuple[str, ...]) -> tuple[str, ...]:
+    found = []
+    for name in names:
+        try:
+            get_template(name)
+        except TemplateDoesNotExist:
+            continue
+        found.append(name)
+    return tuple(found)
+
+
+_existing_cached = cache(_existing)
+
+
+def plugin_templates(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The templates among `names` that exist; looked up afresh in development so a new one shows at once."""
+    return _existing(names) if settings.DEBUG else _existing_cached(names)
 
 
 def site(request):
-    return {"DEBUG": settings.DEBUG}
+    memo: dict = {}
+
+    def club():
+        if "club" not in memo:
+            memo["club"] = selectors.get_site_club()
+        return memo["club"]
+
+    return {
+        "DEBUG": settings.DEBUG,
+        "site_club": SimpleLazyObject(club),
+        "nav_extra_templates": plugin_templates(NAV_TEMPLATES),
+        "user_is_club_admin": SimpleLazyObject(lambda: permissions.is_club_admin(request.user, club())),
+    }

@@ -1,0 +1,166 @@
+"""The club itself: the club, its players, staff roles and "this is me" claims."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+NICKNAME_MAX_LENGTH = 40
+
+_SPACES = re.compile(r"\s+")
+
+
+def nickname_key(nickname: str) -> str:
+    """The form of a nickname used for uniqueness: case and spacing do not make a different player."""
+    return _SPACES.sub(" ", (nickname or "").strip()).casefold()
+
+
+def clean_nickname(nickname: str) -> str:
+    """The nickname as shown: surrounding spaces dropped, internal runs of spaces collapsed, case kept."""
+    return _SPACES.sub(" ", (nickname or "").strip())
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club"))
+    nickname = models.CharField(_("nickname"), max_length=NICKNAME_MAX_LENGTH)
+    # Filled from the nickname on save; the uniqueness constraint is on this column.
+    # Casefolding may lengthen a word ("ß" → "ss"), hence the wider column.
+    nickname_key = models.CharField(max_length=NICKNAME_MAX_LENGTH * 3, editable=False, db_index=True)
+    real_name = models.CharField(
+        _("real name"), max_length=120, blank=True, help_text=_("Visible only to the club staff and the player.")
+    )
+    photo = models.ImageField(_("photo"), upload_to="players/", blank=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    joined = models.DateField(_("joined"), default=timezone.localdate)
+    active = models.BooleanField(_("active"), default=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+        verbose_name=_("login"),
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["nickname_key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "nickname_key"],
+                name="player_nickname_unique_in_club",
+                violation_error_message=_("A player with this nickname already exists in the club."),
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(nickname_key=""),
+                name="player_nickname_not_blank",
+                violation_error_message=_("The nickname must not be empty."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.nickname
+
+    def save(self, *args, **kwargs) -> None:
+        self.nickname = clean_nickname(self.nickname)
+        self.nickname_key = nickname_key(self.nickname)
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        self.nickname = clean_nickname(self.nickname)
+        self.nickname_key = nickname_key(self.nickname)
+        if not self.nickname_key:
+            raise ValidationError({"nickname": _("The nickname must not be empty.")})
+        # The unique constraint is on nickname_key, which no form edits, so Django would skip it; check here so
+        # every ModelForm (ours and the admin's) shows the clash on the nickname field.
+        if self.club_id is not None:
+            clash = Player.objects.filter(club_id=self.club_id, nickname_key=self.nickname_key).exclude(pk=self.pk)
+            if clash.exists():
+                raise ValidationError(
+                    {"nickname": _("A player with this nickname already exists in the club.")}, code="unique"
+                )
+
+
+class Membership(models.Model):
+    """A staff role of a user in a club. A user may hold several roles."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("club admin")
+        JUDGE = "judge", _("judge")
+        HEAD_JUDGE = "head_judge", _("head judge")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user", "role"], name="membership_unique_role"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.club})"
+
+
+class PlayerClaim(models.Model):
+    """A user's request to be linked to an existing player ("this is me"), decided by a club admin."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player_claims", verbose_name=_("user")
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims", verbose_name=_("player"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        verbose_name = _("player claim")
+        verbose_name_plural = _("player claims")
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.player} ({self.get_status_display()})"

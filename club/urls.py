@@ -7,5 +7,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("club.urls_site")),
     path("games/", include("games.urls")),
+    path("protocol/blank.pdf", include("games.urls_blank")),
     path("ratings/", include("ratings.urls")),
 ]

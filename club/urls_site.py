@@ -1,6 +1,26 @@
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib.auth import views as auth_views
 from django.urls import path
-from django.views.generic import TemplateView
+
+from club import views
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="club/home.html"), name="home"),
+    path("", views.home, name="home"),
+    path("players/", views.player_list, name="player_list"),
+    path("players/new/", views.player_create, name="player_create"),
+    path("players/<int:pk>/", views.player_detail, name="player_detail"),
+    path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
+    path("players/<int:pk>/claim/", views.player_claim, name="player_claim"),
+    path("players/<int:pk>/login/", views.player_login_create, name="player_login_create"),
+    path("claims/", views.claim_list, name="claim_list"),
+    path("claims/<int:pk>/decide/", views.claim_decide, name="claim_decide"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
 ]
+
+# Uploaded photos in development; in production the web server serves MEDIA_ROOT.
+urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

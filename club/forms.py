@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from club.models import Club, Player
+
+
+class PlayerForm(forms.ModelForm):
+    """Create or edit a player of one club; the club is fixed by the view, never posted."""
+
+    class Meta:
+        model = Player
+        fields = ["nickname", "real_name", "city", "joined", "active", "photo"]
+        widgets = {"joined": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.club = club
+        self.fields["nickname"].widget.attrs["autofocus"] = True
+
+    def service_kwargs(self) -> dict:
+        data = dict(self.cleaned_data)
+        photo = data.pop("photo", None)
+        if photo is False:  # "clear" ticked
+            data["photo"] = ""
+        elif photo:
+            data["photo"] = photo
+        return data
+
+
+class SignupForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username",)
+
+
+class PlayerLoginForm(forms.Form):
+    """A club admin creates the login of a player."""
+
+    username = forms.CharField(label=_("Login name"), max_length=150)
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
+    password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
+            self.add_error("password2", _("The two passwords differ."))
+        return cleaned
+
+
+class ClaimDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", _("Approve")), ("refuse", _("Refuse"))])
+    note = forms.CharField(label=_("Note"), required=False, max_length=500)

@@ -1,0 +1,78 @@
+"""Who may do what in a club. Every view and service asks these predicates; templates only mirror them.
+
+Superusers count as club admins everywhere; anonymous users get False (or None) everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from club.models import Club, Membership, Player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+Role = Membership.Role
+
+
+def _roles(user: AnyUser, club: Club | None) -> set[str]:
+    """The user's staff roles in the club, cached on the user object for the length of a request."""
+    if club is None or not getattr(user, "is_authenticated", False):
+        return set()
+    cache = user.__dict__.setdefault("_club_roles", {})
+    if club.pk not in cache:
+        cache[club.pk] = set(Membership.objects.filter(club=club, user=user).values_list("role", flat=True))
+    return cache[club.pk]
+
+
+def _is_superuser(user: AnyUser) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)
+
+
+def is_club_admin(user: AnyUser, club: Club | None) -> bool:
+    if _is_superuser(user):
+        return True
+    return Role.ADMIN in _roles(user, club)
+
+
+def is_head_judge(user: AnyUser, club: Club | None) -> bool:
+    if _is_superuser(user):
+        return True
+    return Role.HEAD_JUDGE in _roles(user, club)
+
+
+def is_judge(user: AnyUser, club: Club | None) -> bool:
+    """Able to judge a game: a judge, a head judge or a club admin."""
+    if _is_superuser(user):
+        return True
+    return bool(_roles(user, club) & {Role.JUDGE, Role.HEAD_JUDGE, Role.ADMIN})
+
+
+def is_club_staff(user: AnyUser, club: Club | None) -> bool:
+    """Holds any staff role in the club."""
+    if _is_superuser(user):
+        return True
+    return bool(_roles(user, club))
+
+
+def player_of(user: AnyUser, club: Club | None) -> Player | None:
+    """The player of this club linked to the user's login, if any."""
+    if club is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(club=club, user=user).first()
+
+
+def can_see_private(user: AnyUser, player: Player) -> bool:
+    """The private part of a profile (real name, login) is for the club staff and the player himself."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if player.user_id is not None and player.user_id == user.pk:
+        return True
+    return is_club_staff(user, player.club)
+
+
+def forget_roles(user: AnyUser) -> None:
+    """Drop the per-request role cache after the user's roles changed."""
+    user.__dict__.pop("_club_roles", None)

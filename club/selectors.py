@@ -1,0 +1,39 @@
+"""Reads for the club pages."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from club.models import Club, Player, PlayerClaim, nickname_key
+
+
+def get_site_club() -> Club | None:
+    """The club this site serves: the only one, or the first created when there are several."""
+    return Club.objects.order_by("pk").first()
+
+
+def player_search(*, club: Club, query: str = "", active_only: bool = False) -> QuerySet[Player]:
+    players = Player.objects.filter(club=club)
+    key = nickname_key(query)
+    if key:
+        players = players.filter(nickname_key__contains=key)
+    if active_only:
+        players = players.filter(active=True)
+    return players.order_by("nickname_key")
+
+
+def pending_claims(*, club: Club) -> QuerySet[PlayerClaim]:
+    return (
+        PlayerClaim.objects.filter(player__club=club, status=PlayerClaim.Status.PENDING)
+        .select_related("user", "player")
+        .order_by("created")
+    )
+
+
+def pending_claim_of(*, user, player: Player | None = None) -> PlayerClaim | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    claims = PlayerClaim.objects.filter(user=user, status=PlayerClaim.Status.PENDING)
+    if player is not None:
+        claims = claims.filter(player=player)
+    return claims.select_related("player").first()

@@ -1,0 +1,68 @@
+"""Settings from the environment: typed parsing, refusal to start unsafely, a clean `check --deploy`."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from club.settings import env_bool, env_int, env_list
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+# Variables the child must not inherit from this test process (the browser fixture sets the last one).
+_CLEARED = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+
+
+def _run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k not in _CLEARED}
+    environment.update(env)
+    environment.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+    return subprocess.run(
+        [sys.executable, *args], cwd=BASE_DIR, env=environment, capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    "raw, expected", [("1", True), ("true", True), (" Yes ", True), ("0", False), ("off", False), ("", False)]
+)
+def test_env_bool_reads_clear_answers(monkeypatch, raw, expected):
+    monkeypatch.setenv("SOME_FLAG", raw)
+    assert env_bool("SOME_FLAG", not expected) is expected
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "da"])
+def test_env_bool_refuses_anything_else(monkeypatch, raw):
+    monkeypatch.setenv("SOME_FLAG", raw)
+    with pytest.raises(ImproperlyConfigured, match="SOME_FLAG"):
+        env_bool("SOME_FLAG", False)
+
+
+def test_env_int_and_env_list(monkeypatch):
+    monkeypatch.setenv("SOME_INT", "x")
+    with pytest.raises(ImproperlyConfigured):
+        env_int("SOME_INT", 1)
+    monkeypatch.setenv("SOME_LIST", " a.org, ,b.org ")
+    assert env_list("SOME_LIST", []) == ["a.org", "b.org"]
+
+
+def test_a_bad_debug_value_stops_the_settings():
+    result = _run("-c", "import club.settings", DEBUG="maybe")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and "DEBUG" in result.stderr
+
+
+def test_production_without_a_secret_key_refuses_to_start():
+    result = _run("-c", "import club.settings", DEBUG="0", ALLOWED_HOSTS="example.org")
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_check_deploy_is_clean_in_production_mode():
+    result = _run(
+        "manage.py", "check", "--deploy", DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="example.org"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

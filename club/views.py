@@ -1,0 +1,192 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club import permissions, selectors, services
+from club.context_processors import HOME_TEMPLATES, plugin_templates
+from club.forms import ClaimDecisionForm, PlayerForm, PlayerLoginForm, SignupForm
+from club.models import Club, Player, PlayerClaim
+
+PLAYERS_PER_PAGE = 50
+
+
+def _site_club() -> Club:
+    club = selectors.get_site_club()
+    if club is None:
+        raise Http404(_("No club has been set up yet."))
+    return club
+
+
+def _club_for_admin(request) -> Club:
+    club = _site_club()
+    if not permissions.is_club_admin(request.user, club):
+        raise PermissionDenied
+    return club
+
+
+def _player_for_admin(request, pk: int) -> Player:
+    player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
+    if not permissions.is_club_admin(request.user, player.club):
+        raise PermissionDenied
+    return player
+
+
+def _form_error(form, exc: services.ServiceError) -> None:
+    form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+
+
+def home(request):
+    club = selectors.get_site_club()
+    players = selectors.player_search(club=club, active_only=True) if club else Player.objects.none()
+    context = {
+        "club": club,
+        "player_count": players.count(),
+        # games/_latest_games.html (and the like), when those apps ship them, fill the "latest games" block.
+        "home_extra_templates": plugin_templates(HOME_TEMPLATES),
+    }
+    return render(request, "club/home.html", context)
+
+
+def player_list(request):
+    club = _site_club()
+    query = request.GET.get("q", "").strip()
+    page = Paginator(selectors.player_search(club=club, query=query), PLAYERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {"club": club, "query": query, "page": page, "can_edit": permissions.is_club_admin(request.user, club)}
+    template = "club/players.html#player-rows" if request.htmx else "club/players.html"
+    return render(request, template, context)
+
+
+def player_detail(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
+    user = request.user
+    own_claim = selectors.pending_claim_of(user=user)
+    context = {
+        "player": player,
+        "can_see_private": permissions.can_see_private(user, player),
+        "can_edit": permissions.is_club_admin(user, player.club),
+        "own_claim": own_claim,
+        "can_claim": (
+            user.is_authenticated
+            and player.user_id is None
+            and own_claim is None
+            and not Player.objects.filter(user=user).exists()
+        ),
+    }
+    return render(request, "club/player_detail.html", context)
+
+
+@login_required
+@require_POST
+def player_claim(request, pk: int):
+    player = get_object_or_404(Player, pk=pk)
+    try:
+        services.claim_create(user=request.user, player=player)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your claim is sent. A club admin will check it soon."))
+    return redirect("player_detail", pk=player.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_create(request):
+    club = _club_for_admin(request)
+    form = PlayerForm(request.POST or None, request.FILES or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = services.player_create(club=club, by=request.user, **form.service_kwargs())
+        except services.ServiceError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, _("Player %(nickname)s added.") % {"nickname": player.nickname})
+            return redirect("player_detail", pk=player.pk)
+    return render(request, "club/player_form.html", {"form": form, "club": club})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, pk: int):
+    player = _player_for_admin(request, pk)
+    form = PlayerForm(request.POST or None, request.FILES or None, instance=player, club=player.club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.player_update(player=player, by=request.user, **form.service_kwargs())
+        except services.ServiceError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, _("Player saved."))
+            return redirect("player_detail", pk=player.pk)
+    player.refresh_from_db()  # the form may have changed the instance in memory
+    return render(request, "club/player_form.html", {"form": form, "player": player, "club": player.club})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_login_create(request, pk: int):
+    player = _player_for_admin(request, pk)
+    form = PlayerLoginForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.player_create_login(
+                player=player,
+                by=request.user,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+            )
+        except services.ServiceError as exc:
+            _form_error(form, exc if exc.field != "password" else services.ServiceError(exc.message, field="password1"))
+        else:
+            messages.success(request, _("Login %(username)s created for the player.") % {"username": user.username})
+            return redirect("player_detail", pk=player.pk)
+    return render(request, "club/player_login_form.html", {"form": form, "player": player})
+
+
+@login_required
+def claim_list(request):
+    club = _club_for_admin(request)
+    return render(request, "club/claims.html", {"club": club, "claims": selectors.pending_claims(club=club)})
+
+
+@login_required
+@require_POST
+def claim_decide(request, pk: int):
+    claim = get_object_or_404(PlayerClaim.objects.select_related("player__club"), pk=pk)
+    if not permissions.is_club_admin(request.user, claim.player.club):
+        raise PermissionDenied
+    form = ClaimDecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose to approve or to refuse."))
+        return redirect("claim_list")
+    approve = form.cleaned_data["decision"] == "approve"
+    try:
+        services.claim_decide(claim=claim, by=request.user, approve=approve, note=form.cleaned_data["note"])
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        text = _("Claim approved: %(user)s is %(nickname)s.") if approve else _("Claim of %(user)s refused.")
+        messages.success(request, text % {"user": claim.user.username, "nickname": claim.player.nickname})
+    return redirect("claim_list")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! Find your nickname in the list and press “This is me”."))
+        return redirect("player_list")
+    return render(request, "registration/signup.html", {"form": form})
