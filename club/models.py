@@ -29,6 +29,10 @@ def clean_nickname(nickname: str) -> str:
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
+    default_ruleset = models.ForeignKey(
+        "games.RuleSetVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("default rule set"), help_text=_("Used for new tournaments and club evenings."),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

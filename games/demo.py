@@ -7,7 +7,7 @@ import json
 import random
 
 from club.models import Club
-from games.models import Tournament
+from games.models import RuleSetVersion, Tournament
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.ruleset import get_preset
@@ -20,6 +20,10 @@ DEMO_GAMES = 36
 
 def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournament:
     """A tournament of `games` random valid games among the club's players; idempotent (kept if present)."""
+    if club.default_ruleset_id is None:
+        club.default_ruleset = RuleSetVersion.objects.filter(slug=DEMO_RULESET, club__isnull=True).order_by(
+            "-version").first()
+        club.save(update_fields=["default_ruleset"])
     existing = Tournament.objects.filter(club=club, name=DEMO_TOURNAMENT).first()
     if existing is not None:
         return existing
