@@ -331,7 +331,7 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                 seats_to_update.append(seat)
         _write_seat_scores(seats_to_update)
         ScoreItem.objects.bulk_create(items, batch_size=1000)
-    _scores_changed(games)
+        _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
     return len(counting)
 
 
@@ -369,9 +369,11 @@ def _mark_protest_adjustments(game: Game, seat_number: int, items: list[ScoreIte
 
 
 def _scores_changed(games: list[Game]) -> None:
-    """Hook for caches of standings (ratings invalidates its cached tables here)."""
+    """Hook for the stored ratings and cached standings (ratings refreshes its aggregates here)."""
     from ratings.selectors import invalidate_standings
+    from ratings.services import refresh
 
+    refresh(games)
     invalidate_standings({g.tournament_id for g in games}, {g.club_id for g in games})
 
 
@@ -388,6 +390,15 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
     return RuleSetVersion.objects.create(slug=slug, name=name, club=club, based_on=source, params=params)
 
 
+def ruleset_set_default(*, club: Club, by, ruleset: RuleSetVersion) -> None:
+    if club is None or not is_club_admin(by, club):
+        raise PermissionDenied("only a club admin may choose the club's rule set")
+    if ruleset.club_id not in (None, club.pk):
+        raise ServiceError("that rule set belongs to another club")
+    club.default_ruleset = ruleset
+    club.save(update_fields=["default_ruleset"])
+
+
 def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersion:
     """Edit a club copy. A version already used by a game is never changed: a new version is made instead."""
     if ruleset.is_preset or ruleset.club is None:
@@ -395,14 +406,18 @@ def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersi
     if not is_club_admin(by, ruleset.club):
         raise PermissionDenied("only a club admin may edit the club's rules")
     merged = RuleSet.from_dict(dict(ruleset.params, **params, slug=ruleset.slug)).to_dict()
+    name = merged.get("name") or ruleset.name
     with transaction.atomic():
         if ruleset.is_used:
             newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").first()
             ruleset = RuleSetVersion.objects.create(
-                slug=ruleset.slug, version=newest.version + 1, name=ruleset.name, club=ruleset.club,
+                slug=ruleset.slug, version=newest.version + 1, name=name, club=ruleset.club,
                 based_on=ruleset, params=merged)
+            # New games of these tournaments and of the club use the new version; scored games keep theirs.
             Tournament.objects.filter(ruleset__slug=ruleset.slug).exclude(pk=ruleset.pk).update(ruleset=ruleset)
+            Club.objects.filter(default_ruleset__slug=ruleset.slug).update(default_ruleset=ruleset)
         else:
             ruleset.params = merged
-            ruleset.save(update_fields=["params"])
+            ruleset.name = name
+            ruleset.save(update_fields=["params", "name"])
     return ruleset

@@ -7,7 +7,7 @@ below are the binding decisions of RULES.md; a club copies one and edits its cop
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -152,6 +152,8 @@ _DECIMAL_FIELDS = {
 
 
 def _jsonable(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return _jsonable(asdict(value))
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, dict):

@@ -1,0 +1,161 @@
+"""The form a club admin edits the club's copy of a rule set with: one field per `RuleSet` parameter."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from decimal import Decimal
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.protocol import ROLES
+from games.rules.ruleset import (
+    CANCEL_NOMINEE_ONLY,
+    CANCEL_SAME_DAY_OR_NEXT,
+    CANCEL_UNLESS_KILLED_OR_LEAVING,
+    DRAW_NONE,
+    DRAW_THREE_NIGHTS,
+    DRAW_THREE_NIGHTS_AND_DAYS,
+    THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
+    THIRD_FOUL_LOSE_NEXT_SPEECH,
+    THIRD_FOUL_NONE,
+    THREE_MISSES_RED_WIN,
+    LiftBan,
+    RuleSet,
+    _jsonable,
+)
+from ratings.standings import METRICS
+
+
+def _points(label, *, required=True, help_text=""):
+    return forms.DecimalField(label=label, required=required, max_digits=5, decimal_places=3, help_text=help_text)
+
+
+class RuleSetForm(forms.Form):
+    """Flat fields for the nested parameters (best-move table, team caps, lists)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    win_points = _points(_("Points for a win"))
+    loss_points = _points(_("Points for a loss"))
+    draw_points = _points(_("Points for a draw"))
+
+    best_move_enabled = forms.BooleanField(label=_("Best move is scored"), required=False)
+    best_move_2 = _points(_("Best move: 2 blacks named"), required=False)
+    best_move_3 = _points(_("Best move: 3 blacks named"), required=False)
+    best_move_red_only = forms.BooleanField(label=_("Only a red victim scores the best move"), required=False)
+    best_move_excludes_judge_extra = forms.BooleanField(
+        label=_("Best move and a judge extra exclude each other (the larger counts)"), required=False)
+    best_move_in_draw = forms.BooleanField(label=_("Best move is paid in a draw"), required=False)
+
+    ci_enabled = forms.BooleanField(label=_("Ci compensation"), required=False)
+    ci_cap = _points(_("Ci cap"))
+
+    judge_values = forms.CharField(label=_("Allowed judge-extra values"), required=False,
+                                   help_text=_("Comma-separated, e.g. 0.2, 0.3, 0.4; empty = any value in the range"))
+    judge_min = _points(_("Judge extra: minimum"))
+    judge_max = _points(_("Judge extra: maximum"))
+    judge_max_recipients = forms.IntegerField(label=_("Judge extras: at most this many players"), required=False,
+                                              min_value=1, max_value=10)
+    judge_total_cap = _points(_("Judge extras: sum per game at most"), required=False)
+    judge_winner_cap = _points(_("Judge extra to a winner at most"), required=False)
+    judge_loser_cap = _points(_("Judge extra to a loser at most"), required=False)
+    judge_approval_from = _points(_("Head judge's approval needed from"), required=False)
+    judge_team_cap_red = _points(_("Judge extras: red team at most"), required=False)
+    judge_team_cap_black = _points(_("Judge extras: black team at most"), required=False)
+    judge_top_exclusive = _points(_("A judge extra of this value excludes every teammate"), required=False)
+    judge_second_value = _points(_("With a judge extra of this value …"), required=False)
+    judge_second_partner_max = _points(_("… at most one teammate, up to"), required=False)
+    judge_extras_in_draw = forms.BooleanField(label=_("Judge extras allowed in a draw"), required=False)
+
+    removal_penalty = _points(_("Removal (4th foul, disqualification)"))
+    ppk_penalty = _points(_("Team defeat (ППК) penalty for the offender"), required=False,
+                          help_text=_("Empty: the team loses, no number"))
+    penalties_are_extras = forms.BooleanField(label=_("Penalties count as extra points for tie-breaks"),
+                                              required=False)
+    colours_enabled = forms.BooleanField(label=_("Colour on record"), required=False)
+    wrong_colour_penalty = _points(_("Wrong colour on record"), required=False)
+
+    third_foul_effect = forms.ChoiceField(label=_("Third foul"), choices=[
+        (THIRD_FOUL_NONE, _("no effect")),
+        (THIRD_FOUL_LOSE_NEXT_SPEECH, _("loses the next speech")),
+        (THIRD_FOUL_LOSE_CURRENT_OR_NEXT, _("loses the current or the next speech")),
+    ])
+    nomination_withdrawal = forms.BooleanField(label=_("Nominations can be withdrawn"), required=False)
+    draw_rule = forms.ChoiceField(label=_("Stalemate"), choices=[
+        (DRAW_NONE, _("no rule: the game goes on")),
+        (DRAW_THREE_NIGHTS_AND_DAYS, _("draw after 3 nights and 3 days with nobody leaving")),
+        (DRAW_THREE_NIGHTS, _("draw after 3 nights in a row with the table unchanged")),
+        (THREE_MISSES_RED_WIN, _("red win after 3 misses in a row")),
+    ])
+    vote_cancel_rule = forms.ChoiceField(label=_("A removal cancels the vote"), choices=[
+        (CANCEL_SAME_DAY_OR_NEXT, _("that day, or the next day when it came after the result")),
+        (CANCEL_UNLESS_KILLED_OR_LEAVING, _("unless the removed player was killed or is leaving by this vote")),
+        (CANCEL_NOMINEE_ONLY, _("only when the removed player is a nominee")),
+    ])
+    lift_bans = forms.CharField(
+        label=_("Forbidden lift votes"), widget=forms.Textarea(attrs={"rows": 4}), required=False,
+        help_text=_('JSON list, e.g. [{"clause": "000 S7.6", "alive": 4, "tied": 2}]'))
+    tiebreakers = forms.CharField(label=_("Tie-breakers, in order"),
+                                  help_text=_("Comma-separated names: %(names)s")
+                                  % {"names": ", ".join(n for n in METRICS if n != "total")})
+    difficult_roles = forms.MultipleChoiceField(label=_("Difficult roles"), choices=[(r, r) for r in ROLES],
+                                                widget=forms.CheckboxSelectMultiple, required=False)
+    protest_window_minutes = forms.IntegerField(label=_("Protest window, minutes"), min_value=1, max_value=24 * 60)
+    extras_protest_minus_only = forms.BooleanField(label=_("Protests about extra points only against a minus"),
+                                                   required=False)
+
+    # --------------------------------------------------------------------------------------- conversion
+    @classmethod
+    def initial_from(cls, name: str, ruleset: RuleSet) -> dict:
+        data = {f: getattr(ruleset, f) for f in cls.base_fields if hasattr(ruleset, f)}
+        data.update(
+            name=name,
+            best_move_2=ruleset.best_move_points.get(2), best_move_3=ruleset.best_move_points.get(3),
+            judge_values=", ".join(str(v) for v in ruleset.judge_values or ()),
+            judge_team_cap_red=(ruleset.judge_team_cap or {}).get("red"),
+            judge_team_cap_black=(ruleset.judge_team_cap or {}).get("black"),
+            lift_bans=json.dumps([{k: v for k, v in vars(b).items() if v not in (None, False)}
+                                  for b in ruleset.lift_bans], ensure_ascii=False),
+            tiebreakers=", ".join(ruleset.tiebreakers),
+            difficult_roles=list(ruleset.difficult_roles),
+        )
+        return data
+
+    def clean_judge_values(self):
+        raw = self.cleaned_data["judge_values"].strip()
+        if not raw:
+            return None
+        try:
+            return tuple(Decimal(v.strip()) for v in raw.split(",") if v.strip())
+        except Exception as exc:
+            raise forms.ValidationError(_("Write numbers separated by commas, e.g. 0.2, 0.3")) from exc
+
+    def clean_lift_bans(self):
+        raw = self.cleaned_data["lift_bans"].strip() or "[]"
+        try:
+            return tuple(LiftBan(**item) for item in json.loads(raw))
+        except (ValueError, TypeError) as exc:
+            raise forms.ValidationError(
+                _("A JSON list of objects with clause, alive, tied, day, tied_is_all: %(error)s") % {"error": exc}
+            ) from exc
+
+    def clean_tiebreakers(self):
+        names = [n.strip() for n in self.cleaned_data["tiebreakers"].split(",") if n.strip()]
+        unknown = [n for n in names if n not in METRICS]
+        if unknown:
+            raise forms.ValidationError(_("Unknown tie-breaker: %(names)s") % {"names": ", ".join(unknown)})
+        return tuple(names)
+
+    def params(self) -> dict:
+        """The cleaned form as `RuleSet.to_dict()` parameters."""
+        d = self.cleaned_data
+        best_move = {k: v for k, v in ((2, d["best_move_2"]), (3, d["best_move_3"])) if v is not None}
+        team_cap = {k: v for k, v in (("red", d["judge_team_cap_red"]), ("black", d["judge_team_cap_black"]))
+                    if v is not None}
+        flat = {k: v for k, v in d.items()
+                if k not in {"best_move_2", "best_move_3", "judge_team_cap_red", "judge_team_cap_black"}}
+        flat.update(best_move_points=best_move, judge_team_cap=team_cap or None,
+                    difficult_roles=tuple(d["difficult_roles"]))
+        known = {f.name for f in fields(RuleSet)}
+        return _jsonable({k: v for k, v in flat.items() if k in known})

@@ -1,0 +1,141 @@
+"""Rule sets as data: seeded presets, the club's copy, versions kept by scored games."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from club.models import Club, Membership
+from games.models import Game, RuleSetVersion, Seat
+from games.rules.ruleset import PRESETS, RuleSet
+from games.ruleset_forms import RuleSetForm
+from games.services import import_documents, score_games
+from games.tests.test_import_export import document, ex1_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_four_presets_are_seeded_by_the_migration_exactly_as_decided():
+    stored = {v.slug: v for v in RuleSetVersion.objects.filter(is_preset=True)}
+    assert set(stored) == {"xcraft", "kamchatka", "cml", "moscow"}
+    for slug, preset in PRESETS.items():
+        assert stored[slug].ruleset() == preset
+        assert stored[slug].club is None
+
+
+@pytest.mark.parametrize("slug", sorted(PRESETS))
+def test_a_preset_survives_the_edit_form_unchanged(slug):
+    preset = PRESETS[slug]
+    form = RuleSetForm(data=_form_data(RuleSetForm.initial_from(preset.name, preset)))
+    assert form.is_valid(), form.errors
+    assert RuleSet.from_dict(dict(preset.to_dict(), **form.params())) == preset
+
+
+def _form_data(initial: dict) -> dict:
+    data = {}
+    for key, value in initial.items():
+        if value is None or value is False:
+            continue
+        data[key] = "on" if value is True else value
+    return data
+
+
+@pytest.fixture
+def club_and_admin(django_user_model):
+    club = Club.objects.create(name="Полночь")
+    admin = django_user_model.objects.create_user("boss", password="pw-123456-x")
+    Membership.objects.create(club=club, user=admin, role=Membership.Role.ADMIN)
+    return club, admin
+
+
+def _copy(client, preset_slug="cml"):
+    source = RuleSetVersion.objects.get(slug=preset_slug, is_preset=True)
+    response = client.post(reverse("games:ruleset_copy", args=[source.pk]), {"name": "Наши правила"})
+    assert response.status_code == 302
+    return RuleSetVersion.objects.get(club__isnull=False, name="Наши правила")
+
+
+def _edit(client, version, **changes):
+    data = _form_data(RuleSetForm.initial_from(version.name, version.ruleset()))
+    data.update(changes)
+    return client.post(reverse("games:ruleset_edit", args=[version.pk]), data)
+
+
+def test_a_club_admin_copies_a_preset_and_edits_the_copy_in_place_while_unused(client, club_and_admin):
+    _club, admin = club_and_admin
+    client.force_login(admin)
+    copy = _copy(client)
+    assert copy.ruleset().best_move_points == PRESETS["cml"].best_move_points
+    response = _edit(client, copy, best_move_3="0.6")
+    assert response.status_code == 302
+    copy.refresh_from_db()
+    assert copy.version == 1 and copy.ruleset().best_move_points[3] == Decimal("0.6")
+    assert copy.ruleset().source == "002" and copy.ruleset().ci_enabled
+    assert RuleSetVersion.objects.get(slug="cml", is_preset=True).ruleset() == PRESETS["cml"]
+
+
+def test_editing_a_used_version_makes_a_new_one_and_scored_games_keep_theirs(client, club_and_admin):
+    club, admin = club_and_admin
+    client.force_login(admin)
+    copy = _copy(client)
+    data = document(ex1_game(), ruleset=copy.slug)
+    import_documents(documents=[("a.json", json.dumps(data, ensure_ascii=False))], club=club)
+    game = Game.objects.get()
+    assert game.ruleset_id == copy.pk
+    assert _edit(client, copy, best_move_2="0.1").status_code == 302
+    newest = RuleSetVersion.objects.filter(slug=copy.slug).order_by("-version").first()
+    assert newest.version == 2 and newest.ruleset().best_move_points[2] == Decimal("0.1")
+    game.refresh_from_db()
+    assert game.ruleset_id == copy.pk  # the game keeps the version it was scored under
+    assert game.tournament.ruleset_id == newest.pk  # new games of the tournament use the new one
+    score_games(game=game)
+    assert Seat.objects.get(game=game, number=3).total == Decimal("1.3")  # BM 0.3 under version 1
+
+
+@pytest.mark.parametrize("role", [None, "judge", "head_judge"])
+def test_only_a_club_admin_copies_or_edits(client, club_and_admin, django_user_model, role):
+    club, admin = club_and_admin
+    client.force_login(admin)
+    copy = _copy(client)
+    before = copy.params
+    user = django_user_model.objects.create_user("someone", password="pw-123456-x")
+    if role:
+        Membership.objects.create(club=club, user=user, role=role)
+    client.force_login(user)
+    preset = RuleSetVersion.objects.get(slug="xcraft", is_preset=True)
+    assert client.post(reverse("games:ruleset_copy", args=[preset.pk])).status_code == 403
+    assert _edit(client, copy, best_move_3="0.9").status_code == 403
+    copy.refresh_from_db()
+    assert copy.params == before
+    assert RuleSetVersion.objects.count() == 5
+
+
+def test_a_preset_is_never_edited(client, club_and_admin):
+    _club, admin = club_and_admin
+    client.force_login(admin)
+    preset = RuleSetVersion.objects.get(slug="xcraft", is_preset=True)
+    assert _edit(client, preset, best_move_3="0.9").status_code == 403
+    assert RuleSetVersion.objects.get(pk=preset.pk).ruleset() == PRESETS["xcraft"]
+
+
+def test_bad_input_names_the_field_and_saves_nothing(client, club_and_admin):
+    _club, admin = club_and_admin
+    client.force_login(admin)
+    copy = _copy(client)
+    before = copy.params
+    response = _edit(client, copy, tiebreakers="extras, luck", judge_values="0.2, много")
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert "luck" in str(form.errors["tiebreakers"]) and "judge_values" in form.errors
+    copy.refresh_from_db()
+    assert copy.params == before
+
+
+def test_the_rule_set_pages_render(client, club_and_admin):
+    page = client.get(reverse("games:ruleset_list")).content.decode()
+    assert "CML" in page and "X-Craft" in page
+    cml = RuleSetVersion.objects.get(slug="cml", is_preset=True)
+    assert client.get(reverse("games:ruleset_detail", args=[cml.pk])).status_code == 200

@@ -1,0 +1,97 @@
+"""Rule sets: the presets and the club's own copies ("our club's rules"), edited by club admins."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Max
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club.permissions import is_club_admin
+from club.selectors import get_site_club
+from games.models import RuleSetVersion
+from games.ruleset_forms import RuleSetForm
+from games.services import ServiceError, ruleset_copy, ruleset_set_default, ruleset_update
+
+
+def _latest_versions(club):
+    latest = RuleSetVersion.objects.values("slug").annotate(v=Max("version"))
+    pairs = {(row["slug"], row["v"]) for row in latest}
+    qs = RuleSetVersion.objects.filter(club__isnull=True) | RuleSetVersion.objects.filter(club=club)
+    return [r for r in qs.order_by("-is_preset", "name") if (r.slug, r.version) in pairs]
+
+
+def ruleset_list(request):
+    club = get_site_club()
+    return render(request, "games/ruleset_list.html", {
+        "club": club, "rulesets": _latest_versions(club), "can_edit": bool(club) and is_club_admin(request.user, club),
+    })
+
+
+def ruleset_detail(request, pk: int):
+    version = get_object_or_404(RuleSetVersion, pk=pk)
+    ruleset = version.ruleset()
+    form = RuleSetForm(initial=RuleSetForm.initial_from(version.name, ruleset))
+    club = get_site_club()
+    return render(request, "games/ruleset_detail.html", {
+        "version": version, "form": form,
+        "versions": RuleSetVersion.objects.filter(slug=version.slug).order_by("-version"),
+        "can_edit": bool(club) and is_club_admin(request.user, club),
+    })
+
+
+@login_required
+@require_POST
+def ruleset_copy_view(request, pk: int):
+    source = get_object_or_404(RuleSetVersion, pk=pk)
+    club = get_site_club()
+    if club is None or not is_club_admin(request.user, club):
+        raise PermissionDenied(_("Only a club admin may copy a rule set."))
+    name = (request.POST.get("name") or "").strip() or _("%(club)s rules (based on %(source)s)") % {
+        "club": club.name, "source": source.name}
+    base = slugify(f"club-{club.pk}-{source.slug}")[:50]
+    slug, n = base, 1
+    while RuleSetVersion.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    copy = ruleset_copy(club=club, by=request.user, source=source, name=name[:120], slug=slug)
+    messages.success(request, _("The club's copy is made: edit it below."))
+    return redirect("games:ruleset_edit", pk=copy.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ruleset_edit(request, pk: int):
+    version = get_object_or_404(RuleSetVersion, pk=pk)
+    if version.club is None or not is_club_admin(request.user, version.club):
+        raise PermissionDenied(_("Only a club admin may edit the club's copy of a rule set; presets are never edited."))
+    form = RuleSetForm(request.POST or None, initial=RuleSetForm.initial_from(version.name, version.ruleset()))
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = ruleset_update(ruleset=version, by=request.user, params=form.params())
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if saved.pk != version.pk:
+                messages.info(request, _("Games were already scored under version %(old)d, so the changes are "
+                                         "saved as version %(new)d; those games keep their version.")
+                              % {"old": version.version, "new": saved.version})
+            else:
+                messages.success(request, _("Saved."))
+            return redirect("games:ruleset_detail", pk=saved.pk)
+    return render(request, "games/ruleset_edit.html", {"version": version, "form": form},
+                  status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_POST
+def ruleset_make_default(request, pk: int):
+    version = get_object_or_404(RuleSetVersion, pk=pk)
+    club = get_site_club()
+    ruleset_set_default(club=club, by=request.user, ruleset=version)
+    messages.success(request, _("%(name)s is now the club's default rule set.") % {"name": version.name})
+    return redirect("games:ruleset_list")
