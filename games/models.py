@@ -164,6 +164,11 @@ class Game(models.Model):
         """Whether the game counts in scores and standings."""
         return self.is_finished and bool(self.result)
 
+    @property
+    def under_protest(self) -> bool:
+        """A protest of this game awaits its decision (issue 6): its scores and the standings are provisional."""
+        return self.protests.filter(status=Protest.Status.PENDING).exists()
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -375,3 +380,34 @@ class Protest(models.Model):
         verbose_name = _("protest")
         verbose_name_plural = _("protests")
         ordering = ["-filed_at"]
+
+    def __str__(self) -> str:
+        return f"{_('Protest')} #{self.pk} — {self.game}"
+
+    def save(self, *args, **kwargs):
+        # 000 T6.3.4, 002 III.15.4 (invariant 44): a decision is final; the row of a decided protest never changes.
+        stored = self._stored_status()
+        if stored is not None and stored != self.Status.PENDING:
+            raise DecidedProtestIsFinal(self.pk)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self._stored_status() not in (None, self.Status.PENDING):
+            raise DecidedProtestIsFinal(self.pk)
+        return super().delete(*args, **kwargs)
+
+    @property
+    def is_decided(self) -> bool:
+        return self.status != self.Status.PENDING
+
+    def _stored_status(self) -> str | None:
+        if self.pk is None:
+            return None
+        return type(self).objects.filter(pk=self.pk).values_list("status", flat=True).first()
+
+
+class DecidedProtestIsFinal(Exception):
+    """A decided protest was about to be changed (000 T6.3.4; 002 III.15.4)."""
+
+    def __init__(self, pk):
+        super().__init__(f"protest #{pk} is decided; its decision is final and cannot be changed")
