@@ -1,0 +1,477 @@
+"""Printable protocol sheets (issue 5): the plain data of the official sheet and its PDF.
+
+The sheet is the club/FIIM paper protocol (000 P7.1–P7.10, RULES.md §1.9): front = header, ten seat rows, one
+row per day/night, best move, result, protest field and the judge's signature; back = the explanation of every
+extra point and penalty (P7.9) and every protest with its decision.
+
+`game_sheet` builds it from `selectors.protocol_view` (secrets are already removed there), `blank_sheet` an
+empty one, `round_sheets` one per table of a tournament round. `render_sheets_pdf` renders them with WeasyPrint;
+every asset (the CSS, the bundled DejaVu TTFs) is read from disk through `static_url_fetcher`, never over HTTP.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+from urllib.parse import unquote, urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.core.exceptions import SuspiciousFileOperation
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.text import format_lazy
+from django.utils.translation import pgettext_lazy
+
+from games.models import Game, Tournament
+from games.permissions import can_see_secrets
+from games.selectors import ProtocolView, protocol_view, with_protocol
+
+# Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
+# from the site's own.
+FOUL_BOXES = 4  # 000 D6.5, 002 II.2.1: the 4th foul removes the player
+MIN_ROUND_ROWS = 5  # day/night rows printed even for a short game, so the judge can keep writing
+BLANK_ROUND_ROWS = 7
+MIN_NOMINEE_SLOTS = 8
+BLANK_BACK_LINES = 14  # ruled lines for handwritten explanations on the back (P7.9)
+# The sheet is the official paper protocol: Russian unless another language is asked for explicitly.
+SHEET_LANGUAGE = "ru"
+
+
+# ------------------------------------------------------------------------------------------------ structure
+
+
+@dataclass
+class SheetHeader:
+    """000 P7.2: written before the game."""
+
+    tournament: str = ""
+    stage: str = ""
+    date: str = ""
+    table: int | None = None
+    number: int | None = None
+    judge: str = ""
+    round: int | None = None
+
+
+@dataclass
+class SheetRow:
+    number: int
+    nickname: str = ""
+    nickname_size: str = ""  # "" | "s" | "xs" | "xxs": long nicknames shrink (and may wrap) inside the cell
+    role: str = ""  # К/Ч/Ш/Д, "" while secret or unknown (000 P7.4.1)
+    foul_boxes: list[bool] = field(default_factory=lambda: [False] * FOUL_BOXES)
+    removal: str = ""  # short mark of a removal: "У" (4th foul), "ДК" (disqualification), "ППК"
+    left: str = ""  # how and when the player left, e.g. "голосование Д2"
+    main: str = ""
+    extras: str = ""
+
+
+@dataclass
+class Nominee:
+    seat: int
+    votes: int | None
+    withdrawn: bool = False
+
+
+@dataclass
+class SheetRound:
+    """Day N and Night N on one line (Day N comes first, RULES.md §1.2); None parts print as empty cells."""
+
+    index: int
+    nominees: list[Nominee | None] = field(default_factory=list)  # padded to the sheet's slot count
+    revotes: str = ""
+    lift: int | None = None
+    out: str = ""
+    has_day: bool = False
+    has_night: bool = False
+    kill: int | None = None
+    don_check: int | None = None
+    don_found_sheriff: bool | None = None
+    sheriff_check: int | None = None
+    sheriff_found_black: bool | None = None
+
+
+@dataclass
+class SheetItem:
+    seat: int
+    nickname: str
+    kind: str
+    points: str
+    clause: str
+    note: str
+    effective: bool = True
+
+
+@dataclass
+class SheetProtest:
+    author: str
+    text: str
+    decision: str
+    explanation: str
+
+
+@dataclass
+class Sheet:
+    header: SheetHeader
+    rows: list[SheetRow]
+    rounds: list[SheetRound]
+    nominee_slots: int
+    best_move_victim: int | None = None
+    best_move: list[int | None] = field(default_factory=lambda: [None, None, None])
+    result: str = ""  # red | black | draw | ""
+    items: list[SheetItem] = field(default_factory=list)
+    protests: list[SheetProtest] = field(default_factory=list)
+    protests_supported: bool = False  # whether the game has a `protests` relation yet (issue 6)
+    blank_lines: int = BLANK_BACK_LINES
+    secrets_hidden: bool = False  # roles/checks/scores withheld for this reader
+    compact: bool = False  # many rounds: smaller day/night rows so the front still fits one page
+
+    @property
+    def blank_range(self) -> range:
+        return range(self.blank_lines)
+
+
+# ---------------------------------------------------------------------------------------------------- builders
+# Labels are lazy: a sheet is built in any language and printed in the sheet's own (`render_sheets_html`).
+
+
+def points_text(value: Decimal | None) -> str:
+    """0.40 → "0.4", 1.0000 → "1", -0.5 → "−0.5" (a real minus: it survives printing and text extraction)."""
+    if value is None:
+        return ""
+    text = f"{value:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace("-", "−")
+
+
+def nickname_size(nickname: str) -> str:
+    """Shrink class for the nickname cell: the cell keeps its width and height, the text gets smaller."""
+    n = len(nickname)
+    if n <= 16:
+        return ""
+    if n <= 22:
+        return "s"
+    if n <= 40:  # club.models.NICKNAME_MAX_LENGTH: 40 condensed characters still fit one line
+        return "xs"
+    return "xxs"
+
+
+def _phase(at: str) -> str:
+    """"D2" → "Д2", "N1" → "Н1" (the sheet's own short phase notation); anything else unchanged."""
+    match = re.fullmatch(r"([DN])(\d+)", at.strip())
+    if not match:
+        return at
+    letter = pgettext_lazy("protocol sheet", "D") if match.group(1) == "D" else pgettext_lazy("protocol sheet", "N")
+    return format_lazy("{}{}", letter, match.group(2))
+
+
+def _left_text(left: str) -> str:
+    if not left:
+        return ""
+    how, _sep, at = left.partition(" ")
+    labels = {
+        "vote": pgettext_lazy("protocol sheet", "vote"),
+        "night": pgettext_lazy("protocol sheet", "killed"),
+        "fouls": pgettext_lazy("protocol sheet", "4th foul"),
+        "disqualified": pgettext_lazy("protocol sheet", "disqualified"),
+        "ppk": pgettext_lazy("protocol sheet", "team defeat"),
+    }
+    return format_lazy("{} {}", labels.get(how, how), _phase(at)) if at else labels.get(how, how)
+
+
+def _removal_mark(left: str) -> str:
+    how = left.partition(" ")[0]
+    return {"fouls": pgettext_lazy("protocol sheet", "R"), "disqualified": pgettext_lazy("protocol sheet", "DQ"), "ppk": pgettext_lazy("protocol sheet", "PPK")}.get(how, "")
+
+
+def _kind_label(kind: str) -> str:
+    return {
+        "best_move": pgettext_lazy("protocol sheet", "best move"),
+        "judge_extra": pgettext_lazy("protocol sheet", "judge's extra"),
+        "ci": pgettext_lazy("protocol sheet", "Ci compensation"),
+        "removal_penalty": pgettext_lazy("protocol sheet", "removal penalty"),
+        "ppk": pgettext_lazy("protocol sheet", "team defeat (ППК)"),
+        "wrong_colour": pgettext_lazy("protocol sheet", "colour on record"),
+        "adjustment": pgettext_lazy("protocol sheet", "judge's adjustment"),
+    }.get(kind, kind)
+
+
+def _tallies_text(tallies) -> str:
+    return " ".join(f"{t.seat}:{t.votes}" for t in tallies)
+
+
+def _header_of(game: Game) -> SheetHeader:
+    judge = game.judge_name or ((game.judge.get_full_name() or game.judge.get_username()) if game.judge_id else "")
+    return SheetHeader(
+        tournament=game.tournament.name if game.tournament_id else "",
+        stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,
+        number=game.number, judge=judge,
+    )
+
+
+def _rounds_of(view: ProtocolView, slots_wanted: int) -> tuple[list[SheetRound], int]:
+    nominee_lists: list[list[Nominee]] = []
+    for day in view.days:
+        votes = {t.seat: t.votes for t in day.votes or []}
+        if day.nominations is not None:
+            nominees = [Nominee(n.nominee, None if n.withdrawn else votes.get(n.nominee), n.withdrawn)
+                        for n in day.nominations]
+        else:
+            nominees = [Nominee(t.seat, t.votes) for t in day.votes or []]
+        nominee_lists.append(nominees)
+    slots = max([slots_wanted, *(len(n) for n in nominee_lists)])
+    count = max(MIN_ROUND_ROWS, len(view.days), len(view.nights))
+    rounds = [SheetRound(index=i, nominees=[None] * slots) for i in range(1, count + 1)]
+    for i, day in enumerate(view.days):
+        r = rounds[i]
+        r.has_day = True
+        r.nominees = nominee_lists[i] + [None] * (slots - len(nominee_lists[i]))
+        r.revotes = " / ".join(_tallies_text(rv) for rv in day.revotes)
+        r.lift = day.lift
+        r.out = ", ".join(str(s) for s in day.out)
+    for i, night in enumerate(view.nights):
+        r = rounds[i]
+        r.has_night = True
+        r.kill = night.kill
+        r.don_check, r.don_found_sheriff = night.don_check, night.don_found_sheriff
+        r.sheriff_check, r.sheriff_found_black = night.sheriff_check, night.sheriff_found_black
+    return rounds, slots
+
+
+def _unscored_items(game: Game, nicknames: dict[int, str]) -> list[SheetItem]:
+    """The judge's own entries of a game that is not scored yet (the staff's copy of an unfinished game)."""
+    items = [SheetItem(e.seat, nicknames.get(e.seat, ""), _kind_label("judge_extra"), points_text(e.points), "",
+                       e.note) for e in game.judge_extras.all()]
+    items += [SheetItem(a.seat, nicknames.get(a.seat, ""), _kind_label("adjustment"), points_text(a.points),
+                        a.clause, a.note) for a in game.adjustments.all()]
+    return items
+
+
+def protests_of(game: Game) -> tuple[bool, list[SheetProtest]]:
+    """Protests and their decisions (000 T6.3, P7.9) once issue 6 adds `Game.protests`; until then none.
+
+    Read through getattr so this module works before and after the protests model exists.
+    """
+    related = getattr(game, "protests", None)
+    if related is None or not hasattr(related, "all"):
+        return False, []
+    protests = []
+    for p in related.all():
+        seat, player = getattr(p, "seat", None), getattr(p, "player", None)
+        author = " ".join(str(x) for x in (seat, player) if x) or str(getattr(p, "filed_by", "") or "")
+        status = getattr(p, "get_status_display", None)
+        protests.append(SheetProtest(
+            author=author,
+            text=str(getattr(p, "text", "") or ""),
+            decision=str(status() if callable(status) and getattr(p, "is_decided", True) else ""),
+            explanation=str(getattr(p, "explanation", "") or ""),
+        ))
+    return True, protests
+
+
+def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sheet:
+    """The filled sheet of one game: exactly what `view` lets this reader see."""
+    game = view.game
+    rows = []
+    for s in view.seats:
+        rows.append(SheetRow(
+            number=s.number, nickname=s.nickname, nickname_size=nickname_size(s.nickname), role=s.role or "",
+            foul_boxes=[i < s.fouls for i in range(FOUL_BOXES)], removal=_removal_mark(s.left),
+            left=_left_text(s.left), main=points_text(s.main), extras=points_text(s.extras),
+        ))
+    by_number = {r.number: r for r in rows}
+    rows = [by_number.get(n) or SheetRow(number=n) for n in range(1, 11)]
+    rounds, slot_count = _rounds_of(view, slots)
+    nicknames = {s.number: s.nickname for s in view.seats}
+    items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind), points_text(i.points), i.clause, i.note,
+                       i.effective) for i in view.items]
+    if not items and view.show_secrets:
+        items = _unscored_items(game, nicknames)
+    best_move: list[int | None] = [None, None, None]
+    if view.best_move is not None and view.show_secrets:
+        best_move = (list(view.best_move) + [None, None, None])[:max(3, len(view.best_move))]
+    supported, protests = protests_of(game)
+    return Sheet(
+        header=_header_of(game), rows=rows, rounds=rounds, nominee_slots=slot_count,
+        best_move_victim=view.best_move_victim if view.best_move is not None and view.show_secrets else None,
+        best_move=best_move, result=view.result, items=items, protests=protests, protests_supported=supported,
+        blank_lines=max(4, BLANK_BACK_LINES - len(items) - 2 * len(protests)),
+        secrets_hidden=not view.show_secrets, compact=len(rounds) > BLANK_ROUND_ROWS,
+    )
+
+
+def game_sheet(game: Game, *, show_secrets: bool) -> Sheet:
+    """The sheet of one game (prefetch with `with_protocol` and `seats__score_items`)."""
+    return sheet_from_view(protocol_view(game, show_secrets=show_secrets))
+
+
+def blank_sheet(header: SheetHeader | None = None, nicknames: dict[int, str] | None = None) -> Sheet:
+    """An empty official sheet; a round document prefills the header and, when seated, the nicknames."""
+    nicknames = nicknames or {}
+    rows = [SheetRow(number=n, nickname=nicknames.get(n, ""), nickname_size=nickname_size(nicknames.get(n, "")))
+            for n in range(1, 11)]
+    rounds = [SheetRound(index=i, nominees=[None] * MIN_NOMINEE_SLOTS) for i in range(1, BLANK_ROUND_ROWS + 1)]
+    return Sheet(header=header or SheetHeader(), rows=rows, rounds=rounds, nominee_slots=MIN_NOMINEE_SLOTS)
+
+
+# ------------------------------------------------------------------------------------------------------ rounds
+
+
+class RoundQueryError(ValueError):
+    """A round document was asked for with parameters that name no round."""
+
+
+def parse_numbers(spec: str) -> list[int]:
+    """"1-20", "3,5,7-9" → sorted game numbers."""
+    numbers: set[int] = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        match = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)|(\d+)", part)
+        if not match:
+            raise RoundQueryError(f"not a list of game numbers: {spec!r} (use e.g. 1-20 or 3,5,7-9)")
+        low, high = (int(match.group(1)), int(match.group(2))) if match.group(3) is None else (int(match.group(3)),) * 2
+        if high < low or high - low > 500:
+            raise RoundQueryError(f"not a usable range of game numbers: {part!r}")
+        numbers.update(range(low, high + 1))
+    if not numbers:
+        raise RoundQueryError("no game numbers given")
+    return sorted(numbers)
+
+
+def round_games(tournament: Tournament, *, stage: str | None = None, round_no: int | None = None,
+                numbers: list[int] | None = None) -> list[Game]:
+    """The games of one round, one per table, in table order.
+
+    A round is not stored, so it is derived from the games: within a stage (all games when `stage` is None),
+    each table's games are ordered by date and number, and round N is the N-th game at every table — the games
+    played at the same time. `numbers` instead picks games by their numbers (`?games=1-20`).
+    """
+    games = tournament.games.all()
+    if numbers is not None:
+        return list(games.filter(number__in=numbers).order_by("number"))
+    if round_no is None or round_no < 1:
+        raise RoundQueryError("give ?round=N (with ?stage=…) or ?games=1-20")
+    if stage is not None:
+        games = games.filter(stage=stage)
+    per_table: dict[int | None, list[Game]] = {}
+    for game in games.order_by("date", "number"):
+        per_table.setdefault(game.table, []).append(game)
+    picked = [table_games[round_no - 1] for table_games in per_table.values() if len(table_games) >= round_no]
+    return sorted(picked, key=lambda g: (g.table is None, g.table or 0, g.number))
+
+
+def round_sheets(tournament: Tournament, user, *, stage: str | None = None, round_no: int | None = None,
+                 numbers: list[int] | None = None, tables: int = 0, blank: bool = False) -> list[Sheet]:
+    """One sheet per table of a round: each stored game as far as `user` may see it (secrets only for the judge
+    staff of an unfinished game); `blank` prints only the header and the seating. Tables 1..`tables` with no
+    stored game get an empty sheet with the tournament, stage and table (and the judge that table had last)."""
+    picked = round_games(tournament, stage=stage, round_no=round_no, numbers=numbers)
+    ids = [g.pk for g in picked]
+    loaded = {g.pk: g for g in with_protocol(Game.objects.filter(pk__in=ids)).select_related("judge")
+              .prefetch_related("seats__score_items")}
+    sheets: list[Sheet] = []
+    for game in (loaded[pk] for pk in ids):
+        if blank:
+            header = _header_of(game)
+            sheet = blank_sheet(header, {s.number: s.player.nickname for s in game.seats.all()})
+        else:
+            sheet = game_sheet(game, show_secrets=can_see_secrets(user, game))
+        sheet.header.round = round_no
+        sheets.append(sheet)
+    present = {s.header.table for s in sheets}
+    last_judge = {}
+    if tables and numbers is None:
+        earlier = tournament.games.filter(table__in=range(1, tables + 1))
+        if stage is not None:
+            earlier = earlier.filter(stage=stage)
+        for game in earlier.select_related("judge").order_by("date", "number"):
+            last_judge[game.table] = _header_of(game).judge
+    for table in range(1, tables + 1):
+        if table not in present:
+            sheets.append(blank_sheet(SheetHeader(tournament=tournament.name, stage=stage or "", table=table,
+                                                  judge=last_judge.get(table, ""), round=round_no)))
+    return sorted(sheets, key=lambda s: (s.header.table is None, s.header.table or 0, s.header.number or 0))
+
+
+# ------------------------------------------------------------------------------------------------------ render
+
+
+def _static_prefix() -> str:
+    return urlsplit(settings.STATIC_URL).path if "://" in settings.STATIC_URL else "/" + settings.STATIC_URL.lstrip("/")
+
+
+@lru_cache(maxsize=32)
+def _read_static(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def static_file_for(url: str) -> str:
+    """The file on disk behind a static URL of the sheet (STATICFILES_DIRS / app finders).
+
+    Anything but a static file (http, other local paths) is refused, so a sheet never fetches over the network
+    and never reads outside the static files.
+    """
+    path = unquote(urlsplit(url).path)
+    prefix = _static_prefix()
+    if not path.startswith(prefix):
+        raise ValueError(f"the protocol sheet loads only static files from disk, not {url!r}")
+    try:
+        found = finders.find(path[len(prefix):])
+    except SuspiciousFileOperation as exc:
+        raise ValueError(f"refused static path {url!r}") from exc
+    if not found:
+        raise ValueError(f"no such static file: {url!r}")
+    return found[0] if isinstance(found, list) else found
+
+
+def static_url_fetcher(**kwargs):
+    """A WeasyPrint URL fetcher that serves the sheet's static files from disk and fails loudly otherwise
+    (a missing font must not silently fall back to whatever the machine has installed)."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class StaticDiskFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            if not url.startswith("file:"):
+                raise ValueError(f"the protocol sheet never fetches over the network: {url!r}")
+            found = static_file_for(url)
+            mime = mimetypes.guess_type(found)[0] or "application/octet-stream"
+            return URLFetcherResponse(url, _read_static(found), {"Content-Type": mime})
+
+    return StaticDiskFetcher(allowed_protocols={"data", "file"}, fail_on_errors=True, **kwargs)
+
+
+SHEET_BASE_URL = "file:///"  # `{% static %}` paths resolve to file:///static/…, which the fetcher maps to disk
+
+
+def render_pdf(html: str) -> bytes:
+    from weasyprint import HTML  # heavy import: only when a PDF is made
+
+    return HTML(string=html, base_url=SHEET_BASE_URL, url_fetcher=static_url_fetcher()).write_pdf()
+
+
+def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> str:
+    with translation.override(language):
+        return render_to_string("games/sheet.html", {"sheets": sheets})
+
+
+def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> bytes:
+    """One PDF: every sheet on two A4 landscape pages (front, back)."""
+    return render_pdf(render_sheets_html(sheets, language=language))
+
+
+def sheet_language(requested: str | None) -> str:
+    """The sheet's language: Russian (the official protocol) unless a known language code is asked for."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    return requested if requested in codes else SHEET_LANGUAGE
