@@ -26,6 +26,7 @@ def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournamen
         club.save(update_fields=["default_ruleset"])
     existing = Tournament.objects.filter(club=club, name=DEMO_TOURNAMENT).first()
     if existing is not None:
+        seed_live_game(club, existing, stdout=stdout)
         return existing
     rng = random.Random(2026)
     nicknames = list(club.players.filter(active=True).order_by("id").values_list("nickname", flat=True))
@@ -55,4 +56,36 @@ def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournamen
     tournament.save(update_fields=["start_date", "end_date"])
     if stdout is not None:
         stdout.write(f"Demo tournament: {tournament.name} — {report.created} scored games")
+    seed_live_game(club, tournament, stdout=stdout)
     return tournament
+
+
+DEMO_LIVE_NUMBER = 1000  # the demo game in progress (issue 4): a number far from the seeded tournament's
+
+
+def seed_live_game(club: Club, tournament: Tournament, *, stdout=None):
+    """One game in progress, seats and roles assigned, judged by "judge1" when that login exists; idempotent."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.models import Day, Game, Seat
+
+    existing = Game.objects.filter(tournament=tournament, number=DEMO_LIVE_NUMBER).first()
+    if existing is not None:
+        return existing
+    judge = get_user_model().objects.filter(username="judge1").first()
+    players = list(club.players.filter(active=True).order_by("id")[10:20])
+    if len(players) < 10:
+        return None
+    roles = ["К", "Д", "К", "К", "Ч", "К", "Ш", "К", "Ч", "К"]
+    game = Game.objects.create(
+        club=club, tournament=tournament, ruleset=tournament.ruleset, number=DEMO_LIVE_NUMBER, table=3,
+        stage="Финал", date=timezone.localdate(), judge=judge,
+        judge_name=(judge.get_full_name() or judge.username) if judge else "", status=Game.Status.IN_PROGRESS,
+        started_at=timezone.now(), phase="D1")
+    Seat.objects.bulk_create([Seat(game=game, number=n, player=p, role=r)
+                              for n, (p, r) in enumerate(zip(players, roles, strict=True), start=1)])
+    Day.objects.create(game=game, index=1, nominations=[])
+    if stdout is not None:
+        stdout.write(f"Demo game in progress: /games/{game.pk}/judge/ (judge: {judge.username if judge else '-'})")
+    return game

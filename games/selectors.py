@@ -257,3 +257,89 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
         best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
         best_move=protocol.best_move, result=game.result if show_secrets else "", items=items,
     )
+
+
+# ------------------------------------------------------------------------------------------ protests (issue 6)
+
+
+def game_protests(game: Game) -> QuerySet:
+    """The game's protests with their decisions, oldest first."""
+    from games.models import Protest
+
+    return (Protest.objects.filter(game=game).select_related("player", "filed_by", "decided_by")
+            .order_by("filed_at", "pk"))
+
+
+def under_protest_game_ids(game_ids: Iterable[int]) -> set[int]:
+    """The games among `game_ids` with a pending protest ("under protest")."""
+    from games.models import Protest
+
+    return set(Protest.objects.filter(game_id__in=list(game_ids), status=Protest.Status.PENDING)
+               .values_list("game_id", flat=True))
+
+
+def protest_queue(user) -> list:
+    """Pending protests of the games `user` may review (games.permissions.can_review_protest), oldest first."""
+    from games.models import Protest
+    from games.permissions import can_review_protest
+
+    if not getattr(user, "is_authenticated", False):
+        return []
+    pending = (Protest.objects.filter(status=Protest.Status.PENDING)
+               .select_related("game__club", "game__tournament__head_judge", "game__judge", "game__ruleset",
+                               "player", "filed_by")
+               .order_by("filed_at", "pk"))
+    return [p for p in pending if can_review_protest(user, p.game)]
+
+
+def protests_of_user(user) -> QuerySet:
+    """The protests a user filed, was the subject of (as the player), or that concern a table he judged."""
+    from django.db.models import Q
+
+    from games.models import Protest
+
+    if not getattr(user, "is_authenticated", False):
+        return Protest.objects.none()
+    return (Protest.objects.filter(Q(filed_by=user) | Q(player__user=user) | Q(game__judge=user))
+            .select_related("game__tournament", "player", "decided_by").order_by("-filed_at", "-pk").distinct())
+
+
+@dataclass
+class AuditEntry:
+    at: Any
+    who: str
+    what: str
+    detail: str
+
+
+def _who(user) -> str:
+    return user.get_username() if user is not None else ""
+
+
+def audit_trail(game: Game) -> list[AuditEntry]:
+    """The protocol's audit trail: the game's history rows, its live-entry actions and its protests' history."""
+    from games.models import GameAction, Protest
+
+    entries: list[AuditEntry] = []
+    records = list(game.history.select_related("history_user").order_by("history_date", "history_id"))
+    previous = None
+    for record in records:
+        if previous is None:
+            detail = "created"
+        else:
+            delta = record.diff_against(previous, excluded_fields=["version"])
+            detail = "; ".join(f"{c.field}: {c.old!s} → {c.new!s}" for c in delta.changes)
+        if record.history_change_reason:
+            detail = f"{record.history_change_reason} ({detail})" if detail else record.history_change_reason
+        entries.append(AuditEntry(record.history_date, _who(record.history_user), "protocol", detail))
+        previous = record
+    for action in GameAction.objects.filter(game=game).select_related("by").order_by("seq"):
+        detail = f"{action.kind} {action.payload}" + (" (undone)" if action.undone else "")
+        entries.append(AuditEntry(action.at, _who(action.by), "live entry", detail))
+    for record in (Protest.history.filter(game_id=game.pk).select_related("history_user")
+                   .order_by("history_date", "history_id")):
+        detail = f"#{record.id} {record.status}" + (f": {record.history_change_reason}"
+                                                    if record.history_change_reason else "")
+        entries.append(AuditEntry(record.history_date, _who(record.history_user), "protest", detail))
+    entries.sort(key=lambda e: e.at)
+    return entries

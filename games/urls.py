@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import views
+from games import views, views_live, views_rulesets, views_sheets
+from games import views_protests  # issue 6
 
 app_name = "games"
 urlpatterns = [
@@ -8,9 +9,30 @@ urlpatterns = [
     path("import/", views.import_upload, name="import"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/protocols.json", views.tournament_json, name="tournament_json"),
+    path("rulesets/", views_rulesets.ruleset_list, name="ruleset_list"),
+    path("rulesets/<int:pk>/", views_rulesets.ruleset_detail, name="ruleset_detail"),
+    path("rulesets/<int:pk>/copy/", views_rulesets.ruleset_copy_view, name="ruleset_copy"),
+    path("rulesets/<int:pk>/edit/", views_rulesets.ruleset_edit, name="ruleset_edit"),
+    path("rulesets/<int:pk>/default/", views_rulesets.ruleset_make_default, name="ruleset_default"),
     path("<int:pk>/", views.game_detail, name="game_detail"),
     path("<int:pk>/protocol.json", views.game_json, name="game_json"),
     # --- printable sheets (issue 5) register below
+    path("<int:pk>/protocol.pdf", views_sheets.game_protocol_pdf, name="protocol_pdf"),
+    path("tournaments/<int:pk>/sheets.pdf", views_sheets.round_sheets_pdf, name="round_sheets_pdf"),
     # --- live entry (issue 4) registers below
+    path("tournaments/new/", views_live.tournament_new, name="tournament_new"),
+    path("evenings/new/", views_live.evening_new, name="evening_new"),
+    path("evenings/<int:pk>/", views_live.evening_detail, name="evening_detail"),
+    path("new/", views_live.game_new, name="game_new"),
+    path("<int:pk>/judge/", views_live.judge, name="judge"),
+    path("<int:pk>/judge/players/", views_live.player_suggest, name="judge_players"),
+    path("<int:pk>/judge/<slug:kind>/", views_live.judge_action, name="judge_action"),
+    path("<int:pk>/live/", views_live.live, name="live"),
     # --- protests (issue 6) register below
+    path("protests/", views_protests.protest_queue_view, name="protest_queue"),
+    path("protests/mine/", views_protests.my_protests_view, name="my_protests"),
+    path("protests/<int:pk>/", views_protests.protest_detail_view, name="protest_detail"),
+    path("protests/<int:pk>/decide/", views_protests.protest_decide_view, name="protest_decide"),
+    path("<int:pk>/protests/file/", views_protests.protest_file_view, name="protest_file"),
+    path("<int:pk>/protests/paper/", views_protests.protest_paper_view, name="protest_paper"),
 ]

@@ -1,0 +1,188 @@
+"""Reads for the live screens (issue 4): the judge's screen state and the spectator's view.
+
+The judge sees everything; the spectator view is built from `protocol_view(show_secrets=...)` and never carries a
+role, a check or anything derived from roles before the game is finished.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from games.live import (
+    VoteState,
+    alive_now,
+    cite,
+    foul_consequence,
+    game_end,
+    spoken_actions,
+    vote_state,
+)
+from games.models import Game, GameAction
+from games.rules.facts import best_move_right
+from games.rules.protocol import BLACK_ROLES, ROLE_COUNTS, SHERIFF, Protocol
+from games.rules.ruleset import THIRD_FOUL_NONE, RuleSet
+from games.rules.validate import validate
+from games.selectors import departures, protocol_of, with_protocol
+
+
+@dataclass
+class SpeechOrder:
+    first: int | None
+    order: list[int]  # living seats in speaking order
+    spoken: list[int]
+    current: int | None
+    silenced: dict[int, str] = field(default_factory=dict)  # seat -> why the speech is lost
+
+
+def _phase_key(code: str) -> int:
+    kind, number = code[0], int(code[1:] or 0)
+    return 2 * number - 1 if kind == "D" else 2 * number
+
+
+def alive_at_day_start(protocol: Protocol, index: int) -> list[int]:
+    start = _phase_key(f"D{index}")
+    gone = set()
+    for day in protocol.days[: index - 1]:
+        gone |= set(day.out)
+    for night in protocol.nights[: index - 1]:
+        if night.kill is not None:
+            gone.add(night.kill)
+    gone |= {r.seat for r in protocol.removals if r.at[:1] in "DN" and _phase_key(r.at) < start}
+    return [s.seat for s in sorted(protocol.seats, key=lambda s: s.seat) if s.seat not in gone]
+
+
+def first_speaker(protocol: Protocol, index: int) -> int | None:
+    """000 4.3.1, 002 I.6.2: Day 1 starts with seat 1; each later day with the next living player after the
+    previous day's first speaker."""
+    first = 1
+    for day in range(2, index + 1):
+        alive = alive_at_day_start(protocol, day)
+        if not alive:
+            return None
+        first = next((s for s in alive if s > first), alive[0])
+    alive = alive_at_day_start(protocol, index)
+    return first if first in alive else next((s for s in alive if s > first), alive[0] if alive else None)
+
+
+def speech_order(protocol: Protocol, index: int, spoken: list[int], ruleset: RuleSet | None = None) -> SpeechOrder:
+    first = first_speaker(protocol, index)
+    alive = set(alive_now(protocol)) | set(protocol.days[index - 1].out)
+    if first is None:
+        return SpeechOrder(None, [], spoken, None)
+    seats = sorted(alive)
+    order = [s for s in seats if s >= first] + [s for s in seats if s < first]
+    current = next((s for s in order if s not in spoken), None)
+    silenced = {}
+    if ruleset is not None and ruleset.third_foul_effect != THIRD_FOUL_NONE:
+        for entry in protocol.seats:
+            if entry.fouls == 3 and entry.seat in alive:
+                silenced[entry.seat] = foul_consequence(ruleset, entry.seat, 3)
+    return SpeechOrder(first, order, spoken, current, silenced)
+
+
+@dataclass
+class JudgeSeat:
+    number: int
+    nickname: str
+    player_id: int | None
+    role: str
+    fouls: int
+    left: str
+    alive: bool
+    consequence: str
+
+
+@dataclass
+class JudgeScreen:
+    game: Game
+    ruleset: RuleSet
+    seats: list[JudgeSeat]
+    role_counts: dict[str, tuple[int, int]]  # role -> (entered, quota)
+    phase_kind: str  # "", "D", "N"
+    phase_index: int
+    speech: SpeechOrder | None
+    vote: VoteState | None
+    day: object | None
+    night: object | None
+    night_answers: dict[str, str]
+    proposed: object | None
+    best_move_right: tuple[bool, str]
+    problems: list
+    protocol: Protocol
+    actions: list[GameAction]
+    can_undo: bool
+    read_only: bool
+
+
+def judge_screen(game_id: int) -> JudgeScreen:
+    game = with_protocol(Game.objects.filter(pk=game_id), scores=True).select_related("club", "signed_by").get()
+    ruleset = game.ruleset.ruleset()
+    protocol = protocol_of(game)
+    if game.result:
+        protocol.result = game.result
+    left = departures(protocol)
+    alive = alive_now(protocol)
+    rows = {s.number: s for s in game.seats.all()}
+    seats = []
+    for number in range(1, 11):
+        row = rows.get(number)
+        seats.append(JudgeSeat(
+            number=number, nickname=row.player.nickname if row else "", player_id=row.player_id if row else None,
+            role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number, ""),
+            alive=number in alive, consequence=foul_consequence(ruleset, number, row.fouls) if row else ""))
+    counts = Counter(s.role for s in seats if s.role)
+    kind, index = (game.phase[0], int(game.phase[1:])) if game.phase else ("", 0)
+    day = night = None
+    speech = vote = None
+    answers: dict[str, str] = {}
+    roles = {s.seat: s.role for s in protocol.seats}
+    if kind == "D" and index <= len(protocol.days):
+        day = protocol.days[index - 1]
+        speech = speech_order(protocol, index, spoken_actions(game, index), ruleset)
+        vote = vote_state(protocol, ruleset, index)
+    if kind == "N" and index <= len(protocol.nights):
+        night = protocol.nights[index - 1]
+        if night.don_check:
+            answers["don"] = _("Sheriff") if roles.get(night.don_check) == SHERIFF else _("not the Sheriff")
+        if night.sheriff_check:
+            answers["sheriff"] = _("black (thumb down)") if roles.get(night.sheriff_check) in BLACK_ROLES \
+                else _("red (thumb up)")
+    problems = validate(protocol, ruleset, finished=game.is_finished)
+    actions = list(GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:30])
+    return JudgeScreen(
+        game=game, ruleset=ruleset, seats=seats,
+        role_counts={r: (counts.get(r, 0), q) for r, q in ROLE_COUNTS.items()},
+        phase_kind=kind, phase_index=index, speech=speech, vote=vote, day=day, night=night, night_answers=answers,
+        proposed=game_end(protocol, ruleset) if game.status == Game.Status.IN_PROGRESS else None,
+        best_move_right=best_move_right(protocol, ruleset), problems=problems, protocol=protocol,
+        actions=actions, can_undo=any(not a.undone and a.kind != "undo" for a in actions),
+        read_only=game.status in (Game.Status.SIGNED, Game.Status.ANNULLED),
+    )
+
+
+@dataclass
+class SpectatorDay:
+    index: int
+    nominations: list
+    votes: list | None
+    revotes: list
+    lift: int | None
+    out: list[int]
+    spoken: list[int]
+
+
+def spectator_days(game: Game, protocol: Protocol) -> list[SpectatorDay]:
+    """Public facts of each day: nominations, votes, who spoke (no roles here)."""
+    spoken: dict[int, list[int]] = {}
+    for payload in GameAction.objects.filter(game=game, kind="speech", undone=False).values_list("payload",
+                                                                                                 flat=True):
+        spoken.setdefault(payload.get("day"), []).append(payload.get("seat"))
+    return [SpectatorDay(i, d.nominations or [], d.votes, d.revotes, d.lift, d.out, spoken.get(i, []))
+            for i, d in enumerate(protocol.days, start=1)]
+
+
+def third_foul_clause(ruleset: RuleSet) -> str:
+    return cite(ruleset, "000 D6.4", "002 I.8.4", "003 l.73")

@@ -1,0 +1,46 @@
+"""Tags of the live screens: the opening of an action form (a real form that htmx posts) and the audit log."""
+
+import uuid
+
+from django import template
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.models import GameAction
+from games.permissions import can_edit_protocol
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def action_form(context, game_pk, kind, version, css="", target=""):
+    """`<form>` posting one judge action: plain POST without JS, hx-post with it; carries version + action id."""
+    url = reverse("games:judge_action", args=[game_pk, kind])
+    request = context.get("request")
+    token = get_token(request) if request is not None else ""
+    extra = format_html(' hx-target="{}"', target) if target else ""
+    return format_html(
+        '<form method="post" action="{}" hx-post="{}" class="{}" data-kind="{}"{}>'
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+        '<input type="hidden" name="version" value="{}"><input type="hidden" name="action_id" value="{}">',
+        url, url, css, kind, extra, token, version, uuid.uuid4().hex)
+
+
+@register.inclusion_tag("games/_action_log.html", takes_context=True)
+def action_log(context, game):
+    """The audit trail (who, when, what) for the judge staff only."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not can_edit_protocol(user, game):
+        return {"show": False}
+    actions = GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:200]
+    return {"show": True, "actions": actions}
+
+
+@register.simple_tag(takes_context=True)
+def may_start_game(context, club):
+    from games.permissions import can_start_game
+
+    request = context.get("request")
+    return bool(request is not None and can_start_game(request.user, club))

@@ -1,0 +1,132 @@
+"""A judge plays a short complete game on the real judge's screen in Debian's chromium (issue 4)."""
+
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+
+from club.tests.factories import PASSWORD
+from games.models import Game
+from games.rules.scoring import score_game
+from games.selectors import protocol_of, with_protocol
+from games.tests.live_fixtures import ROLES, make_cast
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def version(page) -> int:
+    return int(page.locator("#live-version").input_value())
+
+
+def settled(page, before: int) -> None:
+    """Wait for the answer (a newer protocol version on the page) and for htmx to finish swapping it in."""
+    page.wait_for_function(
+        f"Number(document.getElementById('live-version').value) > {before} && "
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
+    page.wait_for_timeout(30)
+
+
+def do(page, locator) -> None:
+    """Click and wait until the server answered with a new protocol version."""
+    before = version(page)
+    locator.click()
+    settled(page, before)
+
+
+def spectator_roles(browser, live_server, game) -> int:
+    context = browser.new_context(base_url=live_server.url, locale="ru-RU")
+    spectator = context.new_page()
+    spectator.goto(f"/games/{game.pk}/live/")
+    expect(spectator.get_by_test_id("live-board")).to_be_visible()
+    letters = [t.strip() for t in spectator.locator("[data-testid^=live-role-], td.role").all_inner_texts()]
+    context.close()
+    return sum(1 for t in letters if t)
+
+
+def test_a_judge_plays_a_whole_game_on_the_screen(browser, live_server, page):
+    cast = make_cast("cml")
+    game = cast.game
+    page.goto("/login/")
+    page.get_by_label("Имя пользователя").fill("judge")
+    page.get_by_label("Пароль").fill(PASSWORD)
+    page.get_by_role("button", name="Войти").click()
+    expect(page.get_by_test_id("nav-user")).to_have_text("judge")
+    page.goto(f"/games/{game.pk}/judge/")
+
+    # Seats: nine club players picked by the autocomplete, the tenth added inline as a new player.
+    for number in range(1, 10):
+        player = cast.players[number - 1]
+        page.get_by_test_id(f"nick-{number}").fill(player.nickname[:3])
+        do(page, page.get_by_test_id(f"suggest-{player.pk}"))
+    page.get_by_test_id("nick-10").fill("Новичок")
+    do(page, page.get_by_test_id("new-player"))
+    for number, role in ROLES.items():
+        before = version(page)
+        page.get_by_test_id(f"role-{number}").select_option(role)
+        settled(page, before)
+    expect(page.get_by_test_id("role-counts")).to_contain_text("Ч 2/2")
+    do(page, page.get_by_test_id("start"))
+    expect(page.get_by_test_id("phase")).to_contain_text("1")
+
+    # Day 1: seat 1 speaks; 1 nominates 5, 2 nominates 4; 7 votes for 5, the 3 silent ones go to 4.
+    expect(page.get_by_test_id("speaker")).to_have_text("1")
+    do(page, page.get_by_test_id("next-speaker"))
+    expect(page.get_by_test_id("speaker")).to_have_text("2")
+    page.get_by_test_id("by-1").click()
+    do(page, page.get_by_test_id("nominee-5"))
+    page.get_by_test_id("by-2").click()
+    do(page, page.get_by_test_id("nominee-4"))
+    page.get_by_test_id("votes-5").fill("7")
+    do(page, page.get_by_test_id("record-votes"))
+    expect(page.get_by_test_id("votes")).to_contain_text("5: 7, 4: 3")
+    assert spectator_roles(browser, live_server, game) == 0
+    do(page, page.get_by_test_id("to-night"))
+
+    # Night 1: seat 1 is killed; the Sheriff (7) checks 9 and is shown "black"; the best move names 2 5 9.
+    do(page, page.get_by_test_id("kill-1"))
+    do(page, page.locator("form[data-kind=sheriff_check] button[value='9']"))
+    expect(page.get_by_test_id("sheriff-answer")).to_be_visible()
+    page.get_by_test_id("best-move-input").fill("2 5 9")
+    do(page, page.get_by_test_id("best-move-save"))
+    expect(page.get_by_test_id("best-move")).to_have_text("2, 5, 9")
+    do(page, page.get_by_test_id("to-day"))
+
+    # Day 2: four fouls on seat 9 remove him (the 4th foul re-renders the whole board).
+    for count in range(1, 5):
+        do(page, page.get_by_test_id("foul-plus-9"))
+        expect(page.get_by_test_id("fouls-9").locator(".fouls-count")).to_have_text(str(count))
+    expect(page.get_by_test_id("live-message")).to_contain_text("002 II.2.1")
+    assert spectator_roles(browser, live_server, game) == 0
+    do(page, page.get_by_test_id("to-night"))
+    do(page, page.get_by_test_id("kill-3"))
+    do(page, page.get_by_test_id("to-day"))
+
+    # Day 3: one nominee (2) leaves without a vote; the engine proposes the red win; the judge confirms.
+    page.get_by_test_id("by-4").click()
+    do(page, page.get_by_test_id("nominee-2"))
+    do(page, page.get_by_test_id("to-night"))
+    expect(page.get_by_test_id("proposed-result")).to_be_visible()
+    do(page, page.get_by_test_id("confirm-result"))
+    expect(page.get_by_test_id("end-panel")).to_be_visible()
+    page.get_by_test_id("extra-seat").select_option("7")
+    page.get_by_test_id("extra-points").fill("0.4")
+    page.get_by_test_id("extra-note").fill("нашёл чёрного")
+    do(page, page.get_by_test_id("extra-save"))
+    do(page, page.get_by_test_id("sign"))
+    expect(page.get_by_test_id("read-only")).to_be_visible()
+
+    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
+    protocol = protocol_of(game)
+    assert game.status == Game.Status.SIGNED and game.signed_by == cast.judge and game.ended_at is not None
+    assert [s.role for s in protocol.seats] == [ROLES[n] for n in range(1, 11)]
+    assert protocol.seats[9].player == "Новичок"
+    assert [d.out for d in protocol.days] == [[5], [], [2]]
+    assert [n.kill for n in protocol.nights] == [1, 3]
+    assert protocol.nights[0].sheriff_check == 9
+    assert [(r.seat, r.reason, r.at) for r in protocol.removals] == [(9, "fouls", "D2")]
+    assert protocol.seats[8].fouls == 4
+    assert protocol.best_move == [2, 5, 9] and protocol.result == "red"
+    assert [(e.seat, e.points) for e in protocol.judge_extras] == [(7, Decimal("0.4"))]
+    expected = score_game(protocol, game.ruleset.ruleset())
+    assert {s.seat: s.total for s in expected.seats} == {s.number: s.total for s in game.seats.all()}
+    assert spectator_roles(browser, live_server, game) == 10

@@ -1,0 +1,178 @@
+"""Live entry pages (issue 4): the judge's screen, its one-click actions, the spectator view, creating work."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from club.permissions import is_club_admin
+from club.selectors import get_site_club, player_search
+from games.forms import EveningForm, NewGameForm, TournamentForm
+from games.live import (
+    HANDLERS,
+    ActionRefused,
+    ReadOnly,
+    StaleVersion,
+    evening_create,
+    game_start_new,
+    live_apply,
+    tournament_create,
+)
+from games.live_state import judge_screen, spectator_days
+from games.models import ClubEvening, Game, Tournament
+from games.permissions import can_see_secrets, can_start_game, get_game_for_user
+from games.selectors import protocol_of, protocol_view, with_protocol
+from games.services import ServiceError
+
+JUDGE = "games/judge.html"
+
+
+def _judge_context(request, game_id: int, message: str = "", level: str = "success") -> dict:
+    return {"s": judge_screen(game_id), "message": message, "level": level, "action_id": uuid.uuid4().hex}
+
+
+@login_required
+@require_GET
+def judge(request, pk: int):
+    get_game_for_user(request.user, pk, write=True)
+    template = f"{JUDGE}#board" if request.htmx else JUDGE
+    return render(request, template, _judge_context(request, pk))
+
+
+@login_required
+@require_POST
+def judge_action(request, pk: int, kind: str):
+    if kind not in HANDLERS:
+        raise PermissionDenied(_("Unknown action."))
+    payload = {key: request.POST.get(key) for key in request.POST if key not in ("version", "action_id",
+                                                                                 "csrfmiddlewaretoken")}
+    status, level = 200, "success"
+    try:
+        result = live_apply(game_id=pk, by=request.user, kind=kind, payload=payload,
+                            version=request.POST.get("version"), action_id=request.POST.get("action_id", ""))
+        message, affected = result.message, result.affected
+        if result.replayed:
+            level = "info"
+    except Game.DoesNotExist as exc:
+        raise Http404("no such game") from exc
+    except StaleVersion as exc:
+        message, affected, status, level = str(exc), "board", 409, "warning"
+    except (ActionRefused, ReadOnly, ServiceError) as exc:
+        message, affected, status, level = str(exc), "board", 422, "danger"
+    if not request.htmx:
+        getattr(messages, {"danger": "error"}.get(level, level))(request, message) if message else None
+        return redirect("games:judge", pk=pk)
+    if affected == "fouls":
+        return _fouls_fragment(request, result, message)
+    response = render(request, f"{JUDGE}#board", _judge_context(request, pk, message, level), status=status)
+    response["HX-Retarget"] = "#board"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _fouls_fragment(request, result, message: str) -> HttpResponse:
+    """A foul ±1 re-renders only that seat's foul cell and the version (no protocol load, no extra query)."""
+    context = {"seat": {"number": result.seat, "fouls": result.fouls, "alive": True, "consequence": message},
+               "version": result.game.version, "message": message, "level": "success", "game_pk": result.game.pk,
+               "oob": True}
+    html = render_to_string(f"{JUDGE}#seat-fouls", context, request=request)
+    html += render_to_string(f"{JUDGE}#meta", context, request=request)
+    response = HttpResponse(html)
+    response["HX-Retarget"] = f"#fouls-{result.seat}"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
+@login_required
+@require_GET
+def player_suggest(request, pk: int):
+    game, _can = get_game_for_user(request.user, pk, write=True)
+    query = (request.GET.get("nickname") or request.GET.get("q") or "").strip()
+    seat = request.GET.get("seat", "")
+    players = list(player_search(club=game.club, query=query, active_only=True)[:8]) if query else []
+    return render(request, f"{JUDGE}#suggest", {"players": players, "query": query, "seat_no": seat,
+                                                  "game_pk": pk})
+
+
+def live(request, pk: int):
+    """The spectator page: public facts only until the game is finished (then roles and points)."""
+    game, _can = get_game_for_user(request.user, pk)
+    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
+    view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
+    days = spectator_days(game, protocol_of(game))
+    template = "games/live.html#live-board" if request.htmx else "games/live.html"
+    return render(request, template, {"game": game, "view": view, "days": days})
+
+
+# ------------------------------------------------------------------------------------------------ creating work
+
+
+def _admin_club(request):
+    club = get_site_club()
+    if club is None or not is_club_admin(request.user, club):
+        raise PermissionDenied(_("Only a club admin may do this."))
+    return club
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    club = _admin_club(request)
+    form = TournamentForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournament_create(club=club, by=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect("games:tournament_detail", pk=tournament.pk)
+    return render(request, "games/work_form.html", {"form": form, "title": _("New tournament")})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def evening_new(request):
+    club = _admin_club(request)
+    form = EveningForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        try:
+            evening = evening_create(club=club, by=request.user, **form.cleaned_data)
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Club evening created."))
+            return redirect("games:evening_detail", pk=evening.pk)
+    return render(request, "games/work_form.html", {"form": form, "title": _("New club evening")})
+
+
+def evening_detail(request, pk: int):
+    evening = get_object_or_404(ClubEvening.objects.select_related("club", "ruleset"), pk=pk)
+    games = evening.games.select_related("judge").order_by("number")
+    return render(request, "games/evening_detail.html", {
+        "evening": evening, "games": games, "can_start": can_start_game(request.user, evening.club)})
+
+
+@login_required
+@require_POST
+def game_new(request):
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        raise PermissionDenied(_("Choose a tournament or a club evening."))
+    data = form.cleaned_data
+    tournament = get_object_or_404(Tournament, pk=data["tournament"]) if data["tournament"] else None
+    evening = get_object_or_404(ClubEvening, pk=data["evening"]) if data["evening"] else None
+    try:
+        game = game_start_new(by=request.user, tournament=tournament, evening=evening, table=data["table"])
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:tournament_list")
+    return redirect("games:judge", pk=game.pk)
