@@ -62,3 +62,15 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+def _hypothesis_profiles():
+    """On CI the hypothesis examples are derandomized, so a run is reproducible; locally they vary."""
+    from hypothesis import settings as hypothesis_settings
+
+    hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+    if os.environ.get("CI"):
+        hypothesis_settings.load_profile("ci")
+
+
+_hypothesis_profiles()

@@ -44,11 +44,14 @@ def _prefix(protocol: Protocol, phases: int, *, open_day: bool) -> Protocol:
     day before its vote."""
     protocol.days = protocol.days[: (phases + 1) // 2]
     protocol.nights = protocol.nights[: phases // 2]
+    open_code = None
     if open_day and len(protocol.days) > len(protocol.nights):
         last = protocol.days[-1]
         last.votes, last.revotes, last.lift, last.out = None, [], None, []
+        open_code = f"D{len(protocol.days)}"
     kept = {f"D{i + 1}" for i in range(len(protocol.days))} | {f"N{i + 1}" for i in range(len(protocol.nights))}
-    protocol.removals = [r for r in protocol.removals if r.at in kept and not (open_day and r.after_vote)]
+    # a removal "after the vote" of the open day has not happened yet; earlier days keep theirs
+    protocol.removals = [r for r in protocol.removals if r.at in kept and not (r.after_vote and r.at == open_code)]
     removed = {r.seat for r in protocol.removals}
     for entry in protocol.seats:
         if entry.fouls == 4 and entry.seat not in removed:
