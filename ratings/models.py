@@ -16,3 +16,153 @@ class Lot(models.Model):
         verbose_name = _("lot")
         verbose_name_plural = _("lots")
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="lot_once_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.player_id} → {self.number}"
+
+
+POINTS = {"max_digits": 10, "decimal_places": 4}
+
+
+class Season(models.Model):
+    """A club's rating period (a date range the club admin defines). A calendar year is made by default."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    start = models.DateField(_("start date"))
+    end = models.DateField(_("end date"))
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-start", "name"]
+        constraints = [models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="season_end_after_start")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def covers(self, date) -> bool:
+        return self.start <= date <= self.end
+
+
+class RatingScope(models.Model):
+    """A set of games the stored aggregates are kept for: one tournament, or the club's games in a season.
+
+    `version` is bumped in the transaction that changes the scores; cached pages are keyed by it, so a cached
+    table can never outlive the scores it was rendered from (unlike a counter kept in the cache itself).
+    """
+
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", _("Tournament")
+        SEASON = "season", _("Season")
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    tournament = models.OneToOneField("games.Tournament", on_delete=models.CASCADE, null=True, blank=True,
+                                      related_name="rating_scope")
+    season = models.OneToOneField(Season, on_delete=models.CASCADE, null=True, blank=True, related_name="scope")
+    ruleset = models.ForeignKey("games.RuleSetVersion", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="+", help_text="whose tie-breakers order the table")
+    version = models.PositiveIntegerField(default=0)
+    refreshed_at = models.DateTimeField(null=True, blank=True)
+    summary = models.JSONField(default=dict, blank=True)  # club statistics: results per rule set, games per month
+
+    class Meta:
+        verbose_name = _("rating scope")
+        verbose_name_plural = _("rating scopes")
+
+    def __str__(self) -> str:
+        return str(self.tournament or self.season)
+
+
+class PlayerGame(models.Model):
+    """One counted game of one player, with the facts the statistics need (a seat plus what the nights say)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    tournament = models.ForeignKey("games.Tournament", on_delete=models.CASCADE, null=True, related_name="+")
+    date = models.DateField()
+    seat = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=1, blank=True)
+    won = models.BooleanField(default=False)
+    main = models.DecimalField(**POINTS)
+    extras = models.DecimalField(**POINTS)
+    total = models.DecimalField(**POINTS)
+    tiebreak_extras = models.DecimalField(**POINTS)
+    difficult = models.BooleanField(default=False)  # the role is a "difficult card" of the game's rule set (A17)
+    fouls = models.PositiveSmallIntegerField(default=0)
+    first_night_death = models.BooleanField(default=False)
+    best_move_blacks = models.PositiveSmallIntegerField(null=True)  # blacks named in this player's best move
+    sheriff_black_finds = models.PositiveSmallIntegerField(default=0)  # as Ш: checks that found Ч or Д
+    don_sheriff_finds = models.PositiveSmallIntegerField(default=0)  # as Д: checks that found the Ш
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="player_game_once")]
+        indexes = [
+            models.Index(fields=["club", "date", "game"]),
+            models.Index(fields=["tournament", "date", "game"]),
+            models.Index(fields=["player", "date", "game"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.game_id}"
+
+
+class PlayerStats(models.Model):
+    """A player's aggregate over a scope, with the rank and the tie-breaker that decided it (decision 8)."""
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="stats")
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    decided_by = models.CharField(max_length=30, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    main = models.DecimalField(**POINTS)
+    extras = models.DecimalField(**POINTS)
+    total = models.DecimalField(**POINTS)
+    tiebreak_extras = models.DecimalField(**POINTS)
+    wins_difficult = models.PositiveIntegerField(default=0)
+    extras_difficult = models.DecimalField(**POINTS)
+    first_night_deaths = models.PositiveIntegerField(default=0)
+    fouls = models.PositiveIntegerField(default=0)
+    citizen_games = models.PositiveIntegerField(default=0)
+    citizen_wins = models.PositiveIntegerField(default=0)
+    mafia_games = models.PositiveIntegerField(default=0)
+    mafia_wins = models.PositiveIntegerField(default=0)
+    sheriff_games = models.PositiveIntegerField(default=0)
+    sheriff_wins = models.PositiveIntegerField(default=0)
+    don_games = models.PositiveIntegerField(default=0)
+    don_wins = models.PositiveIntegerField(default=0)
+    best_moves = models.PositiveIntegerField(default=0)
+    best_move_blacks = models.PositiveIntegerField(default=0)
+    sheriff_black_finds = models.PositiveIntegerField(default=0)
+    don_sheriff_finds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["scope_id", "rank", "id"]
+        constraints = [models.UniqueConstraint(fields=["scope", "player"], name="player_stats_once_per_scope")]
+        indexes = [models.Index(fields=["scope", "rank"]), models.Index(fields=["player", "scope"])]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player_id} ({self.scope_id})"
+
+
+class RatingPoint(models.Model):
+    """The player's cumulative points and rank in a scope right after one game (the rating history chart)."""
+
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="points")
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
+    seq = models.PositiveIntegerField()  # position of the game in the scope, from 0, ordered by (date, game id)
+    points = models.DecimalField(**POINTS)
+    cumulative = models.DecimalField(**POINTS)
+    rank = models.PositiveIntegerField()  # 1 + players with a strictly larger cumulative total at that moment
+
+    class Meta:
+        ordering = ["scope_id", "seq"]
+        indexes = [models.Index(fields=["scope", "player", "seq"]), models.Index(fields=["scope", "seq"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} #{self.seq}: {self.cumulative} ({self.rank})"

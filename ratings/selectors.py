@@ -1,39 +1,42 @@
-"""Standings read from the stored seat scores (materialised when a game is scored), never from a rescan."""
+"""Reads of the stored ratings: standings tables, seasons, a player's profile, club statistics.
+
+Every page reads the aggregates `ratings.services` keeps (PlayerStats, RatingPoint, RatingScope.summary) in a
+fixed number of queries, whatever the number of games. Rendered tables are cached under the scope's `version`,
+a counter stored in the database and bumped in the scoring transaction, so a cache that loses or culls entries
+can only miss, never serve a stale table.
+"""
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import get_language
 
-from games.models import Game, Seat, Tournament
-from games.selectors import StoredSeatScore, stored_seat_scores
-from ratings.models import Lot
-from ratings.standings import StandingRow, aggregate, draw_lots, rank
+from games.models import Game, Protest, Seat, Tournament
+from ratings.charts import Chart, history_chart
+from ratings.models import PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.standings import METRICS, PlayerRecord, StandingRow
 
-CACHE_VERSION_KEY = "standings:v:{kind}:{id}"
-
-
-@dataclass
-class _StoredGame:
-    seats: list[StoredSeatScore]
-
-
-def _cache_version(kind: str, ident: int) -> int:
-    return cache.get(CACHE_VERSION_KEY.format(kind=kind, id=ident), 0)
+CACHE_TIMEOUT = 24 * 3600
+GAMES_PER_PAGE = 25
 
 
 def invalidate_standings(tournament_ids, club_ids) -> None:
-    """Called when scores change (a game scored, a protest decided): bump the cache versions."""
-    for kind, ids in (("t", tournament_ids), ("c", club_ids)):
-        for ident in ids:
-            if ident is None:
-                continue
-            key = CACHE_VERSION_KEY.format(kind=kind, id=ident)
-            cache.set(key, cache.get(key, 0) + 1, None)
+    """Scores changed (a game scored, a protest decided): bump the stored versions the page caches are keyed by."""
+    from ratings.services import bump_versions
+
+    tournament_ids = [i for i in tournament_ids if i is not None]
+    club_ids = [i for i in club_ids if i is not None]
+    bump_versions(RatingScope.objects.filter(Q(tournament_id__in=tournament_ids)
+                                             | Q(kind=RatingScope.Kind.SEASON, club_id__in=club_ids)))
 
 
 def counted_games(tournament: Tournament):
@@ -41,37 +44,86 @@ def counted_games(tournament: Tournament):
                                ).exclude(result="")
 
 
-def _lots(tournament: Tournament, players: dict[str, int]) -> dict[str, int]:
-    """The stored lot; players without one get theirs drawn now, once (000 T6.2.4, 002 III.14.6)."""
-    stored = {lot.player_id: lot.number for lot in Lot.objects.filter(tournament=tournament)}
-    missing = [pid for pid in players.values() if pid not in stored]
-    if missing:
-        start = max(stored.values(), default=0)
-        numbers = draw_lots([str(pid) for pid in missing], random.SystemRandom())
-        with transaction.atomic():
-            Lot.objects.bulk_create(
-                [Lot(tournament=tournament, player_id=pid, number=start + numbers[str(pid)]) for pid in missing],
-                ignore_conflicts=True)
-        stored = {lot.player_id: lot.number for lot in Lot.objects.filter(tournament=tournament)}
-    return {nick: stored[pid] for nick, pid in players.items() if pid in stored}
+# ---------------------------------------------------------------------------------------------- scopes
+def tournament_scope(tournament: Tournament) -> RatingScope:
+    scope = RatingScope.objects.filter(tournament=tournament).first()
+    if scope is None:  # games stored before the aggregates existed: build them once
+        from ratings.services import recompute_scope
+
+        scope = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=tournament.club_id,
+                                           tournament=tournament)
+        recompute_scope(scope, rebuild_games=True)
+    scope.tournament = tournament
+    return scope
+
+
+def club_seasons(club) -> list[Season]:
+    return list(Season.objects.filter(club=club).select_related("scope")) if club else []
+
+
+def default_season(seasons: list[Season], today: dt.date | None = None) -> Season | None:
+    """The season covering today (the shortest if several), else the latest one."""
+    today = today or timezone.localdate()
+    covering = [s for s in seasons if s.covers(today)]
+    if covering:
+        return min(covering, key=lambda s: (s.end - s.start, -s.pk))
+    return max(seasons, key=lambda s: (s.start, s.pk), default=None)
+
+
+def season_scope(season: Season) -> RatingScope:
+    try:
+        scope = season.scope
+    except RatingScope.DoesNotExist:
+        from ratings.services import season_changed
+
+        season_changed(season)
+        scope = RatingScope.objects.get(season=season)
+    scope.season = season
+    return scope
+
+
+def _scope_games_q(scope: RatingScope, prefix: str = "") -> Q:
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        return Q(**{f"{prefix}tournament_id": scope.tournament_id})
+    season = scope.season
+    return Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": season.start,
+                f"{prefix}date__lte": season.end})
+
+
+# ---------------------------------------------------------------------------------------------- standings
+def provisional_players(scope: RatingScope) -> set[int]:
+    """Players with a game under protest in the scope: their rows are provisional until the decision."""
+    protested = Protest.objects.filter(_scope_games_q(scope, "game__"), status=Protest.Status.PENDING
+                                       ).values("game_id")
+    return set(Seat.objects.filter(game_id__in=protested).values_list("player_id", flat=True))
+
+
+def _label(name: str) -> str:
+    metric = METRICS.get(name)
+    if metric is None:
+        return ""
+    return metric.label_en if (get_language() or "").startswith("en") else metric.label
+
+
+def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[StandingRow]:
+    if provisional is None:
+        provisional = provisional_players(scope)
+    rows = []
+    for s in PlayerStats.objects.filter(scope=scope).select_related("player").order_by("rank", "id"):
+        record = PlayerRecord(player=s.player.nickname, games=s.games, wins=s.wins, main=s.main, extras=s.extras,
+                              total=s.total, tiebreak_extras=s.tiebreak_extras, wins_difficult=s.wins_difficult,
+                              extras_difficult=s.extras_difficult, first_night_deaths=s.first_night_deaths)
+        row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
+                          provisional=s.player_id in provisional, player_id=s.player_id)
+        row.decided_by_label = _label(s.decided_by)
+        row.average = s.total / s.games if s.games else Decimal(0)
+        rows.append(row)
+    return rows
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    key = f"standings:t:{tournament.pk}:{_cache_version('t', tournament.pk)}"
-    rows = cache.get(key)
-    if rows is not None:
-        return rows
-    seats = list(Seat.objects.filter(game__in=counted_games(tournament)).select_related("player"))
-    ids = {s.player.nickname: s.player_id for s in seats}
-    games: dict[int, list[Seat]] = {}
-    for s in seats:
-        games.setdefault(s.game_id, []).append(s)
-    records = aggregate([_StoredGame(stored_seat_scores(g)) for g in games.values()],
-                        tournament.difficult_role_letters())
-    ruleset = tournament.ruleset.ruleset()
-    rows = rank(list(records.values()), ruleset.tiebreakers, _lots(tournament, ids))
-    cache.set(key, rows, 3600)
-    return rows
+    """The tournament's table, ordered by total and the rule set's tie-breakers (decision 8), from stored rows."""
+    return scope_rows(tournament_scope(tournament))
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:
@@ -80,7 +132,8 @@ def standings_json(tournament: Tournament) -> dict[str, Any]:
         "rows": [
             {"rank": r.rank, "player": r.player, "games": r.record.games, "wins": r.record.wins,
              "main": _num(r.record.main), "extras": _num(r.record.extras), "total": _num(r.record.total),
-             **({"decided_by": r.decided_by} if r.decided_by else {})}
+             **({"decided_by": r.decided_by} if r.decided_by else {}),
+             **({"provisional": True} if r.provisional else {})}
             for r in tournament_standings(tournament)
         ],
     }
@@ -90,3 +143,117 @@ def _num(value):
     from games.rules.interchange import points_json
 
     return points_json(value)
+
+
+def cached(parts: tuple, render: Callable[[], str]) -> tuple[str, bool]:
+    """The rendered fragment for `parts` (which include the scope's stored version) and whether it was cached."""
+    raw = ":".join(str(p) for p in (*parts, get_language()))
+    key = "ratings:" + hashlib.sha1(raw.encode()).hexdigest()
+    html = cache.get(key)
+    if html is not None:
+        return html, True
+    html = render()
+    cache.set(key, html, CACHE_TIMEOUT)
+    return html, False
+
+
+def provisional_key(provisional: set[int]) -> str:
+    return ",".join(map(str, sorted(provisional))) or "-"
+
+
+# ---------------------------------------------------------------------------------------------- the player
+@dataclass
+class RoleLine:
+    letter: str
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return 100 * self.wins / self.games if self.games else None
+
+
+@dataclass
+class Profile:
+    player: Any
+    scope: RatingScope | None
+    stats: PlayerStats | None
+    roles: list[RoleLine] = field(default_factory=list)
+    chart: Chart | None = None
+    games: list[PlayerGame] = field(default_factory=list)
+    page: int = 1
+    pages: int = 1
+
+    @property
+    def fouls_per_game(self) -> float | None:
+        return self.stats.fouls / self.stats.games if self.stats and self.stats.games else None
+
+    @property
+    def extras_per_game(self) -> Decimal | None:
+        return self.stats.extras / self.stats.games if self.stats and self.stats.games else None
+
+    @property
+    def blacks_per_best_move(self) -> float | None:
+        s = self.stats
+        return s.best_move_blacks / s.best_moves if s and s.best_moves else None
+
+
+def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
+    if stats is None:
+        return []
+    return [RoleLine(letter, getattr(stats, f"{name}_games"), getattr(stats, f"{name}_wins"))
+            for letter, name in (("К", "citizen"), ("Ч", "mafia"), ("Ш", "sheriff"), ("Д", "don"))]
+
+
+def player_tournaments(player, limit: int = 20) -> list[PlayerStats]:
+    """The latest tournaments the player played, with the final (current) rank, newest first."""
+    return list(PlayerStats.objects.filter(player=player, scope__kind=RatingScope.Kind.TOURNAMENT)
+                .select_related("scope__tournament").order_by("-scope__tournament__start_date", "-scope_id")[:limit])
+
+
+def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profile:
+    if scope is None:
+        return Profile(player=player, scope=None, stats=None)
+    stats = PlayerStats.objects.filter(scope=scope, player=player).first()
+    history = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
+                   .values_list("date", "cumulative", "rank"))
+    pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
+    page = min(max(1, page), pages)
+    games = list(PlayerGame.objects.filter(_scope_games_q(scope), player=player).select_related("game__tournament")
+                 .order_by("-date", "-game_id")[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
+    return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
+                   chart=history_chart(history) if history else None, games=games, page=page, pages=pages)
+
+
+def player_summary(player, club) -> tuple[Season | None, PlayerStats | None]:
+    """The current season's line of a player (the summary on the club's player page)."""
+    season = default_season(club_seasons(club))
+    if season is None:
+        return None, None
+    stats = PlayerStats.objects.filter(scope__season=season, player=player).first()
+    return season, stats
+
+
+# ---------------------------------------------------------------------------------------------- the club
+@dataclass
+class ClubStatistics:
+    scope: RatingScope
+    rulesets: list[dict]
+    months: list[dict]
+    games: int
+    most_active: list[PlayerStats]
+
+
+def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
+    summary = scope.summary or {}
+    rulesets = []
+    for entry in summary.get("rulesets", []):
+        n = entry["games"] or 1
+        rulesets.append({**entry, "red_share": 100 * entry["red"] / n, "black_share": 100 * entry["black"] / n,
+                         "draw_share": 100 * entry["draw"] / n})
+    months = summary.get("months", [])
+    peak = max((m["games"] for m in months), default=0) or 1
+    months = [{**m, "width": round(100 * m["games"] / peak, 1)} for m in months]
+    most_active = list(PlayerStats.objects.filter(scope=scope).select_related("player").order_by("-games", "rank")[:top])
+    return ClubStatistics(scope=scope, rulesets=rulesets, months=months, games=summary.get("games", 0),
+                          most_active=most_active)

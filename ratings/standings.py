@@ -108,6 +108,8 @@ class StandingRow:
     player: str
     record: PlayerRecord
     decided_by: str | None  # the tie-breaker that put this row below the previous one; None if the total did
+    provisional: bool = False  # a game of this player in the scope is under protest (filled by ratings.selectors)
+    player_id: int | None = None  # the stored player, when the row comes from the database
 
 
 def aggregate(game_scores: Iterable[GameScore], difficult_roles: Collection[str]) -> dict[str, PlayerRecord]:

@@ -4,6 +4,11 @@ from ratings import views
 
 app_name = "ratings"
 urlpatterns = [
+    path("", views.club_rating, name="club_rating"),
+    path("statistics/", views.club_stats, name="club_stats"),
+    path("seasons/<int:pk>/standings.csv", views.season_standings_csv, name="season_standings_csv"),
+    path("players/<int:pk>/", views.player_profile, name="player_profile"),
+    path("players/<int:pk>/history.csv", views.player_history_csv, name="player_history_csv"),
     path("tournaments/<int:pk>/", views.tournament_standings, name="tournament_standings"),
     path("tournaments/<int:pk>/standings.csv", views.tournament_standings_csv, name="tournament_standings_csv"),
     path("tournaments/<int:pk>/standings.json", views.tournament_standings_json, name="tournament_standings_json"),

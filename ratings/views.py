@@ -1,43 +1,139 @@
-"""Standings pages: thin views over ratings.selectors."""
+"""Ratings pages: thin views over ratings.selectors. Tables are rendered once per stored scope version and cached."""
 
 import csv
 
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import get_language
+from django.template.loader import render_to_string
+from django.urls import reverse
 
+from club.models import Player
+from club.selectors import get_site_club
 from games.models import Tournament
-from ratings.selectors import standings_json, tournament_standings
-from ratings.standings import METRICS
+from ratings import selectors
+from ratings.models import RatingPoint, RatingScope, Season
 
 CSV_COLUMNS = ["rank", "player", "games", "wins", "main", "extras", "total"]
 
 
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _standings_table(request, scope: RatingScope, csv_url: str) -> tuple[str, bool]:
+    provisional = selectors.provisional_players(scope)
+    return selectors.cached(
+        ("table", scope.pk, scope.version, selectors.provisional_key(provisional)),
+        lambda: render_to_string("ratings/_standings_table.html",
+                                 {"rows": selectors.scope_rows(scope, provisional), "csv_url": csv_url}))
+
+
 def tournament_standings(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("ruleset", "club"), pk=pk)
-    rows = tournament_standings(tournament)
-    english = get_language() == "en"
-    for row in rows:
-        metric = METRICS.get(row.decided_by or "")
-        row.decided_by_label = (metric.label_en if english else metric.label) if metric else ""
-    return render(request, "ratings/tournament_standings.html", {
-        "tournament": tournament, "rows": rows, "metrics": METRICS,
-    })
+    scope = selectors.tournament_scope(tournament)
+    table, _ = _standings_table(request, scope, reverse("ratings:tournament_standings_csv", args=[pk]))
+    return render(request, "ratings/tournament_standings.html", {"tournament": tournament, "table": table})
+
+
+def _csv_response(name: str, header: list[str], rows) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.write("\ufeff")  # so spreadsheet programs read the Cyrillic as UTF-8
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return response
 
 
 def tournament_standings_csv(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    data = standings_json(tournament)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
-    response.write("\ufeff")  # so spreadsheet programs read the Cyrillic as UTF-8
-    writer = csv.writer(response)
-    writer.writerow(CSV_COLUMNS)
-    for row in data["rows"]:
-        writer.writerow([row[c] for c in CSV_COLUMNS])
-    return response
+    data = selectors.standings_json(tournament)
+    return _csv_response(f"standings-{tournament.pk}.csv", CSV_COLUMNS,
+                         ([row[c] for c in CSV_COLUMNS] for row in data["rows"]))
 
 
 def tournament_standings_json(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    return JsonResponse(standings_json(tournament), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(selectors.standings_json(tournament), json_dumps_params={"ensure_ascii": False})
+
+
+def _season_from(request, seasons: list[Season]) -> Season | None:
+    wanted = _int(request.GET.get("season"))
+    chosen = next((s for s in seasons if s.pk == wanted), None)
+    return chosen or selectors.default_season(seasons)
+
+
+def club_rating(request):
+    club = get_site_club()
+    seasons = selectors.club_seasons(club)
+    season = _season_from(request, seasons)
+    table = ""
+    if season is not None:
+        scope = selectors.season_scope(season)
+        table, _ = _standings_table(request, scope, reverse("ratings:season_standings_csv", args=[season.pk]))
+    template = "ratings/club_rating.html#rating-body" if request.htmx else "ratings/club_rating.html"
+    return render(request, template, {"club": club, "seasons": seasons, "season": season, "table": table})
+
+
+def season_standings_csv(request, pk: int):
+    season = get_object_or_404(Season, pk=pk)
+    rows = selectors.scope_rows(selectors.season_scope(season))
+    return _csv_response(f"rating-{season.pk}.csv", CSV_COLUMNS,
+                         ([r.rank, r.player, r.record.games, r.record.wins, r.record.main, r.record.extras,
+                           r.record.total] for r in rows))
+
+
+def _player_scope(request, player) -> tuple[list[Season], Season | None, Tournament | None, RatingScope | None]:
+    seasons = selectors.club_seasons(player.club)
+    tournament_id = _int(request.GET.get("tournament"))
+    if tournament_id:
+        tournament = get_object_or_404(Tournament, pk=tournament_id, club_id=player.club_id)
+        return seasons, None, tournament, selectors.tournament_scope(tournament)
+    season = _season_from(request, seasons)
+    return seasons, season, None, (selectors.season_scope(season) if season else None)
+
+
+def player_profile(request, pk: int):
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    seasons, season, tournament, scope = _player_scope(request, player)
+    page = _int(request.GET.get("page")) or 1
+    parts = ("profile", player.pk, scope.pk if scope else 0, scope.version if scope else 0, page)
+    profile_html, _ = selectors.cached(parts, lambda: render_to_string(
+        "ratings/_profile_scope.html", {"profile": selectors.player_profile(player, scope, page=page),
+                                        "season": season, "tournament": tournament}))
+    tournaments = selectors.player_tournaments(player)
+    context = {"player": player, "seasons": seasons, "season": season, "tournament": tournament,
+               "profile_html": profile_html, "tournaments": tournaments}
+    template = "ratings/player_profile.html#profile-body" if request.htmx else "ratings/player_profile.html"
+    return render(request, template, context)
+
+
+def player_history_csv(request, pk: int):
+    """The whole rating history as text: every game with the cumulative points and rank after it."""
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    _, _, _, scope = _player_scope(request, player)
+    if scope is None:
+        raise Http404
+    points = (RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
+              .values_list("date", "game_id", "points", "cumulative", "rank"))
+
+    def lines():
+        yield "\ufeffgame,date,game_id,points,cumulative,rank\r\n"
+        for number, (date, game_id, points_, cumulative, rank) in enumerate(points.iterator(), start=1):
+            yield f"{number},{date.isoformat()},{game_id},{points_.normalize()},{cumulative.normalize()},{rank}\r\n"
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="rating-history-{player.pk}-{scope.pk}.csv"'
+    return response
+
+
+def club_stats(request):
+    club = get_site_club()
+    seasons = selectors.club_seasons(club)
+    season = _season_from(request, seasons)
+    stats = selectors.club_statistics(selectors.season_scope(season)) if season else None
+    template = "ratings/club_stats.html#stats-body" if request.htmx else "ratings/club_stats.html"
+    return render(request, template, {"club": club, "seasons": seasons, "season": season, "stats": stats})

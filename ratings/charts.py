@@ -1,0 +1,76 @@
+"""The rating history chart as plain numbers for an inline SVG (pure Python, no Django, no JavaScript).
+
+Two lines over the same x axis (the player's games in order): cumulative points (left scale) and rank (right
+scale, 1 at the top). The template draws them; `table` keeps a sample of the values as text for screen readers
+and phones, the full series is the CSV download.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+WIDTH, HEIGHT = 640, 240
+LEFT, RIGHT, TOP, BOTTOM = 44, 36, 12, 24
+TABLE_ROWS = 12
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    points_line: str  # "x,y x,y …" for <polyline>
+    rank_line: str
+    y_ticks: list[tuple[float, str]]  # (y, label) of the points scale
+    rank_ticks: list[tuple[float, str]]
+    x_labels: list[tuple[float, str]]
+    zero_y: float | None
+    games: int
+    final_points: Decimal
+    final_rank: int
+    best_rank: int
+    table: list[tuple[int, dt.date, Decimal, int]]  # (game number, date, cumulative, rank) sampled
+    plot_left: int = LEFT
+    plot_right: int = WIDTH - RIGHT
+    plot_top: int = TOP
+    plot_bottom: int = HEIGHT - BOTTOM
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
+
+
+def history_chart(history: Sequence[tuple[dt.date, Decimal, int]]) -> Chart:
+    n = len(history)
+    values = [float(c) for _, c, _ in history]
+    ranks = [r for _, _, r in history]
+    low, high = min(0.0, *values), max(0.0, *values)
+    if high == low:
+        high = low + 1
+    worst = max(ranks)
+    x0, x1, y0, y1 = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+
+    def x(i: int) -> float:
+        return x0 + (x1 - x0) * (i / (n - 1) if n > 1 else 0.5)
+
+    def y_points(v: float) -> float:
+        return y1 - (y1 - y0) * (v - low) / (high - low)
+
+    def y_rank(r: int) -> float:
+        return y0 + (y1 - y0) * ((r - 1) / (worst - 1) if worst > 1 else 0)
+
+    points_line = " ".join(f"{x(i):.1f},{y_points(v):.1f}" for i, v in enumerate(values))
+    rank_line = " ".join(f"{x(i):.1f},{y_rank(r):.1f}" for i, r in enumerate(ranks))
+    y_ticks = [(y_points(low + (high - low) * k / 4), _fmt(low + (high - low) * k / 4)) for k in range(5)]
+    rank_ticks = sorted({(y_rank(r), str(r)) for r in {1, (worst + 1) // 2, worst}})
+    x_labels = [(x(i), history[i][0].isoformat()) for i in sorted({0, n - 1})]
+    step = max(1, -(-n // TABLE_ROWS))
+    sample = sorted({*range(0, n, step), n - 1})
+    return Chart(
+        width=WIDTH, height=HEIGHT, points_line=points_line, rank_line=rank_line, y_ticks=y_ticks,
+        rank_ticks=rank_ticks, x_labels=x_labels, zero_y=y_points(0.0) if low < 0 < high else None, games=n,
+        final_points=history[-1][1], final_rank=ranks[-1], best_rank=min(ranks),
+        table=[(i + 1, history[i][0], history[i][1], history[i][2]) for i in sample],
+    )

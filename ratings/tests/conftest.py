@@ -1,0 +1,55 @@
+"""Helpers for the ratings tests: store protocols as games and score them through games.services."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.db import transaction
+
+from club.models import Club, Player, nickname_key
+from games.models import Game, Tournament
+from games.rules.generate import generate_game
+from games.selectors import ruleset_by_slug
+from games.services import score_games, write_protocol
+
+
+def players_for(club: Club, protocol) -> dict[str, Player]:
+    found = {}
+    for seat in protocol.seats:
+        player, _ = Player.objects.get_or_create(club=club, nickname_key=nickname_key(seat.player),
+                                                 defaults={"nickname": seat.player})
+        found[player.nickname_key] = player
+    return found
+
+
+def store(tournament: Tournament, protocol, *, date: dt.date, number: int | None = None, score: bool = True) -> Game:
+    number = number or (tournament.games.count() + 1)
+    with transaction.atomic():
+        game = Game(club=tournament.club, tournament=tournament, ruleset=tournament.ruleset, number=number, date=date,
+                    status=Game.Status.FINISHED)
+        write_protocol(game=game, protocol=protocol, players=players_for(tournament.club, protocol), fresh=True)
+    if score:
+        score_games(tournament=tournament)
+    return game
+
+
+def make_tournament(club: Club, name: str, slug: str = "cml", start: dt.date | None = None) -> Tournament:
+    return Tournament.objects.create(club=club, name=name, ruleset=ruleset_by_slug(slug), start_date=start)
+
+
+def generated(tournament: Tournament, n: int, *, seed: int, start: dt.date, pool: list[str]) -> list[Game]:
+    rng = random.Random(seed)
+    ruleset = tournament.ruleset.ruleset()
+    games = []
+    for i in range(n):
+        protocol = generate_game(rng, ruleset, players=rng.sample(pool, 10), number=i + 1)
+        games.append(store(tournament, protocol, date=start + dt.timedelta(days=i // 3), score=False))
+    score_games(tournament=tournament)
+    return games
+
+
+@pytest.fixture
+def club(db):
+    return Club.objects.create(name="Полночь")

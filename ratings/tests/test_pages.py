@@ -1,0 +1,107 @@
+"""Ratings pages: a fixed number of queries at two sizes, htmx fragments, provisional rows, CSV, the summary."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from club.models import Player
+from games.models import Protest
+from ratings.models import Season
+
+from .conftest import generated, make_tournament
+
+MAX_QUERIES = 16
+
+
+def build(club, games: int, players: int):
+    pool = [f"Игрок {i}" for i in range(players)]
+    t1 = make_tournament(club, "Весна", start=dt.date(2025, 4, 1))
+    generated(t1, games, seed=games, start=dt.date(2025, 4, 1), pool=pool)
+    t2 = make_tournament(club, "Осень", start=dt.date(2026, 9, 1))
+    generated(t2, games, seed=games + 1, start=dt.date(2026, 9, 1), pool=pool)
+    busiest = Player.objects.filter(club=club).order_by("pk").first()
+    return t2, busiest
+
+
+def urls(tournament, player):
+    return [reverse("ratings:tournament_standings", args=[tournament.pk]), reverse("ratings:club_rating"),
+            reverse("ratings:club_stats"), reverse("ratings:player_profile", args=[player.pk]),
+            reverse("player_detail", args=[player.pk])]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("games,players", [(3, 10), (30, 40)])
+def test_pages_read_stored_aggregates_in_a_fixed_number_of_queries(club, client, games, players,
+                                                                   django_assert_max_num_queries):
+    tournament, player = build(club, games, players)
+    for url in urls(tournament, player):
+        cache.clear()  # the first render after a change: nothing cached
+        with django_assert_max_num_queries(MAX_QUERIES):
+            response = client.get(url)
+        assert response.status_code == 200, url
+    html = client.get(reverse("ratings:club_rating")).content.decode()
+    assert html.count("/ratings/players/") >= min(players, 10)
+
+
+@pytest.mark.django_db
+def test_the_profile_shows_the_chart_and_an_htmx_season_switch_returns_a_fragment(club, client):
+    tournament, player = build(club, 6, 12)
+    url = reverse("ratings:player_profile", args=[player.pk])
+    page = client.get(url).content.decode()
+    assert "<html" in page and 'data-series="points"' in page and 'data-testid="chart-values"' in page
+    older = Season.objects.get(club=club, name="2025")
+    fragment = client.get(url, {"season": older.pk}, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment and 'id="ratings-body"' in fragment
+    assert f'value="{older.pk}" selected' in fragment
+    by_tournament = client.get(url, {"tournament": tournament.pk}).content.decode()
+    assert f'value="{tournament.pk}" selected' in by_tournament
+    history = client.get(reverse("ratings:player_history_csv", args=[player.pk]), {"season": older.pk})
+    lines = b"".join(history.streaming_content).decode().splitlines()
+    assert lines[0].lstrip("\ufeff") == "game,date,game_id,points,cumulative,rank"
+    assert len(lines) - 1 == player.seats.filter(game__date__year=2025).count()
+
+
+@pytest.mark.django_db
+def test_a_pending_protest_marks_the_rows_of_that_games_players_provisional(club, client):
+    tournament, _ = build(club, 4, 12)
+    protested = tournament.games.order_by("number").first()
+    url = reverse("ratings:tournament_standings", args=[tournament.pk])
+    assert 'data-provisional="1"' not in client.get(url).content.decode()
+    Protest.objects.create(game=protested, category=Protest.Category.RESULT, text="…",
+                           filed_at="2026-09-01T20:00:00Z")
+    html = client.get(url).content.decode()
+    assert html.count('data-provisional="1"') == 10
+    data = client.get(reverse("ratings:tournament_standings_json", args=[tournament.pk])).json()
+    assert sum(1 for row in data["rows"] if row.get("provisional")) == 10
+    Protest.objects.filter(game=protested).update(status=Protest.Status.REJECTED)
+    assert 'data-provisional="1"' not in client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_club_statistics_count_results_per_rule_set_and_games_per_month(club, client):
+    tournament, _ = build(club, 6, 12)
+    html = client.get(reverse("ratings:club_stats"), {"season": Season.objects.get(name="2026").pk}).content.decode()
+    assert "2026-09" in html and "CML" in html
+    reds = tournament.games.filter(result="red").count()
+    assert f"({reds})" in html
+
+
+@pytest.mark.django_db
+def test_the_club_player_page_shows_the_rating_summary_with_a_link(club, client):
+    _, player = build(club, 3, 10)
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert 'data-testid="rating-summary"' in html
+    assert reverse("ratings:player_profile", args=[player.pk]) in html
+
+
+@pytest.mark.django_db
+def test_season_csv_lists_the_season_table(club, client):
+    build(club, 3, 10)
+    season = Season.objects.get(name="2026")
+    body = client.get(reverse("ratings:season_standings_csv", args=[season.pk])).content.decode("utf-8-sig")
+    header, first, *_ = body.splitlines()
+    assert header == "rank,player,games,wins,main,extras,total" and first.startswith("1,")
