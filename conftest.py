@@ -74,3 +74,4 @@ def _hypothesis_profiles():
 
 
 _hypothesis_profiles()
+

@@ -1,6 +1,31 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def ensure_presets(sender, *, apps=None, using="default", **kwargs) -> None:
+    """Keep the four rule-set presets present after every migrate and flush (RULES.md decisions).
+
+    The data migration seeds them; `flush` (used by tests that commit, and by admins) would leave a site without
+    them, so they are restored from the code here. Existing rows are never changed.
+    """
+    from games.rules.ruleset import PRESETS
+
+    if apps is None:  # `flush` sends the signal without the migration state
+        from django.apps import apps
+    try:
+        RuleSetVersion = apps.get_model("games", "RuleSetVersion")
+    except LookupError:  # migrating backwards past the model
+        return
+    existing = set(RuleSetVersion.objects.using(using).filter(is_preset=True, version=1).values_list("slug", flat=True))
+    RuleSetVersion.objects.using(using).bulk_create([
+        RuleSetVersion(slug=p.slug, version=1, name=p.name, is_preset=True, params=p.to_dict())
+        for p in PRESETS.values() if p.slug not in existing
+    ])
 
 
 class GamesConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'games'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games"
+
+    def ready(self) -> None:
+        post_migrate.connect(ensure_presets, sender=self, dispatch_uid="games.ensure_presets")
