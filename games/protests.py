@@ -111,7 +111,7 @@ def _check_admissible(ruleset: RuleSet, category: str, text: str) -> None:
 
 
 def _locked_game(game: Game) -> Game:
-    return Game.objects.select_for_update().select_related("ruleset", "club", "tournament").get(pk=game.pk)
+    return Game.objects.select_for_update(of=("self",)).select_related("ruleset", "club", "tournament").get(pk=game.pk)
 
 
 # ---------------------------------------------------------------------------------------------- filing
