@@ -87,6 +87,8 @@ cmd_test() {
         echo "chromium is missing: the browser tests will be skipped" >&2
     fi
     "$VENV/bin/python" manage.py check --fail-level WARNING
+    "$VENV/bin/python" manage.py makemigrations --check --dry-run >/dev/null || { echo "models changed without a migration" >&2; return 1; }
+    "$VENV/bin/ruff" check .
     local summary=() rc=0
     if (unset DATABASE_URL; run_pytest SQLite "$@"); then
         summary+=("SQLite: passed")

@@ -221,6 +221,9 @@ class Day(models.Model):
             models.CheckConstraint(condition=Q(lift_for__isnull=True) | Q(lift_for__lte=10), name="lift_0_10"),
         ]
 
+    def __str__(self) -> str:
+        return f"D{self.index}"
+
 
 class Night(models.Model):
     """Night N (index 1 = the first shooting night, RULES.md §1.2)."""
@@ -239,6 +242,9 @@ class Night(models.Model):
             models.CheckConstraint(condition=Q(kill__isnull=True) | Q(kill__gte=1, kill__lte=10), name="kill_seat"),
         ]
 
+    def __str__(self) -> str:
+        return f"N{self.index}"
+
 
 class Removal(models.Model):
     REASONS = [("fouls", _("4th foul")), ("disqualified", _("Disqualification")), ("ppk", _("Team defeat (ППК)"))]
@@ -253,6 +259,9 @@ class Removal(models.Model):
     class Meta:
         ordering = ["game_id", "order"]
 
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.reason} {self.at}"
+
 
 class RecordedColour(models.Model):
     """"Цвет под запись" (002 III.5)."""
@@ -265,6 +274,9 @@ class RecordedColour(models.Model):
     class Meta:
         ordering = ["game_id", "order"]
 
+    def __str__(self) -> str:
+        return f"{self.by} → {self.target}"
+
 
 class JudgeExtra(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="judge_extras")
@@ -276,6 +288,9 @@ class JudgeExtra(models.Model):
 
     class Meta:
         ordering = ["game_id", "order"]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.points}"
 
 
 class Adjustment(models.Model):
@@ -296,6 +311,9 @@ class Adjustment(models.Model):
     class Meta:
         ordering = ["game_id", "order"]
 
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.points} ({self.clause})"
+
 
 class ScoreItem(models.Model):
     """One computed line of a seat's score (materialised by games.services.score_games)."""
@@ -315,6 +333,9 @@ class ScoreItem(models.Model):
 
     class Meta:
         ordering = ["seat_id", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.points}"
 
 
 class GameAction(models.Model):
@@ -340,6 +361,9 @@ class GameAction(models.Model):
             models.UniqueConstraint(fields=["game", "action_id"], name="action_once_per_game"),
             models.UniqueConstraint(fields=["game", "seq"], name="action_seq_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
 
 
 class Protest(models.Model):

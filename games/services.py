@@ -145,7 +145,7 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
             raise ImportFailed(problems)
 
         report = ImportReport(club=target_club, warnings=warnings)
-        for doc, version, ruleset in planned:
+        for doc, version, _ruleset in planned:
             tournament = _upsert_tournament(target_club, doc.tournament, version)
             players = _players_by_key(target_club, [s.player for p in doc.games for s in p.seats], report)
             for protocol in doc.games:

@@ -1,7 +1,12 @@
 from django.urls import path
 
-from games import views, views_live, views_rulesets, views_sheets
-from games import views_protests  # issue 6
+from games import (
+    views,
+    views_live,
+    views_protests,  # issue 6
+    views_rulesets,
+    views_sheets,
+)
 
 app_name = "games"
 urlpatterns = [
