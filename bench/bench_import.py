@@ -20,9 +20,8 @@ from _django import setup  # noqa: E402
 
 
 def run(n: int) -> dict:
-    from generate import document
-
     from django.core.cache import cache
+    from generate import document
 
     from games.models import Game, Tournament
     from games.services import import_documents
