@@ -49,7 +49,7 @@ cmd_run() {
     setup requirements.txt
     say "migrating the database (${DATABASE_URL:-SQLite db.sqlite3})"
     "$VENV/bin/python" manage.py migrate --no-input -v 0
-    if [ "$("$VENV/bin/python" manage.py shell -c 'from club.models import Club; print(Club.objects.exists())')" = "False" ]; then
+    if [ "$("$VENV/bin/python" manage.py shell -v 0 -c 'from club.models import Club; print(Club.objects.exists())')" = "False" ]; then
         say "empty database: loading the demo club"
     fi
     # seed_demo is idempotent; on a filled database it only prints the demo logins.
