@@ -122,36 +122,35 @@ def _admin_club(request):
     return club
 
 
-@login_required
-@require_http_methods(["GET", "POST"])
-def tournament_new(request):
+def _create_with_form(request, *, form_class, service, created_message, detail_url, title):
+    """A club admin's creation form (tournament, evening): validate, call the service, show the new object."""
     club = _admin_club(request)
-    form = TournamentForm(request.POST or None, club=club)
+    form = form_class(request.POST or None, club=club)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = tournament_create(club=club, by=request.user, **form.cleaned_data)
+            obj = service(club=club, by=request.user, **form.cleaned_data)
         except ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, _("Tournament created."))
-            return redirect("games:tournament_detail", pk=tournament.pk)
-    return render(request, "games/work_form.html", {"form": form, "title": _("New tournament")})
+            messages.success(request, created_message)
+            return redirect(detail_url, pk=obj.pk)
+    return render(request, "games/work_form.html", {"form": form, "title": title})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    return _create_with_form(request, form_class=TournamentForm, service=tournament_create,
+                             created_message=_("Tournament created."), detail_url="games:tournament_detail",
+                             title=_("New tournament"))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def evening_new(request):
-    club = _admin_club(request)
-    form = EveningForm(request.POST or None, club=club)
-    if request.method == "POST" and form.is_valid():
-        try:
-            evening = evening_create(club=club, by=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
-            messages.success(request, _("Club evening created."))
-            return redirect("games:evening_detail", pk=evening.pk)
-    return render(request, "games/work_form.html", {"form": form, "title": _("New club evening")})
+    return _create_with_form(request, form_class=EveningForm, service=evening_create,
+                             created_message=_("Club evening created."), detail_url="games:evening_detail",
+                             title=_("New club evening"))
 
 
 def evening_detail(request, pk: int):

@@ -112,6 +112,13 @@ class _Reader:
             return None
         return value
 
+    def objects(self, value: Any, path: str):
+        """(path of the item, the item) for each object of an optional list; bad items are reported and skipped."""
+        for i, item in enumerate(self.array(value, path) or []):
+            obj = self.obj(item, f"{path}[{i}]")
+            if obj is not None:
+                yield f"{path}[{i}]", obj
+
     def array(self, value: Any, path: str, *, optional: bool = True) -> list[Any] | None:
         if value is None and optional:
             return None
@@ -122,16 +129,12 @@ class _Reader:
 
 
 def _tallies(r: _Reader, value: Any, path: str) -> list[Tally] | None:
-    items = r.array(value, path)
-    if items is None:
+    if value is None:
         return None
     tallies = []
-    for i, item in enumerate(items):
-        obj = r.obj(item, f"{path}[{i}]")
-        if obj is None:
-            continue
-        seat = r.seat_no(obj.get("seat"), f"{path}[{i}].seat")
-        votes = r.integer(obj.get("votes"), f"{path}[{i}].votes", low=0, high=10)
+    for item_path, obj in r.objects(value, path):
+        seat = r.seat_no(obj.get("seat"), f"{item_path}.seat")
+        votes = r.integer(obj.get("votes"), f"{item_path}.votes", low=0, high=10)
         if seat is not None and votes is not None:
             tallies.append(Tally(seat=seat, votes=votes))
     return tallies
@@ -140,15 +143,11 @@ def _tallies(r: _Reader, value: Any, path: str) -> list[Tally] | None:
 def _day(r: _Reader, value: Any, path: str) -> Day:
     obj = r.obj(value, path) or {}
     day = Day()
-    nominations = r.array(obj.get("nominations"), f"{path}.nominations")
-    if nominations is not None:
+    if obj.get("nominations") is not None:
         day.nominations = []
-        for i, item in enumerate(nominations):
-            n = r.obj(item, f"{path}.nominations[{i}]")
-            if n is None:
-                continue
-            by = r.seat_no(n.get("by"), f"{path}.nominations[{i}].by")
-            nominee = r.seat_no(n.get("nominee"), f"{path}.nominations[{i}].nominee")
+        for item_path, n in r.objects(obj.get("nominations"), f"{path}.nominations"):
+            by = r.seat_no(n.get("by"), f"{item_path}.by")
+            nominee = r.seat_no(n.get("nominee"), f"{item_path}.nominee")
             withdrawn = bool(n.get("withdrawn", False))
             if by is not None and nominee is not None:
                 day.nominations.append(Nomination(by=by, nominee=nominee, withdrawn=withdrawn))
@@ -210,18 +209,15 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
     nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
 
     removals = []
-    for i, item in enumerate(r.array(obj.get("removals"), "removals") or []):
-        rm = r.obj(item, f"removals[{i}]")
-        if rm is None:
-            continue
-        seat = r.seat_no(rm.get("seat"), f"removals[{i}].seat")
+    for path, rm in r.objects(obj.get("removals"), "removals"):
+        seat = r.seat_no(rm.get("seat"), f"{path}.seat")
         reason = rm.get("reason")
         if reason not in REMOVAL_REASONS:
-            r.fail(f"removals[{i}].reason", f"must be one of {', '.join(REMOVAL_REASONS)}, got {reason!r}")
-        at = r.text(rm.get("at"), f"removals[{i}].at", optional=False)
+            r.fail(f"{path}.reason", f"must be one of {', '.join(REMOVAL_REASONS)}, got {reason!r}")
+        at = r.text(rm.get("at"), f"{path}.at", optional=False)
         if seat is not None and reason in REMOVAL_REASONS:
             removals.append(Removal(seat=seat, reason=reason, at=at, after_vote=bool(rm.get("after_vote", False)),
-                                    note=r.text(rm.get("note"), f"removals[{i}].note")))
+                                    note=r.text(rm.get("note"), f"{path}.note")))
 
     best_move = None
     if obj.get("best_move") is not None:
@@ -229,37 +225,27 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
         best_move = [n for i, raw in enumerate(bm) if (n := r.seat_no(raw, f"best_move[{i}]")) is not None]
 
     colours = []
-    for i, item in enumerate(r.array(obj.get("colours"), "colours") or []):
-        c = r.obj(item, f"colours[{i}]")
-        if c is None:
-            continue
-        by = r.seat_no(c.get("by"), f"colours[{i}].by")
-        target = r.seat_no(c.get("target"), f"colours[{i}].target")
+    for path, c in r.objects(obj.get("colours"), "colours"):
+        by = r.seat_no(c.get("by"), f"{path}.by")
+        target = r.seat_no(c.get("target"), f"{path}.target")
         if by is not None and target is not None:
             colours.append(Colour(by=by, target=target))
 
     extras = []
-    for i, item in enumerate(r.array(obj.get("judge_extras"), "judge_extras") or []):
-        e = r.obj(item, f"judge_extras[{i}]")
-        if e is None:
-            continue
-        seat = r.seat_no(e.get("seat"), f"judge_extras[{i}].seat")
-        points = r.points(e.get("points"), f"judge_extras[{i}].points")
+    for path, e in r.objects(obj.get("judge_extras"), "judge_extras"):
+        seat = r.seat_no(e.get("seat"), f"{path}.seat")
+        points = r.points(e.get("points"), f"{path}.points")
         if seat is not None and points is not None:
-            extras.append(JudgeExtra(seat=seat, points=points, note=r.text(e.get("note"), f"judge_extras[{i}].note"),
+            extras.append(JudgeExtra(seat=seat, points=points, note=r.text(e.get("note"), f"{path}.note"),
                                      approved=bool(e.get("approved", False))))
 
     adjustments = []
-    for i, item in enumerate(r.array(obj.get("adjustments"), "adjustments") or []):
-        a = r.obj(item, f"adjustments[{i}]")
-        if a is None:
-            continue
-        seat = r.seat_no(a.get("seat"), f"adjustments[{i}].seat")
-        points = r.points(a.get("points"), f"adjustments[{i}].points")
+    for path, a in r.objects(obj.get("adjustments"), "adjustments"):
+        seat = r.seat_no(a.get("seat"), f"{path}.seat")
+        points = r.points(a.get("points"), f"{path}.points")
         if seat is not None and points is not None:
-            adjustments.append(Adjustment(seat=seat, points=points,
-                                          clause=r.text(a.get("clause"), f"adjustments[{i}].clause"),
-                                          note=r.text(a.get("note"), f"adjustments[{i}].note")))
+            adjustments.append(Adjustment(seat=seat, points=points, clause=r.text(a.get("clause"), f"{path}.clause"),
+                                          note=r.text(a.get("note"), f"{path}.note")))
 
     result = obj.get("result")
     if result is not None and result not in RESULTS:
