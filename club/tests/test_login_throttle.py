@@ -16,6 +16,7 @@ def test_five_failed_logins_lock_the_account_out_even_with_the_right_password(cl
     assert client.post(reverse("login"), {"username": "judge1", "password": "wrong"}).status_code == 429
     locked = client.post(reverse("login"), {"username": "judge1", "password": "right-password-2026"})
     assert locked.status_code == 429
+    assert "Слишком много неудачных попыток входа" in locked.content.decode()
     assert "_auth_user_id" not in client.session
     assert AccessAttempt.objects.get(username="judge1").failures_since_start >= settings.AXES_FAILURE_LIMIT
 
