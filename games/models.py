@@ -166,7 +166,12 @@ class Game(models.Model):
 
     @property
     def under_protest(self) -> bool:
-        """A protest of this game awaits its decision (issue 6): its scores and the standings are provisional."""
+        """A protest of this game awaits its decision (issue 6): its scores and the standings are provisional.
+
+        Lists annotate it (games.selectors.with_protest_flag) so that each row costs no query."""
+        annotated = self.__dict__.get("pending_protest")
+        if annotated is not None:
+            return bool(annotated)
         return self.protests.filter(status=Protest.Status.PENDING).exists()
 
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from club.permissions import player_of
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
-from games.permissions import can_review_protest, is_table_judge
+from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
 from games.rules.protocol import BLACK, DRAW, RED, team_of
 from games.rules.ruleset import THREE_MISSES_RED_WIN, RuleSet
 from games.rules.validate import validate
@@ -137,6 +137,7 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
                           text=text.strip(), filed_at=now)
         protest._history_user = by
         protest.save()
+        transaction.on_commit(lambda: notify_filed(protest))
     return protest
 
 
@@ -165,6 +166,7 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         protest._history_user = by
         protest._change_reason = "paper protest recorded by the table judge"
         protest.save()
+        transaction.on_commit(lambda: notify_filed(protest))
     return protest
 
 
@@ -500,6 +502,45 @@ def _small_int(value, low: int, high: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------- notification
+
+
+def protest_reviewers(game: Game) -> list:
+    """The users who review the game's protests (can_review_protest): the tournament's head judge, else the club's
+    head judges; the club admins when the head judge judged that table. Superusers are not mailed."""
+    from django.contrib.auth import get_user_model
+
+    from club.models import Membership
+
+    roles = []
+    tournament = game.tournament
+    if tournament is None or tournament.head_judge_id is None:
+        roles.append(Membership.Role.HEAD_JUDGE)
+    if head_judge_judged_the_table(game):
+        roles.append(Membership.Role.ADMIN)
+    users = get_user_model().objects.filter(is_active=True)
+    candidates = list(users.filter(memberships__club_id=game.club_id, memberships__role__in=roles).distinct()
+                      if roles else [])
+    if tournament is not None and tournament.head_judge_id is not None:
+        candidates += list(users.filter(pk=tournament.head_judge_id))
+    unique = {u.pk: u for u in candidates}
+    return [unique[pk] for pk in sorted(unique) if can_review_protest(unique[pk], game)]
+
+
+def notify_filed(protest: Protest) -> int:
+    """E-mail the reviewers that a protest awaits their decision (sent after the filing's commit)."""
+    game = Game.objects.select_related("club", "tournament", "judge").get(pk=protest.game_id)
+    recipients = sorted({u.email for u in protest_reviewers(game) if u.email})
+    if not recipients:
+        return 0
+    from django.urls import reverse
+
+    subject = _("Protest #%(id)s filed: %(game)s") % {"id": protest.pk, "game": game}
+    body = _("A protest against %(game)s awaits your decision.\n\nFiled by %(player)s (seat %(seat)s) at "
+             "%(at)s.\nCategory: %(category)s.\n\n%(text)s\n\nReview it: %(url)s") % {
+        "game": game, "player": protest.player or "", "seat": protest.seat,
+        "at": format_club_time(protest.filed_at), "category": protest.get_category_display(),
+        "text": protest.text, "url": reverse("games:protest_detail", args=[protest.pk])}
+    return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
 
 
 def notify_decision(protest: Protest) -> int:

@@ -270,6 +270,16 @@ def game_protests(game: Game) -> QuerySet:
             .order_by("filed_at", "pk"))
 
 
+def with_protest_flag(games: QuerySet) -> QuerySet:
+    """Games annotated with `pending_protest`, which `Game.under_protest` reads: a list's badges in its own query."""
+    from django.db.models import Exists, OuterRef
+
+    from games.models import Protest
+
+    pending = Protest.objects.filter(game=OuterRef("pk"), status=Protest.Status.PENDING)
+    return games.annotate(pending_protest=Exists(pending))
+
+
 def under_protest_game_ids(game_ids: Iterable[int]) -> set[int]:
     """The games among `game_ids` with a pending protest ("under protest")."""
     from games.models import Protest

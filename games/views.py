@@ -15,15 +15,15 @@ from club.selectors import get_site_club
 from games.forms import ImportForm
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
-from games.selectors import export_tournament, game_to_dict, protocol_view, with_protocol
+from games.selectors import export_tournament, game_to_dict, protocol_view, with_protest_flag, with_protocol
 from games.services import ImportFailed, ServiceError, import_documents
 
 
 def tournament_list(request):
     club = get_site_club()
     tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
-    recent = (Game.objects.filter(club=club).select_related("tournament").order_by("-date", "-id")[:20]
-              if club else [])
+    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament")
+              .order_by("-date", "-id")[:20] if club else [])
     return render(request, "games/tournament_list.html", {
         "club": club, "tournaments": tournaments, "recent_games": recent,
         "can_import": bool(club) and is_club_admin(request.user, club),
@@ -32,7 +32,7 @@ def tournament_list(request):
 
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
-    games = tournament.games.select_related("judge").order_by("number")
+    games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
     return render(request, "games/tournament_detail.html", {"tournament": tournament, "games": games})
 
 

@@ -53,6 +53,8 @@ def tournament_scope(tournament: Tournament) -> RatingScope:
         scope = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=tournament.club_id,
                                            tournament=tournament)
         recompute_scope(scope, rebuild_games=True)
+        # The players' tournament lists (keyed by the club's season versions) now include this tournament.
+        invalidate_standings([], [tournament.club_id])
     scope.tournament = tournament
     return scope
 
@@ -159,6 +161,23 @@ def cached(parts: tuple, render: Callable[[], str]) -> tuple[str, bool]:
 
 def provisional_key(provisional: set[int]) -> str:
     return ",".join(map(str, sorted(provisional))) or "-"
+
+
+def club_ratings_key(seasons: list[Season]) -> str:
+    """A cache key part that changes whenever any stored aggregate of the club may have changed.
+
+    Every scored game's date lies in a season (a calendar year is made when none covers it), and every change of
+    scores bumps the versions of the seasons covering the game, so the seasons' versions, read with the season list
+    (no extra query), stand for the state of all the club's scopes, tournaments included.
+    """
+    parts = []
+    for s in seasons:
+        try:
+            version = s.scope.version
+        except RatingScope.DoesNotExist:
+            version = -1
+        parts.append(f"{s.pk}.{version}.{s.start:%Y%m%d}.{s.end:%Y%m%d}.{s.name}")
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------- the player

@@ -550,3 +550,95 @@ def test_the_table_judge_records_a_paper_protest_from_the_game_page(cast, client
     client.force_login(cast.participant)
     assert client.post(reverse("games:protest_paper", args=[cast.game.pk]),
                        {"seat": 2, "category": "result", "text": "x", "written_at": written}).status_code == 403
+
+
+# ---------------------------------------------------------------------------------------------- notice to reviewers
+
+
+def test_filing_mails_the_tournament_head_judge_after_the_commit(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        protest = file_p1(cast)
+        assert mail.outbox == []  # nothing leaves before the filing is committed
+    assert len(callbacks) == 1
+    callbacks[0]()
+    [message] = mail.outbox
+    assert message.to == ["head_judge@example.org"]
+    assert f"{protest.pk}:" in message.subject and str(cast.game) in message.subject
+    assert reverse("games:protest_detail", args=[protest.pk]) in message.body and protest.text in message.body
+
+
+def test_when_the_head_judge_judged_the_table_the_club_admins_are_mailed(cast, django_capture_on_commit_callbacks):
+    Game.objects.filter(pk=cast.game.pk).update(judge=cast.head_judge)
+    cast.game = fresh(cast.game)
+    with django_capture_on_commit_callbacks(execute=True):
+        file_p1(cast)
+    assert [m.to for m in mail.outbox] == [["club_admin@example.org"]]
+
+
+def test_club_games_mail_the_clubs_head_judges(cast, django_capture_on_commit_callbacks):
+    from club.models import Membership
+    from club.tests.factories import MembershipFactory, UserFactory
+
+    cast.tournament.head_judge = None
+    cast.tournament.save()
+    second = UserFactory(username="second_head", email="second_head@example.org")
+    MembershipFactory(club=cast.club, user=second, role=Membership.Role.HEAD_JUDGE)
+    cast.game = fresh(cast.game)
+    with django_capture_on_commit_callbacks(execute=True):
+        file_p1(cast)
+    assert [sorted(m.to) for m in mail.outbox] == [["head_judge@example.org", "second_head@example.org"]]
+
+
+def test_a_paper_protest_mails_the_reviewers_too(cast, django_capture_on_commit_callbacks):
+    Game.objects.filter(pk=cast.game.pk).update(status=Game.Status.FINISHED)
+    with django_capture_on_commit_callbacks(execute=True):
+        protest_record_paper(game=fresh(cast.game), by=cast.table_judge, seat=5, category="result",
+                             text="paper protest", written_at=minutes_after_end(cast.game, 3))
+    assert [m.to for m in mail.outbox] == [["head_judge@example.org"]]
+
+
+def test_a_refused_filing_mails_nobody(cast, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(ProtestError):
+        file_p1(cast, minutes=11)
+    assert mail.outbox == []
+
+
+# ---------------------------------------------------------------------------------------------- the badge on game lists
+
+
+def _badges(client, url) -> int:
+    return client.get(url).content.decode().count('data-testid="under-protest"')
+
+
+def test_game_lists_show_the_under_protest_badge(cast, client):
+    lists = [reverse("games:tournament_detail", args=[cast.tournament.pk]), reverse("games:tournament_list")]
+    assert [_badges(client, url) for url in lists] == [0, 0]
+    protest = file_p1(cast)
+    assert [_badges(client, url) for url in lists] == [1, 1]
+    from django.template.loader import render_to_string
+
+    assert render_to_string("games/_latest_games.html").count('data-testid="under-protest"') == 1
+    _reject(cast, protest, "head_judge")
+    assert [_badges(client, url) for url in lists] == [0, 0]
+
+
+def test_the_tournament_page_queries_do_not_grow_with_its_games_under_protest(cast, client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    url = reverse("games:tournament_detail", args=[cast.tournament.pk])
+    file_p1(cast)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured)
+
+    before = queries()
+    for number in range(5, 25):
+        extra = Game.objects.create(club=cast.club, tournament=cast.tournament, ruleset=cast.game.ruleset,
+                                    number=number, date=cast.game.date, status=Game.Status.FINISHED, result="red",
+                                    judge=cast.table_judge)
+        Protest.objects.create(game=extra, category=Protest.Category.RESULT, text="…", filed_at=timezone.now())
+    assert _badges(client, url) == 21
+    assert queries() == before

@@ -187,7 +187,7 @@ def test_blank_sheet_is_two_pages_and_russian(client):
     reader = _pdf(client.get(reverse("protocol_blank_pdf")))
     assert len(reader.pages) == 2
     front = _text(reader, 0)
-    for label in ("Протокол игры", "Турнир", "Стадия", "Дата", "Стол №", "Игра №", "Судья", "Фолы", "Баллы",
+    for label in ("Протокол игры", "Турнир", "Этап", "Дата", "Стол №", "Игра №", "Судья", "Фолы", "Баллы",
                   "Доп. баллы", "Лучший ход", "Результат игры", "победа красных", "победа чёрных", "ничья",
                   "Протест", "Подпись", "Проверка дона", "Проверка шерифа"):
         assert label.lower() in front.lower(), label  # titles print in capitals

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 import pytest
 from django.core.cache import cache
@@ -10,9 +11,10 @@ from django.urls import reverse
 
 from club.models import Player
 from games.models import Protest
+from games.rules.generate import generate_game
 from ratings.models import Season
 
-from .conftest import generated, make_tournament
+from .conftest import generated, make_tournament, store
 
 MAX_QUERIES = 16
 
@@ -45,6 +47,47 @@ def test_pages_read_stored_aggregates_in_a_fixed_number_of_queries(club, client,
         assert response.status_code == 200, url
     html = client.get(reverse("ratings:club_rating")).content.decode()
     assert html.count("/ratings/players/") >= min(players, 10)
+
+
+PROFILE_CACHED_QUERIES = 3  # the player, the club's seasons with their scopes, the site's club (base.html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("games,players", [(3, 10), (30, 40)])
+def test_a_cached_profile_reads_only_the_player_and_the_seasons(club, client, games, players,
+                                                                django_assert_max_num_queries):
+    tournament, player = build(club, games, players)
+    older = Season.objects.get(club=club, name="2025")
+    base = reverse("ratings:player_profile", args=[player.pk])
+    for query in ({}, {"season": older.pk}, {"page": 2}):
+        cache.clear()
+        assert client.get(base, query).status_code == 200  # renders and caches the body
+        with django_assert_max_num_queries(PROFILE_CACHED_QUERIES):
+            html = client.get(base, query).content.decode()
+        assert 'data-testid="player-tournaments"' in html and 'data-testid="ratings-filter"' in html
+    with django_assert_max_num_queries(PROFILE_CACHED_QUERIES):  # the htmx fragment is the same cached body
+        fragment = client.get(base, {"page": 2}, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in fragment and 'id="ratings-body"' in fragment
+
+
+@pytest.mark.django_db
+def test_the_cached_profile_follows_a_game_scored_in_another_season(club, client):
+    """The tournaments list spans scopes: a game in a 2025 tournament changes the page cached for the 2026 season."""
+    tournament, player = build(club, 3, 10)  # ten players: everyone plays every game
+    spring = club.tournaments.get(name="Весна")
+    url = reverse("ratings:player_profile", args=[player.pk])
+
+    def spring_games() -> int:
+        html = client.get(url).content.decode()
+        cells = html.split(f">{spring.name}</a></td>", 1)[1].split('<td class="text-end">')
+        return int(cells[2].split("<", 1)[0])  # rank, then games
+
+    assert spring_games() == 3
+    assert spring_games() == 3  # served from the cache
+    protocol = generate_game(random.Random(5), spring.ruleset.ruleset(), players=[f"Игрок {i}" for i in range(10)],
+                             number=4)
+    store(spring, protocol, date=dt.date(2025, 4, 5), number=4)
+    assert spring_games() == 4
 
 
 @pytest.mark.django_db
