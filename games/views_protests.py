@@ -59,6 +59,7 @@ def _panel_or_redirect(request, game: Game, *, ok: bool, message: str, form=None
     return redirect(reverse("games:game_detail", args=[game.pk]) + "#protests")
 
 
+@login_required
 @require_POST
 def protest_file_view(request, pk: int):
     game = _game(pk)
@@ -95,7 +96,8 @@ def _review_context(request, protest: Protest, form=None, error: str = "") -> di
     return {
         "protest": protest, "game": game,
         "view": protocol_view(game, show_secrets=can_see_secrets(request.user, game)),
-        "audit": audit_trail(game),
+        # The audit trail carries the live actions' payloads (roles, checks): secret until the game ends.
+        "audit": audit_trail(game) if can_see_secrets(request.user, game) else [],
         "can_review": protest.status == Protest.Status.PENDING and can_review_protest(request.user, game),
         "form": form or ProtestDecisionForm(game=game), "error": error,
     }

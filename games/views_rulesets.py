@@ -92,6 +92,10 @@ def ruleset_edit(request, pk: int):
 def ruleset_make_default(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     club = get_site_club()
-    ruleset_set_default(club=club, by=request.user, ruleset=version)
-    messages.success(request, _("%(name)s is now the club's default rule set.") % {"name": version.name})
+    try:
+        ruleset_set_default(club=club, by=request.user, ruleset=version)
+    except ServiceError as exc:  # another club's rule set: a message, not a server error
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("%(name)s is now the club's default rule set.") % {"name": version.name})
     return redirect("games:ruleset_list")
