@@ -48,8 +48,8 @@ from games.models import (
     Seat,
     Tournament,
 )
-from games.permissions import can_edit_protocol, can_start_game
-from games.rules.facts import best_move_right
+from games.permissions import can_edit_protocol, can_start_game, is_game_head_judge
+from games.rules.facts import best_move_right, third_foul_day
 from games.rules.problems import Problem
 from games.rules.protocol import (
     DISQUALIFIED,
@@ -452,14 +452,29 @@ def _current_day(ctx: Ctx) -> tuple[int, Day]:
 
 def _speech(ctx: Ctx, payload: dict) -> ActionResult:
     """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
-    from games.live_state import speech_order
+    from games.live_state import day_speech
 
     index, _day = _current_day(ctx)
-    order = speech_order(ctx.protocol(), index, spoken_actions(ctx.game, index))
+    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
     if order.current is None:
         ctx.refuse(_("Every player at the table has spoken today."))
     payload["day"], payload["seat"] = index, order.current
     return ActionResult(ctx.game, "speech", "board", order.current)
+
+
+def _speech_grant(ctx: Ctx, payload: dict) -> ActionResult:
+    """The judge gives the word to a player whose speech the 3rd foul took (or shortened) today: the judge's
+    override of 000 D6.4 / 003 l.73 as the screen applies them; audited like every action."""
+    from games.live_state import day_speech
+
+    index, _day = _current_day(ctx)
+    number = _int(payload, "seat")
+    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+    if number not in order.silenced and number not in order.short:
+        ctx.refuse(_("Seat %(seat)d has not lost today's speech.") % {"seat": number})
+    payload["day"], payload["seat"] = index, number
+    return ActionResult(ctx.game, "speech_grant", "board", number,
+                        _("Seat %(seat)d is given the word today (the judge's decision).") % {"seat": number})
 
 
 def spoken_actions(game: Game, day: int) -> list[int]:
@@ -748,10 +763,19 @@ def _colour(ctx: Ctx, payload: dict) -> ActionResult:
 # ------------------------------------------------------------------------------------------------ fouls, removals
 
 
-def foul_consequence(ruleset: RuleSet, seat: int, fouls: int) -> str:
-    """What the foul count means now, with its clause (000 D6.4–6.5, 002 I.8.4 / II.2.1, 003 l.73 / l.123)."""
+def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = None) -> str:
+    """What the foul count means now, with its clause (000 D6.4–6.5, 002 I.8.4 / II.2.1, 003 l.73 / l.123);
+    `day` is the day whose speech the 3rd foul costs, when known (`games.rules.facts.third_foul_day`)."""
     if fouls == 3:
         effect = ruleset.third_foul_effect
+        if effect == THIRD_FOUL_LOSE_NEXT_SPEECH and day:
+            return " ".join([
+                _("%(clause)s: seat %(seat)d loses the next speech, on Day %(day)d (keeps the right to nominate).")
+                % {"clause": cite(ruleset, "000 D6.4"), "seat": seat, "day": day},
+                _("000 S7.4: may speak in a tie speech; 000 S7.8: 30 s when 3–4 players are left.")])
+        if effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT and day:
+            return _("%(clause)s: seat %(seat)d loses the speech of Day %(day)d (3rd remark; keeps the right to "
+                     "nominate).") % {"clause": cite(ruleset, "003 l.73"), "seat": seat, "day": day}
         if effect == THIRD_FOUL_LOSE_NEXT_SPEECH:
             return _("%(clause)s: seat %(seat)d loses the next speech (keeps the right to nominate).") % {
                 "clause": cite(ruleset, "000 D6.4"), "seat": seat}
@@ -787,6 +811,13 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
         ctx.refuse(_("Seat %(seat)d has no fouls.") % {"seat": number})
     ctx.snap.seat(number, seat)
     affected = "fouls"
+    silenced_day = None
+    if 3 in (fouls, seat.fouls):
+        affected = "board"  # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73)
+    if fouls == 3 and delta == 1:
+        silenced_day = _third_foul_day(ctx, number)
+        if silenced_day:
+            payload["silenced_day"], payload["phase"] = silenced_day, ctx.game.phase
     if fouls == 4 or seat.fouls == 4:
         ctx.snap.rows("removals")
         affected = "board"
@@ -799,8 +830,23 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
             Removal.objects.filter(game=ctx.game, seat=number, reason=FOULS).delete()
     seat.fouls = fouls
     seat.save(update_fields=["fouls"])
-    return ActionResult(ctx.game, "foul", affected, number, foul_consequence(ctx.ruleset, number, fouls),
-                        fouls=fouls)
+    return ActionResult(ctx.game, "foul", affected, number,
+                        foul_consequence(ctx.ruleset, number, fouls, silenced_day), fouls=fouls)
+
+
+def _third_foul_day(ctx: Ctx, number: int) -> int | None:
+    """The day whose speech this 3rd foul costs: today's when the player has not begun his speech yet, else the
+    next day's (000 D6.4 "ближайшую речь", 003 l.73); None where the 3rd foul costs nothing (002 I.8.4)."""
+    from games.live_state import day_speech
+
+    kind, index = ctx.phase()
+    busy = True
+    if kind == "D" and ctx.ruleset.third_foul_effect != THIRD_FOUL_NONE:
+        day = next((d for d in ctx.full.days.all() if d.index == index), None)
+        order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+        busy = (number in order.spoken or number == order.current or order.current is None
+                or (day is not None and day.votes is not None))
+    return third_foul_day(ctx.ruleset, phase=ctx.game.phase or "", spoke_or_speaking=busy)
 
 
 def _remove(ctx: Ctx, payload: dict) -> ActionResult:
@@ -930,10 +976,49 @@ def _adjustment_delete(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "adjustment_delete", "board")
 
 
+def awaiting_approval(protocol: Protocol, ruleset: RuleSet) -> list[PJudgeExtra]:
+    """Judge extras at or above the rule set's approval threshold the head judge has not approved (000 T6.1.3)."""
+    if ruleset.judge_approval_from is None:
+        return []
+    return [e for e in protocol.judge_extras if e.points >= ruleset.judge_approval_from and not e.approved]
+
+
+def can_approve_extras(user, game: Game) -> bool:
+    """000 T6.1.3 "по согласованию с Главным Судьей": the game's head judge, or a club admin."""
+    return is_game_head_judge(user, game) or is_club_admin(user, game.club)
+
+
+def _extra_approve(ctx: Ctx, payload: dict) -> ActionResult:
+    """The head judge approves a seat's judge extra with one click (000 T6.1.3: 0.6 and 0.7)."""
+    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+    if not can_approve_extras(ctx.by, ctx.game):
+        raise PermissionDenied(_("%(clause)s: only the head judge (or a club admin) approves this judge extra.")
+                               % {"clause": cite(ctx.ruleset, "000 T6.1.3")})
+    number = _int(payload, "seat")
+    extra = JudgeExtra.objects.filter(game=ctx.game, seat=number).first()
+    if extra is None:
+        ctx.refuse(_("Seat %(seat)d has no judge extra.") % {"seat": number})
+    if extra.approved:
+        ctx.refuse(_("The judge extra of seat %(seat)d is already approved.") % {"seat": number})
+    ctx.snap.rows("judge_extras")
+    JudgeExtra.objects.filter(pk=extra.pk).update(approved=True)
+    payload["points"] = str(extra.points)
+    return ActionResult(ctx.game, "extra_approve", "board", number,
+                        _("%(clause)s: the head judge approved %(points)s to seat %(seat)d.") % {
+                            "clause": cite(ctx.ruleset, "000 T6.1.3"), "points": extra.points, "seat": number})
+
+
 def _sign(ctx: Ctx, payload: dict) -> ActionResult:
     """Sign-off: the whole protocol must pass the engine; then it is read-only (protests aside)."""
     ctx.require_status(Game.Status.FINISHED)
     protocol = ctx.protocol()
+    pending = awaiting_approval(protocol, ctx.ruleset)
+    if pending:
+        ctx.refuse(_("%(clause)s: the protocol cannot be signed while a judge extra awaits the head judge's "
+                     "approval: %(extras)s.") % {
+            "clause": cite(ctx.ruleset, "000 T6.1.3"),
+            "extras": ", ".join(_("seat %(seat)d (%(points)s)") % {"seat": e.seat, "points": e.points}
+                                for e in pending)})
     errors = [p for p in validate(protocol, ctx.ruleset, finished=True) if p.is_error]
     if errors:
         ctx.refuse(_("The protocol cannot be signed yet: %(problems)s") % {
@@ -970,6 +1055,7 @@ HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
     "role": _role,
     "start": _start,
     "speech": _speech,
+    "speech_grant": _speech_grant,
     "nominate": _nominate,
     "withdraw": _withdraw,
     "votes": _votes,
@@ -985,6 +1071,7 @@ HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
     "remove": _remove,
     "result": _result,
     "extra": _extra,
+    "extra_approve": _extra_approve,
     "adjustment": _adjustment,
     "adjustment_delete": _adjustment_delete,
     "sign": _sign,
@@ -1004,6 +1091,7 @@ def action_label(kind: str) -> str:
         "best_move": _("best move"), "colour": _("colour on record"), "foul": _("foul"), "remove": _("removal"),
         "result": _("result"), "extra": _("judge extra"), "adjustment": _("adjustment"),
         "adjustment_delete": _("adjustment deleted"), "sign": _("sign-off"), "undo": _("undo"),
+        "speech_grant": _("word given"), "extra_approve": _("judge extra approved"),
     }
     return str(labels.get(kind, kind))
 

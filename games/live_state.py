@@ -14,16 +14,24 @@ from django.utils.translation import gettext as _
 from games.live import (
     VoteState,
     alive_now,
+    awaiting_approval,
     cite,
     foul_consequence,
     game_end,
-    spoken_actions,
     vote_state,
 )
 from games.models import Game, GameAction
-from games.rules.facts import best_move_right
+from games.rules.facts import (
+    SPEECH_LOST,
+    SPEECH_SHORT,
+    alive_at_day_start,  # noqa: F401  (re-exported: the live screens' older import path)
+    best_move_right,
+    first_speaker,  # noqa: F401
+    speaking_order,
+    third_foul_speech,
+)
 from games.rules.protocol import BLACK_ROLES, ROLE_COUNTS, SHERIFF, Protocol
-from games.rules.ruleset import THIRD_FOUL_NONE, RuleSet
+from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
 from games.selectors import departures, protocol_of, with_protocol
 
@@ -34,53 +42,57 @@ class SpeechOrder:
     order: list[int]  # living seats in speaking order
     spoken: list[int]
     current: int | None
-    silenced: dict[int, str] = field(default_factory=dict)  # seat -> why the speech is lost
+    silenced: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is lost (skipped)
+    short: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is 30 s (000 S7.8)
+    granted: list[int] = field(default_factory=list)  # silenced seats the judge gave the word anyway
 
 
-def _phase_key(code: str) -> int:
-    kind, number = code[0], int(code[1:] or 0)
-    return 2 * number - 1 if kind == "D" else 2 * number
+SPEECH_LOG_KINDS = ("speech", "speech_grant", "foul")
 
 
-def alive_at_day_start(protocol: Protocol, index: int) -> list[int]:
-    start = _phase_key(f"D{index}")
-    gone = set()
-    for day in protocol.days[: index - 1]:
-        gone |= set(day.out)
-    for night in protocol.nights[: index - 1]:
-        if night.kill is not None:
-            gone.add(night.kill)
-    gone |= {r.seat for r in protocol.removals if r.at[:1] in "DN" and _phase_key(r.at) < start}
-    return [s.seat for s in sorted(protocol.seats, key=lambda s: s.seat) if s.seat not in gone]
+def speech_log(game: Game) -> list[tuple[str, dict]]:
+    """The actions the speaking order depends on (one query): speeches, the judge's grants, fouls."""
+    return list(GameAction.objects.filter(game=game, kind__in=SPEECH_LOG_KINDS, undone=False)
+                .order_by("seq").values_list("kind", "payload"))
 
 
-def first_speaker(protocol: Protocol, index: int) -> int | None:
-    """000 4.3.1, 002 I.6.2: Day 1 starts with seat 1; each later day with the next living player after the
-    previous day's first speaker."""
-    first = 1
-    for day in range(2, index + 1):
-        alive = alive_at_day_start(protocol, day)
-        if not alive:
-            return None
-        first = next((s for s in alive if s > first), alive[0])
-    alive = alive_at_day_start(protocol, index)
-    return first if first in alive else next((s for s in alive if s > first), alive[0] if alive else None)
+def third_foul_marks(log: list[tuple[str, dict]]) -> dict[int, int]:
+    """Seat -> the day whose speech its 3rd foul costs (recorded by the foul action; the latest counts)."""
+    marks: dict[int, int] = {}
+    for kind, payload in log:
+        if kind == "foul" and payload.get("silenced_day"):
+            marks[int(payload["seat"])] = int(payload["silenced_day"])
+    return marks
 
 
-def speech_order(protocol: Protocol, index: int, spoken: list[int], ruleset: RuleSet | None = None) -> SpeechOrder:
-    first = first_speaker(protocol, index)
-    alive = set(alive_now(protocol)) | set(protocol.days[index - 1].out)
-    if first is None:
+def speech_order(protocol: Protocol, index: int, log: list[tuple[str, dict]], ruleset: RuleSet) -> SpeechOrder:
+    """Day `index`'s speaking order (the rule set's `speech_start`) with the 3rd-foul consequences applied: a lost
+    speech is skipped, a short one marked 30 s; the judge may grant the word anyway (`speech_grant`)."""
+    living = alive_now(protocol)
+    alive = set(living) | set(protocol.days[index - 1].out)
+    order = [s for s in speaking_order(protocol, ruleset, index) if s in alive]
+    spoken = [int(p["seat"]) for k, p in log if k == "speech" and p.get("day") == index]
+    granted = [int(p["seat"]) for k, p in log if k == "speech_grant" and p.get("day") == index]
+    if not order:
         return SpeechOrder(None, [], spoken, None)
-    seats = sorted(alive)
-    order = [s for s in seats if s >= first] + [s for s in seats if s < first]
-    current = next((s for s in order if s not in spoken), None)
-    silenced = {}
-    if ruleset is not None and ruleset.third_foul_effect != THIRD_FOUL_NONE:
-        for entry in protocol.seats:
-            if entry.fouls == 3 and entry.seat in alive:
-                silenced[entry.seat] = foul_consequence(ruleset, entry.seat, 3)
-    return SpeechOrder(first, order, spoken, current, silenced)
+    fouls = {e.seat: e.fouls for e in protocol.seats}
+    silenced, short = {}, {}
+    for seat, day in third_foul_marks(log).items():
+        if day != index or fouls.get(seat) != 3 or seat not in order or seat in granted:
+            continue
+        effect, clause = third_foul_speech(ruleset, alive=len(living))
+        if effect == SPEECH_LOST:
+            silenced[seat] = _("%(clause)s: seat %(seat)d loses today's speech (3rd foul) and keeps the right to "
+                               "nominate.") % {"clause": clause, "seat": seat}
+        elif effect == SPEECH_SHORT:
+            short[seat] = _("%(clause)s: seat %(seat)d has 30 s today (3rd foul, %(alive)d players at the "
+                            "table).") % {"clause": clause, "seat": seat, "alive": len(living)}
+    current = next((s for s in order if s not in spoken and s not in silenced), None)
+    return SpeechOrder(order[0], order, spoken, current, silenced, short, granted)
+
+
+def day_speech(game: Game, protocol: Protocol, ruleset: RuleSet, index: int) -> SpeechOrder:
+    return speech_order(protocol, index, speech_log(game), ruleset)
 
 
 @dataclass
@@ -115,6 +127,7 @@ class JudgeScreen:
     actions: list[GameAction]
     can_undo: bool
     read_only: bool
+    awaiting_approval: list = field(default_factory=list)  # judge extras the head judge must approve (000 T6.1.3)
 
 
 def judge_screen(game_id: int) -> JudgeScreen:
@@ -126,13 +139,16 @@ def judge_screen(game_id: int) -> JudgeScreen:
     left = departures(protocol)
     alive = alive_now(protocol)
     rows = {s.number: s for s in game.seats.all()}
+    log = speech_log(game) if game.status == Game.Status.IN_PROGRESS else []
+    marks = third_foul_marks(log)
     seats = []
     for number in range(1, 11):
         row = rows.get(number)
         seats.append(JudgeSeat(
             number=number, nickname=row.player.nickname if row else "", player_id=row.player_id if row else None,
             role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number, ""),
-            alive=number in alive, consequence=foul_consequence(ruleset, number, row.fouls) if row else ""))
+            alive=number in alive,
+            consequence=foul_consequence(ruleset, number, row.fouls, marks.get(number)) if row else ""))
     counts = Counter(s.role for s in seats if s.role)
     kind, index = (game.phase[0], int(game.phase[1:])) if game.phase else ("", 0)
     day = night = None
@@ -141,7 +157,7 @@ def judge_screen(game_id: int) -> JudgeScreen:
     roles = {s.seat: s.role for s in protocol.seats}
     if kind == "D" and index <= len(protocol.days):
         day = protocol.days[index - 1]
-        speech = speech_order(protocol, index, spoken_actions(game, index), ruleset)
+        speech = speech_order(protocol, index, log, ruleset)
         vote = vote_state(protocol, ruleset, index)
     if kind == "N" and index <= len(protocol.nights):
         night = protocol.nights[index - 1]
@@ -160,6 +176,7 @@ def judge_screen(game_id: int) -> JudgeScreen:
         best_move_right=best_move_right(protocol, ruleset), problems=problems, protocol=protocol,
         actions=actions, can_undo=any(not a.undone and a.kind != "undo" for a in actions),
         read_only=game.status in (Game.Status.SIGNED, Game.Status.ANNULLED),
+        awaiting_approval=awaiting_approval(protocol, ruleset),
     )
 
 

@@ -17,6 +17,8 @@ from games.rules.ruleset import (
     DRAW_NONE,
     DRAW_THREE_NIGHTS,
     DRAW_THREE_NIGHTS_AND_DAYS,
+    SPEECH_AFTER_PREVIOUS_FIRST,
+    SPEECH_SEAT_OF_DAY,
     THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
     THIRD_FOUL_LOSE_NEXT_SPEECH,
     THIRD_FOUL_NONE,
@@ -76,6 +78,10 @@ class RuleSetForm(forms.Form):
     colours_enabled = forms.BooleanField(label=_("Colour on record"), required=False)
     wrong_colour_penalty = _points(_("Wrong colour on record"), required=False)
 
+    speech_start = forms.ChoiceField(label=_("Who opens each day's discussion"), choices=[
+        (SPEECH_AFTER_PREVIOUS_FIRST, _("the next living player after the previous day's first speaker")),
+        (SPEECH_SEAT_OF_DAY, _("the seat with the day's number (Day 2 seat 2, Day 3 seat 3 …)")),
+    ])
     third_foul_effect = forms.ChoiceField(label=_("Third foul"), choices=[
         (THIRD_FOUL_NONE, _("no effect")),
         (THIRD_FOUL_LOSE_NEXT_SPEECH, _("loses the next speech")),

@@ -21,6 +21,7 @@ from games.live import (
     ActionRefused,
     ReadOnly,
     StaleVersion,
+    can_approve_extras,
     evening_create,
     game_start_new,
     live_apply,
@@ -36,7 +37,9 @@ JUDGE = "games/judge.html"
 
 
 def _judge_context(request, game_id: int, message: str = "", level: str = "success") -> dict:
-    return {"s": judge_screen(game_id), "message": message, "level": level, "action_id": uuid.uuid4().hex}
+    screen = judge_screen(game_id)
+    return {"s": screen, "message": message, "level": level, "action_id": uuid.uuid4().hex,
+            "can_approve": bool(screen.awaiting_approval) and can_approve_extras(request.user, screen.game)}
 
 
 @login_required
@@ -165,7 +168,10 @@ def evening_detail(request, pk: int):
 def game_new(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        raise PermissionDenied(_("Choose a tournament or a club evening."))
+        # Bad input: say which field and which rule (e.g. "Table: … less than or equal to 99"); nothing is stored.
+        messages.error(request, "; ".join(f"{form.fields[name].label or name}: {' '.join(errors)}"
+                                          for name, errors in form.errors.items()))
+        return redirect("games:tournament_list")
     data = form.cleaned_data
     tournament = get_object_or_404(Tournament, pk=data["tournament"]) if data["tournament"] else None
     evening = get_object_or_404(ClubEvening, pk=data["evening"]) if data["evening"] else None

@@ -41,3 +41,107 @@ def blacks_named(protocol: Protocol) -> int:
 def victim_is_red(protocol: Protocol) -> bool:
     victim = first_night_victim(protocol)
     return victim is not None and protocol.role_of(victim) in RED_ROLES
+
+
+# ---------------------------------------------------------------------------------------------- speaking order
+
+
+def _phase_key(code: str) -> int:
+    """Order of phases: D1 < N1 < D2 < N2 …"""
+    kind, number = code[:1], int(code[1:] or 0)
+    return 2 * number - 1 if kind == "D" else 2 * number
+
+
+def alive_at_day_start(protocol: Protocol, day: int) -> list[int]:
+    """Seats at the table when Day `day` opens: earlier days' vote-outs, earlier nights' kills and earlier
+    removals are gone."""
+    start = _phase_key(f"D{day}")
+    gone: set[int] = set()
+    for earlier in protocol.days[: day - 1]:
+        gone |= set(earlier.out)
+    for night in protocol.nights[: day - 1]:
+        if night.kill is not None:
+            gone.add(night.kill)
+    gone |= {r.seat for r in protocol.removals if r.at[:1] in "DN" and _phase_key(r.at) < start}
+    return [s.seat for s in sorted(protocol.seats, key=lambda s: s.seat) if s.seat not in gone]
+
+
+def _at_or_after(seat: int, alive: list[int], *, strictly: bool = False) -> int | None:
+    """The first living seat from `seat` on (after it when `strictly`), going round the table."""
+    if not alive:
+        return None
+    if not strictly and seat in alive:
+        return seat
+    return next((s for s in alive if s > seat), alive[0])
+
+
+def first_speaker(protocol: Protocol, ruleset: RuleSet, day: int) -> int | None:
+    """Who opens Day `day`'s discussion (RULES.md §1.1 "Speech"; the rule set's `speech_start`).
+
+    * `after_previous_first` (000 4.3.1, 001 r.15, 002 I.6.2): Day 1 seat 1; each later day the next living player
+      after the previous day's first speaker.
+    * `seat_of_day` (003 l.43–45): Day 1 seat 1, Day 2 seat 2, Day 3 seat 3 … ("обсуждение второго дня с игрока
+      номер 2. На следующий день … с игрока номер 3 и т.д."); a seat no longer at the table passes the word to the
+      next living seat. The two differ once a first speaker is skipped: seat 2 killed on Night 1 → Day 2 opens with
+      3 in both, Day 3 with 4 under 000 but with 3 under 003.
+    """
+    from .ruleset import SPEECH_SEAT_OF_DAY
+
+    if ruleset.speech_start == SPEECH_SEAT_OF_DAY:
+        return _at_or_after((day - 1) % 10 + 1, alive_at_day_start(protocol, day))
+    first: int | None = 1
+    for index in range(2, day + 1):
+        alive = alive_at_day_start(protocol, index)
+        if not alive:
+            return None
+        first = _at_or_after(first, alive, strictly=True)
+    return _at_or_after(first, alive_at_day_start(protocol, day))
+
+
+def speaking_order(protocol: Protocol, ruleset: RuleSet, day: int) -> list[int]:
+    """The living seats at the start of Day `day`, in speaking order (clockwise from the first speaker)."""
+    alive = alive_at_day_start(protocol, day)
+    first = first_speaker(protocol, ruleset, day)
+    if first is None:
+        return []
+    return [s for s in alive if s >= first] + [s for s in alive if s < first]
+
+
+# ---------------------------------------------------------------------------------------------- the 3rd foul
+
+SPEECH_KEPT, SPEECH_LOST, SPEECH_SHORT = "kept", "lost", "short"
+
+
+def third_foul_day(ruleset: RuleSet, *, phase: str, spoke_or_speaking: bool) -> int | None:
+    """The day whose speech a 3rd foul costs, or None where it costs nothing (002 I.8.4).
+
+    000 D6.4 "лишается права слова в свою ближайшую речь" and 003 l.73 "на текущий круг (если получает третье
+    замечание до своего слова) или на следующий круг (если … во время своего слова)" both come to: the first speech
+    of the player that starts after the foul — today's when he has not spoken yet, otherwise the next day's.
+    A foul at Night n costs the speech of Day n + 1.
+    """
+    from .ruleset import THIRD_FOUL_NONE
+
+    if ruleset.third_foul_effect == THIRD_FOUL_NONE or not phase:
+        return None
+    kind, number = phase[:1], int(phase[1:] or 0)
+    if kind == "N":
+        return number + 1
+    return number + 1 if spoke_or_speaking else number
+
+
+def third_foul_speech(ruleset: RuleSet, *, alive: int) -> tuple[str, str]:
+    """What becomes of the speech a 3rd foul costs, with the clause: lost, 30 s, or kept.
+
+    000 S7.8: with 3 or 4 players at the table the player has 30 s instead (the FIIM rule, so for every rule set
+    with `lose_next_speech`); 003 l.73 has no such exception; 002 I.8.4: no effect at all.
+    """
+    from .ruleset import THIRD_FOUL_LOSE_CURRENT_OR_NEXT, THIRD_FOUL_LOSE_NEXT_SPEECH
+
+    if ruleset.third_foul_effect == THIRD_FOUL_LOSE_NEXT_SPEECH:
+        if 3 <= alive <= 4:
+            return SPEECH_SHORT, "000 S7.8"
+        return SPEECH_LOST, "000 D6.4"
+    if ruleset.third_foul_effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT:
+        return SPEECH_LOST, "003 l.73"
+    return SPEECH_KEPT, "002 I.8.4"

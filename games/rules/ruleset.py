@@ -24,6 +24,12 @@ THIRD_FOUL_NONE = "none"  # 002 I.8.4
 THIRD_FOUL_LOSE_NEXT_SPEECH = "lose_next_speech"  # 000 D6.4 (+ S7.4, S7.8)
 THIRD_FOUL_LOSE_CURRENT_OR_NEXT = "lose_current_or_next_speech"  # 003 l.73
 
+# speech_start values: who opens each day's discussion (RULES.md §1.1 "Speech")
+SPEECH_AFTER_PREVIOUS_FIRST = "after_previous_first"  # 000 4.3.1, 001 r.15, 002 I.6.2: the next living player
+# after the previous day's first speaker
+SPEECH_SEAT_OF_DAY = "seat_of_day"  # 003 l.43–45: Day d opens with seat d (Day 2 seat 2, Day 3 seat 3 …), or the
+# next living seat after it
+
 # vote_cancel_rule values (when a removal cancels a day's vote)
 CANCEL_SAME_DAY_OR_NEXT = "same_day_or_next"  # 000 S7.1, S7.2
 CANCEL_UNLESS_KILLED_OR_LEAVING = "unless_killed_or_leaving"  # 002 I.8.1, I.8.2
@@ -50,6 +56,9 @@ class LiftBan:
     tied: int | None = None
     day: int | None = None
     tied_is_all: bool = False
+    # The tie itself already ends the voting (002 I.6.18.1 "если попил состоялся, в городе наступает ночь"): the
+    # first tie may stand without a re-vote. A re-vote, when recorded, is accepted and the ban then stops the lift.
+    first_tie: bool = False
 
     def matches(self, *, alive: int, tied: int, day: int) -> bool:
         if self.tied_is_all and tied != alive:
@@ -110,6 +119,7 @@ class RuleSet:
     destructive_catalogue: str = ""  # 002 III.6: clause prefix of the judge's −0.3/−0.5 list; "" = none
 
     # -- game flow
+    speech_start: str = SPEECH_AFTER_PREVIOUS_FIRST
     third_foul_effect: str = THIRD_FOUL_LOSE_NEXT_SPEECH
     nomination_withdrawal: bool = False  # 001 r.20–22, 003 l.49
     lift_bans: tuple[LiftBan, ...] = ()
@@ -242,8 +252,8 @@ CML = RuleSet(
     nomination_withdrawal=False,
     lift_bans=(
         LiftBan(clause="002 I.8.6", tied_is_all=True),
-        LiftBan(clause="002 I.6.18.1", day=1, tied=5),
-        LiftBan(clause="002 I.6.18.1", day=1, tied=10),
+        LiftBan(clause="002 I.6.18.1", day=1, tied=5, first_tie=True),
+        LiftBan(clause="002 I.6.18.1", day=1, tied=10, first_tie=True),
         LiftBan(clause="002 I.8.7", alive=9, tied=3),
     ),
     draw_rule=DRAW_THREE_NIGHTS,  # I.8.5
@@ -284,6 +294,7 @@ MOSCOW = RuleSet(
     judge_min=D("0"),
     judge_max=D("0.7"),
     removal_penalty=D("-0.5"),
+    speech_start=SPEECH_SEAT_OF_DAY,  # l.43–45
     third_foul_effect=THIRD_FOUL_LOSE_CURRENT_OR_NEXT,  # l.73
     nomination_withdrawal=True,  # l.49
     lift_bans=(LiftBan(clause="003 (FIIM default): no lift of every player at the table", tied_is_all=True),),
