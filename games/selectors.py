@@ -174,6 +174,7 @@ class SeatView:
 class NightView:
     index: int
     kill: int | None
+    announced: bool  # False while the night is being played and the viewer is not judge staff
     don_check: int | None
     don_found_sheriff: bool | None
     sheriff_check: int | None
@@ -224,6 +225,15 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     """Build the display structure of a game (prefetch with `with_protocol` and seats__score_items)."""
     protocol = protocol_of(game)
     roles = {s.seat: s.role for s in protocol.seats}
+    # The night being played is announced in the morning (000 4.5.4, 002 I.7.3.1): until the next day starts, its
+    # kill and the best move made in it (002 I.7.8) are known only to the judge staff.
+    night_open = (not show_secrets and game.status not in (Game.Status.FINISHED, Game.Status.SIGNED)
+                  and protocol.nights and len(protocol.nights) == len(protocol.days))
+    if night_open:
+        open_night = protocol.nights[-1]
+        if len(protocol.nights) == 1:
+            protocol.best_move = None
+        protocol.nights[-1] = type(open_night)(kill=None, don_check=None, sheriff_check=None)
     left = departures(protocol)
     scored = show_secrets and game.counts
     seats = [
@@ -235,7 +245,7 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     ]
     nights = [
         NightView(
-            index=i, kill=n.kill,
+            index=i, kill=n.kill, announced=not (night_open and i == len(protocol.nights)),
             don_check=n.don_check if show_secrets else None,
             don_found_sheriff=(roles.get(n.don_check) == "Ш") if show_secrets and n.don_check else None,
             sheriff_check=n.sheriff_check if show_secrets else None,

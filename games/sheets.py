@@ -237,6 +237,8 @@ def _rounds_of(view: ProtocolView, slots_wanted: int) -> tuple[list[SheetRound],
         r.lift = day.lift
         r.out = ", ".join(str(s) for s in day.out)
     for i, night in enumerate(view.nights):
+        if not night.announced:  # the night being played: nothing of it on a public sheet yet
+            continue
         r = rounds[i]
         r.has_night = True
         r.kill = night.kill

@@ -1,9 +1,8 @@
 """django-axes: repeated failed logins lock the username on that address out."""
 
 import pytest
-from django.urls import reverse
-
 from axes.models import AccessAttempt
+from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 

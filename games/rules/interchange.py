@@ -317,7 +317,8 @@ def parse_document(data: Any) -> Document:
     seen_numbers: dict[int, int] = {}
     for i, raw in enumerate(games_raw):
         number = raw.get("number") if isinstance(raw, dict) else None
-        label = str(number) if isinstance(number, int) and not isinstance(number, bool) else f"#{i + 1}"
+        valid_number = isinstance(number, int) and not isinstance(number, bool) and number >= 1
+        label = str(number) if valid_number else f"#{i + 1}"  # a bad number (0, -1) is reported under "#n"
         protocol, game_problems = parse_game(raw, label)
         problems.extend(GameProblem(label, p) for p in game_problems)
         if protocol is None:

@@ -182,12 +182,17 @@ class _CancelRule:
     night: int | None  # a removal on night n (offset to day n)
     nominee_only: bool  # only a removed nominee cancels (003 l.81)
     clauses: tuple[str, str, str]  # before / after / night
+    # The previous night's victim removed in his last word: 002 I.8.1 exempts him ("кроме случаев, когда этот игрок
+    # был убит ночью"); 000 S7.1 has no such exception (a DQ or 4th foul cancels that day's vote).
+    night_victim_exempt: bool = True
 
 
 _CANCEL_RULES = {
     # 000 S7.1: no vote that day; S7.2: removed after the result and not the one leaving → no vote next day.
     # A night removal is read as S7.1 for the coming day (the text does not distinguish; same as 002 I.8.1).
-    CANCEL_SAME_DAY_OR_NEXT: _CancelRule(0, 1, 1, False, ("000 S7.1", "000 S7.2", "000 S7.1")),
+    # S7.2 exempts only the player leaving by that vote; S7.1 has no exception for the night victim's last word.
+    CANCEL_SAME_DAY_OR_NEXT: _CancelRule(0, 1, 1, False, ("000 S7.1", "000 S7.2", "000 S7.1"),
+                                         night_victim_exempt=False),
     # 002 I.8.1: the nearest vote is not held unless the removed player was killed that night or is leaving by
     # this vote; I.8.2: after the result (or after night is announced) → no vote next day.
     CANCEL_UNLESS_KILLED_OR_LEAVING: _CancelRule(0, 1, 1, False, ("002 I.8.1", "002 I.8.2", "002 I.8.1")),
@@ -199,7 +204,8 @@ _CANCEL_RULES = {
 def is_farewell_removal(protocol: Protocol, removal: Removal) -> bool:
     """A removal of a player who already left by vote or kill, during his last word (000 S7.11, 002 I.8.1, II.3.5).
 
-    Such a player leaves no second time and his removal cancels no vote; only his penalty counts.
+    Such a player leaves no second time; his penalty counts. His removal cancels no vote, except the night victim's
+    under 000 S7.1 (see `_CancelRule.night_victim_exempt`).
     """
     phase = parse_phase(removal.at)
     if phase is None or not phase_exists(protocol, *phase):
@@ -221,9 +227,18 @@ def vote_cancellations(protocol: Protocol, ruleset: RuleSet) -> dict[int, str]:
         return cancelled
     for removal in protocol.removals:
         phase = parse_phase(removal.at)
-        if phase is None or not phase_exists(protocol, *phase) or is_farewell_removal(protocol, removal):
+        if phase is None or not phase_exists(protocol, *phase):
             continue
         kind, number = phase
+        if is_farewell_removal(protocol, removal):
+            voted_out = kind == "D" and removal.after_vote
+            if voted_out or rule.night_victim_exempt:
+                continue  # 000 S7.2 / 002 I.8.1: the one leaving by this vote; 002 I.8.1: the night victim
+            # 000 S7.1: the night victim's DQ / 4th foul in his morning last word cancels that day's vote.
+            day = number + 1 if kind == "N" else number
+            cancelled.setdefault(day, f"{rule.clauses[0]}: no vote on D{day} after the removal of seat "
+                                      f"{removal.seat} at {removal.at}")
+            continue
         if kind == "N":
             offset, clause = rule.night, rule.clauses[2]
         elif removal.after_vote:
@@ -425,26 +440,37 @@ class Replay:
             if self.end is not None:
                 continue  # 000 S7.11: a removal after the deciding vote/kill does not change the result
             where = f"removals[{index}]"
+            already_out = removal.seat in farewell or removal.seat in self.left_at
+            if removal.reason == PPK and already_out:
+                # RULES.md §2.3 #5, #30: a ППК in the farewell minute (002 II.3.5) or by a player already out
+                # (000 D6.8.5 interference, 003 l.135 hint) still awards the defeat; he leaves no second time.
+                self._ppk_end(removal, code)
+                continue
             if removal.seat in farewell:
                 continue  # removed during his last word: no second departure (002 II.3.5, 000 S7.11)
             if not self._leave(removal.seat, code, where, "removed"):
                 continue
-            if removal.reason == PPK and self.teams_known:
-                # 000 D6.8, 002 II.3, 003 l.135: the offender's team is awarded the defeat; the game ends here.
-                winner = other_team(team_of(self.roles.get(removal.seat)))
-                self.end = GameEnd(code, winner, _cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135")
-                                   + f": ppk against seat {removal.seat}")
+            if removal.reason == PPK:
+                self._ppk_end(removal, code)
             else:
                 # 002 I.1.4 (A5): a removal is a moment at which the win is checked.
                 self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
                                 + f": the removal of seat {removal.seat} decides the game")
+
+    def _ppk_end(self, removal: Removal, code: str) -> None:
+        """000 D6.8, 002 II.3, 003 l.135: the offender's team is awarded the defeat; the game ends here."""
+        if self.teams_known and self.end is None:
+            winner = other_team(team_of(self.roles.get(removal.seat)))
+            self.end = GameEnd(code, winner, _cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135")
+                               + f": ppk against seat {removal.seat}")
 
     # -- day
     def _day(self, index: int, code: str, where: str) -> None:
         day = self.protocol.days[index]
         number = index + 1
         self._check_nominations(day, index, where)
-        previous_kill = self.protocol.nights[index - 1].kill if index >= 1 else None
+        # a malformed log may have more days than nights + 1 (reported by check_phase_count): do not crash
+        previous_kill = self.protocol.nights[index - 1].kill if 1 <= index <= len(self.protocol.nights) else None
         self._removals(code, after_vote=False, farewell={previous_kill} if previous_kill else set())
         if self.end is not None:
             if day.votes is not None or day.revotes or day.lift is not None or day.out:
@@ -665,6 +691,16 @@ class VoteCheck:
                 self._no_more_rounds(k, len(rounds), "a second tie on the same seats goes to the lift vote",
                                      lift_follows=True)
                 return self._lift(leaders)
+            if k + 1 == len(rounds):
+                # 002 I.6.18.1: a Day-1 split of 5 or 10 already means night; the re-vote is not required.
+                ban = matching_lift_ban(tuple(b for b in self.rs.lift_bans if b.first_tie), alive=self.alive_count,
+                                        tied=len(leaders), day=self.number)
+                if ban is not None:
+                    if self.day.lift is not None:
+                        self.problems.append(error(f"{self.where}.lift", f"{ban.clause}: no lift vote of "
+                                                                         f"{len(leaders)} at {self.alive_count} "
+                                                                         f"players; night falls"))
+                    return []
             tied = leaders
         if self.still_open:
             return None
