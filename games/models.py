@@ -20,7 +20,7 @@ from games.rules.ruleset import RuleSet
 ROLE_CHOICES = [("К", _("К — citizen (red)")), ("Ч", _("Ч — mafia (black)")), ("Ш", _("Ш — sheriff")),
                 ("Д", _("Д — don"))]
 RESULT_CHOICES = [("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
-POINTS = {"max_digits": 8, "decimal_places": 4}
+POINTS = {"max_digits": 12, "decimal_places": 6}
 
 
 class RuleSetVersion(models.Model):

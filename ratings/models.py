@@ -21,7 +21,7 @@ class Lot(models.Model):
         return f"{self.tournament_id}: {self.player_id} → {self.number}"
 
 
-POINTS = {"max_digits": 10, "decimal_places": 4}
+POINTS = {"max_digits": 14, "decimal_places": 6}
 
 
 class Season(models.Model):

@@ -28,7 +28,7 @@ from ratings.models import Lot, PlayerGame, PlayerStats, RatingPoint, RatingScop
 from ratings.standings import PlayerRecord, draw_lots, rank
 
 CHUNK = 2000  # games per streamed chunk
-UNITS = 10_000  # points are stored with 4 decimals: rank on integers
+UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
 COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
 ROLE_FIELDS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
 ZERO = Decimal(0)

@@ -335,10 +335,10 @@ def parse_document(data: Any) -> Document:
 
 
 def _num(value: Decimal) -> float | int:
-    """Points as JSON numbers: whole numbers stay ints, others round to 4 places."""
+    """Points as JSON numbers: whole numbers stay ints, others round to 6 places (Ci is stored nearly exact, A7)."""
     if value == value.to_integral_value():
         return int(value)
-    return float(round(value, 4))
+    return float(round(value, 6))
 
 
 def protocol_to_dict(p: Protocol) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from .protocol import (
 from .ruleset import RuleSet
 
 ZERO = Decimal("0")
-CI_PLACES = Decimal("0.0001")
+CI_PLACES = Decimal("0.000001")  # stored nearly exact (A7); pages show 2-3 decimals
 
 # item kinds
 MAIN = "main"
@@ -347,7 +347,7 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
 
 # ---------------------------------------------------------------------------------------------- tournament
 def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
-    """Ci = min(cap, K / R), rounded to 4 decimals half-up (002 III.3, A7: "store exact; display to 2")."""
+    """Ci = min(cap, K / R), rounded to 6 decimals half-up (002 III.3, A7: "store exact; display to 2")."""
     if not red_cards:
         return ZERO
     ratio = Decimal(killed) / Decimal(red_cards)

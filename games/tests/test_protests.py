@@ -316,7 +316,7 @@ def test_ex18_reversal_changes_exactly_the_expected_points_and_the_standings_ord
     assert not Adjustment.objects.filter(game=game1, clause="002 III.6/-0.3 #2").exists()
     lapsed = [o for o in protest.outcomes if o["kind"] == "lapsed"]
     assert lapsed == [{"kind": "lapsed", "reason": "RULES.md A27", "removed": {
-        "id": lapsed[0]["removed"]["id"], "seat": 4, "points": "-0.3000", "clause": "002 III.6/-0.3 #2",
+        "id": lapsed[0]["removed"]["id"], "seat": 4, "points": "-0.300000", "clause": "002 III.6/-0.3 #2",
         "note": "see video", "source": "judge"}}]
     assert {"kind": "sk_agreement", "representative": SK} in protest.outcomes
     # the other games are untouched

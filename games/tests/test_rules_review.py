@@ -244,7 +244,7 @@ def test_ci_without_best_move_right_and_additive():
              players={3: "R"})
     games = [ex10, red_win(players={5: "R"}), red_win(players={7: "R"})]
     scores = score_tournament(games, PRESETS["cml"])
-    assert scores[0].seat(3).total == D("0.3333")
+    assert scores[0].seat(3).total == D("0.333333")
 
 
 def test_ci_additive_to_best_move_and_outside_limits():
@@ -252,7 +252,7 @@ def test_ci_additive_to_best_move_and_outside_limits():
     game = G("black", BLACK_DAYS, BLACK_NIGHTS, bm=[2, 6, 8], judge={4: 0.5, 1: 0.4, 9: 0.3}, players={3: "S"})
     games = [game] + [red_win(players={5: "S"}) for _ in range(5)]  # K=1, R=6
     assert errors(game, "cml") == []
-    assert score_tournament(games, PRESETS["cml"])[0].seat(3).total == D("0.6667")
+    assert score_tournament(games, PRESETS["cml"])[0].seat(3).total == D("0.666667")
 
 
 def test_ci_cap_and_black_only_player():

@@ -55,8 +55,8 @@ XCRAFT_8_3 = replace(XCRAFT, best_move_points={2: D("0.2"), 3: D("0.3")})  # A1,
 EXAMPLES = [
     ("ex01-cml-002_III.11_bm_beats_judge", CML, ex1(), None,
      totals(1.3, 0.2, 1.3, 1.0, 1.0, 0, 1.4, 0, 1.0, 1.0)),
-    ("ex02-cml-002_III.2_bm3_plus_ci", CML, ex2(), {3: D("0.3333")},
-     totals(0, 1.3, 0.8333, 0.3, 0, 1.5, 0, 1.2, 0, 0)),
+    ("ex02-cml-002_III.2_bm3_plus_ci", CML, ex2(), {3: D("0.333333")},
+     totals(0, 1.3, 0.833333, 0.3, 0, 1.5, 0, 1.2, 0, 0)),
     ("ex03-cml-002_III.11_judge_beats_bm", CML, ex3(), None,
      totals(1, 0, 1, 1.3, 1.6, 0, 1, 0, 1, 1)),
     ("ex03b-cml-002_III.11_small_judge_void", CML, ex3(judge={5: "0.2", 4: "0.3"}), None,
@@ -81,8 +81,8 @@ EXAMPLES = [
      totals(0, 1, 0, 0.7, 0, 1.7, 0, 1, 0, 0)),
     ("ex09-cml-002_III.11_bm_beats_judge", CML, ex9(), {4: D("0.25")},
      totals(0, 1, 0, 0.75, 0, 1.7, 0, 1, 0, 0)),
-    ("ex10-cml-002_I.7.8_no_bm_ci_due", CML, ex10(), {3: D("0.3333")},
-     totals(0, 1, 0.3333, 0, -0.3, 1, 0, 1, -0.3, 0)),
+    ("ex10-cml-002_I.7.8_no_bm_ci_due", CML, ex10(), {3: D("0.333333")},
+     totals(0, 1, 0.333333, 0, -0.3, 1, 0, 1, -0.3, 0)),
     ("ex10-xcraft-000_S7.12", XCRAFT, ex10(penalties=False), None,
      totals(0, 1, 0, 0, 0, 1, 0, 1, 0, 0)),
     ("ex11-cml-002_III.5_l.309_self_shot", CML, ex11(), None,
@@ -255,9 +255,9 @@ def test_ci_ex2_two_kills_in_six_red_cards():
     games += [red_game(1, 1, killed=True, result=RED)]  # a Night-1 death in a won game: counts in K, no credit
     games += [red_game(i, 1, killed=False, result=BLACK) for i in range(2, 6)]
     ci = ci_values(games, CML)
-    assert ci[0] == {3: D("0.3333")}
+    assert ci[0] == {3: D("0.333333")}
     assert ci[1] == {}
-    assert score_tournament(games, CML)[0].seat(3).total == D("0.8333")
+    assert score_tournament(games, CML)[0].seat(3).total == D("0.833333")
 
 
 def test_ci_ex4_one_kill_in_eight_red_cards():
@@ -273,9 +273,9 @@ def test_ci_ex9_sheriff_card_counts_as_red():
 
 def test_ci_ex10_still_due_without_the_bm_right_A8():
     games = [ex10(players={3: "P"})] + [red_game(i, 1, killed=False, result=RED) for i in range(1, 3)]
-    assert ci_values(games, CML)[0] == {3: D("0.3333")}
+    assert ci_values(games, CML)[0] == {3: D("0.333333")}
     (item,) = score_tournament(games, CML)[0].seat(3).items_of(CI)
-    assert (item.points, item.clause) == (D("0.3333"), "002 III.3")
+    assert (item.points, item.clause) == (D("0.333333"), "002 III.3")
 
 
 def test_ci_ex12_interpretation_a_capped_and_only_in_lost_games():
@@ -299,9 +299,9 @@ def test_ci_is_not_credited_in_a_draw_A8():
     assert ci_values(games, CML) == [{}]
 
 
-@pytest.mark.parametrize(("red_cards", "expected"), [(6, "0.1667"), (32, "0.0313"), (2, "0.4")],
-                         ids=["1/6", "1/32-half-up", "1/2-capped"])
-def test_ci_rounds_half_up_to_four_places(red_cards, expected):
+@pytest.mark.parametrize(("red_cards", "expected"), [(6, "0.166667"), (128, "0.007813"), (2, "0.4")],
+                         ids=["1/6", "1/128-half-up", "1/2-capped"])
+def test_ci_rounds_half_up_to_six_places(red_cards, expected):
     games = [game(BLACK, outs=[[]], kills=[1], players={1: "P"})]
     games += [red_game(i, 3, killed=False, result=RED) for i in range(1, red_cards)]
     assert ci_values(games, CML)[0] == {1: D(expected)}
