@@ -196,10 +196,19 @@ def membership_set(*, club: Club, by, user, role: str) -> Membership:
 
 @transaction.atomic
 def membership_remove(*, club: Club, by, user, role: str) -> None:
+    """Take a staff role away. The club's last admin role is never removed: nobody would be left to give it back."""
     _require(permissions.is_club_admin(by, club))
+    if role == Membership.Role.ADMIN:
+        Club.objects.select_for_update().get(pk=club.pk)  # two admins removing each other: one waits, then recounts
+        admins = Membership.objects.filter(club=club, role=Membership.Role.ADMIN)
+        if admins.filter(user=user).exists() and not admins.exclude(user=user).exists():
+            if user == by:
+                raise ServiceError(_("You are the club's last admin: give the admin role to someone else first."))
+            raise ServiceError(_("This is the club's last admin: give the admin role to someone else first."))
     for membership in Membership.objects.filter(club=club, user=user, role=role):
         membership.delete()
     permissions.forget_roles(user)
+    permissions.forget_roles(by)  # the same person, maybe as another object (request.user): he may have stepped down
 
 
 def club_admins_group() -> Group:

@@ -3,7 +3,7 @@ from django.conf.urls.static import static
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from club import views
+from club import views, views_staff
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("players/<int:pk>/login/", views.player_login_create, name="player_login_create"),
     path("claims/", views.claim_list, name="claim_list"),
     path("claims/<int:pk>/decide/", views.claim_decide, name="claim_decide"),
+    path("staff/", views_staff.staff, name="staff"),
+    path("staff/remove/", views_staff.staff_remove, name="staff_remove"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

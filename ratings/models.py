@@ -2,6 +2,7 @@
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 
 class Lot(models.Model):
@@ -31,6 +32,8 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=120)
     start = models.DateField(_("start date"))
     end = models.DateField(_("end date"))
+
+    history = HistoricalRecords()  # who created, moved or deleted a season (ratings.seasons)
 
     class Meta:
         verbose_name = _("season")

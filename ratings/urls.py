@@ -1,11 +1,14 @@
 from django.urls import path
 
-from ratings import views
+from ratings import views, views_seasons
 
 app_name = "ratings"
 urlpatterns = [
     path("", views.club_rating, name="club_rating"),
     path("statistics/", views.club_stats, name="club_stats"),
+    path("seasons/", views_seasons.season_list, name="season_list"),
+    path("seasons/<int:pk>/edit/", views_seasons.season_edit, name="season_edit"),
+    path("seasons/<int:pk>/delete/", views_seasons.season_delete, name="season_delete"),
     path("seasons/<int:pk>/standings.csv", views.season_standings_csv, name="season_standings_csv"),
     path("players/<int:pk>/", views.player_profile, name="player_profile"),
     path("players/<int:pk>/history.csv", views.player_history_csv, name="player_history_csv"),

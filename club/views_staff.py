@@ -1,0 +1,56 @@
+"""The staff page (/staff/): who holds which role; a club admin gives and takes roles through club.services."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from club import permissions, selectors, services
+from club.forms_staff import StaffRemoveForm, StaffRoleForm
+from club.models import Membership
+from club.views import _club_for_admin, _form_error
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def staff(request):
+    """GET: the staff by role and the form; POST: give the role named in the form."""
+    club = _club_for_admin(request)
+    form = StaffRoleForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user, role = form.cleaned_data["username"], form.cleaned_data["role"]
+        try:
+            services.membership_set(club=club, by=request.user, user=user, role=role)
+        except services.ServiceError as exc:
+            _form_error(form, exc)
+        else:
+            messages.success(request, _("%(user)s is now %(role)s.")
+                             % {"user": user.get_username(), "role": Membership.Role(role).label})
+            return redirect("staff")
+    return render(request, "club/staff.html",
+                  {"club": club, "form": form, "staff": selectors.staff_by_role(club=club)})
+
+
+@login_required
+@require_POST
+def staff_remove(request):
+    club = _club_for_admin(request)
+    form = StaffRemoveForm(request.POST)
+    if not form.is_valid():
+        field = next(iter(form.errors))
+        messages.error(request, _("%(field)s: %(error)s")
+                       % {"field": form.fields[field].label, "error": form.errors[field][0]})
+        return redirect("staff")
+    user, role = form.cleaned_data["user"], form.cleaned_data["role"]
+    try:
+        services.membership_remove(club=club, by=request.user, user=user, role=role)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("staff")
+    messages.success(request, _("%(user)s is no longer %(role)s.")
+                     % {"user": user.get_username(), "role": Membership.Role(role).label})
+    # An admin who stepped down may not see the staff page any more.
+    return redirect("staff" if permissions.is_club_admin(request.user, club) else "home")
