@@ -722,7 +722,8 @@ def _best_move(ctx: Ctx, payload: dict) -> ActionResult:
     protocol = ctx.protocol()
     entitled, clause = best_move_right(protocol, ctx.ruleset)
     if not entitled:
-        ctx.refuse(clause)
+        from games.live_state import best_move_right_text  # the judge's language; live_state imports this module
+        ctx.refuse(best_move_right_text((entitled, clause))[1])
     raw = payload.get("seats", "")
     parts = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
     try:

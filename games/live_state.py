@@ -173,7 +173,7 @@ def judge_screen(game_id: int) -> JudgeScreen:
         role_counts={r: (counts.get(r, 0), q) for r, q in ROLE_COUNTS.items()},
         phase_kind=kind, phase_index=index, speech=speech, vote=vote, day=day, night=night, night_answers=answers,
         proposed=game_end(protocol, ruleset) if game.status == Game.Status.IN_PROGRESS else None,
-        best_move_right=best_move_right(protocol, ruleset), problems=problems, protocol=protocol,
+        best_move_right=best_move_right_text(best_move_right(protocol, ruleset)), problems=problems, protocol=protocol,
         actions=actions, can_undo=any(not a.undone and a.kind != "undo" for a in actions),
         read_only=game.status in (Game.Status.SIGNED, Game.Status.ANNULLED),
         awaiting_approval=awaiting_approval(protocol, ruleset),
@@ -203,3 +203,18 @@ def spectator_days(game: Game, protocol: Protocol) -> list[SpectatorDay]:
 
 def third_foul_clause(ruleset: RuleSet) -> str:
     return cite(ruleset, "000 D6.4", "002 I.8.4", "003 l.73")
+
+
+def best_move_right_text(right: tuple[bool, str]) -> tuple[bool, str]:
+    """The engine's (English) reason why there is no best move, in the judge's language; the clause is kept."""
+    entitled, reason = right
+    clause, sep, text = reason.partition(": ")
+    labels = {
+        "this rule set has no best move": _("this rule set has no best move"),
+        "only the player killed on Night 1 makes a best move": _("only the player killed on Night 1 makes a best move"),
+        "no best move when two or more players left on Day 1":
+            _("no best move when two or more players left on Day 1"),
+    }
+    if sep and text in labels:
+        return entitled, f"{clause}: {labels[text]}"
+    return entitled, reason

@@ -7,6 +7,7 @@ from dataclasses import fields
 from decimal import Decimal
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.protocol import ROLES
@@ -103,8 +104,9 @@ class RuleSetForm(forms.Form):
         label=_("Forbidden lift votes"), widget=forms.Textarea(attrs={"rows": 4}), required=False,
         help_text=_('JSON list, e.g. [{"clause": "000 S7.6", "alive": 4, "tied": 2}]'))
     tiebreakers = forms.CharField(label=_("Tie-breakers, in order"),
-                                  help_text=_("Comma-separated names: %(names)s")
-                                  % {"names": ", ".join(n for n in METRICS if n != "total")})
+                                  # lazy: `%` on a lazy string would fix the text in the language active at import
+                                  help_text=lazy(lambda: _("Comma-separated names: %(names)s")
+                                                 % {"names": ", ".join(n for n in METRICS if n != "total")}, str)())
     difficult_roles = forms.MultipleChoiceField(label=_("Difficult roles"), choices=[(r, r) for r in ROLES],
                                                 widget=forms.CheckboxSelectMultiple, required=False)
     protest_window_minutes = forms.IntegerField(label=_("Protest window, minutes"), min_value=1, max_value=24 * 60)

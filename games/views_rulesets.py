@@ -32,13 +32,37 @@ def ruleset_list(request):
     })
 
 
+def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
+    """(label, value shown) per parameter: choices by their label, tie-breakers by their metric name, not codes."""
+    from django import forms
+    from django.utils.translation import get_language
+
+    from ratings.standings import METRICS
+
+    rows = []
+    for field in form:
+        value = field.value()
+        if isinstance(field.field, forms.MultipleChoiceField):
+            labels = dict(field.field.choices)
+            value = ", ".join(str(labels.get(v, v)) for v in value or ()) or None
+        elif isinstance(field.field, forms.ChoiceField):
+            value = dict(field.field.choices).get(value, value)
+        elif field.name == "tiebreakers" and value:
+            russian = (get_language() or "").startswith("ru")
+            value = ", ".join(
+                (METRICS[n].label if russian else METRICS[n].label_en) if n in METRICS else n
+                for n in (part.strip() for part in str(value).split(",")) if n)
+        rows.append((field.label, value))
+    return rows
+
+
 def ruleset_detail(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     ruleset = version.ruleset()
     form = RuleSetForm(initial=RuleSetForm.initial_from(version.name, ruleset))
     club = get_site_club()
     return render(request, "games/ruleset_detail.html", {
-        "version": version, "form": form,
+        "version": version, "form": form, "rows": _param_rows(form),
         "versions": RuleSetVersion.objects.filter(slug=version.slug).order_by("-version"),
         "can_edit": bool(club) and is_club_admin(request.user, club),
     })

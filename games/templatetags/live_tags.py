@@ -44,3 +44,11 @@ def may_start_game(context, club):
 
     request = context.get("request")
     return bool(request is not None and can_start_game(request.user, club))
+
+
+@register.filter(name="action_label")
+def action_label_filter(kind: str) -> str:
+    """A judge action's stored kind ("nominate", "don_check" …) → its label in the reader's language."""
+    from games.live import action_label
+
+    return action_label(kind or "")

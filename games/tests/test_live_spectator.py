@@ -76,12 +76,12 @@ def test_the_live_view_shows_public_facts_and_polls(live, client):  # noqa: F811
     assert "1→5" in fragment and "2→4" in fragment  # nominations
     assert "5: 7" in fragment  # the vote
     assert "spoke" in fragment.lower() or "выступ" in fragment.lower()
-    assert "vote D1" in fragment  # who left and how
+    assert "vote D1" in fragment  # who left and how (the stored "vote D1", shown as a label)
     # the night being played is announced only in the morning (000 4.5.4): the kill is not public yet
-    assert "night N1" not in fragment and "the city sleeps" in fragment
+    assert "killed N1" not in fragment and "the city sleeps" in fragment
     play(game, live.judge, [("day", {})])
     fragment = client.get(reverse("games:live", args=[game.pk]), HTTP_HX_REQUEST="true").content.decode()
-    assert "night N1" in fragment
+    assert "killed N1" in fragment  # the stored "night N1", shown as a label
 
 
 def test_the_judge_staff_sees_the_roles_and_everyone_does_after_the_end(live, client):  # noqa: F811

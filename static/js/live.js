@@ -30,11 +30,12 @@
     clearInterval(timer);
     var left = parseInt(button.dataset.timer, 10);
     if (left === 0) { out.textContent = ""; return; }
-    out.textContent = left + " s";
+    var unit = " " + (out.dataset.unit || "s");
+    out.textContent = left + unit;
     out.classList.remove("text-danger");
     timer = setInterval(function () {
       left -= 1;
-      out.textContent = left > 0 ? left + " s" : "0 s — " + (out.dataset.over || "time!");
+      out.textContent = left > 0 ? left + unit : "0" + unit + " — " + (out.dataset.over || "time!");
       if (left <= 10) out.classList.add("text-danger");
       if (left <= 0) clearInterval(timer);
     }, 1000);
