@@ -95,9 +95,19 @@ def _scope_games_q(scope: RatingScope, prefix: str = "") -> Q:
 # ---------------------------------------------------------------------------------------------- standings
 def provisional_players(scope: RatingScope) -> set[int]:
     """Players with a game under protest in the scope: their rows are provisional until the decision."""
-    protested = Protest.objects.filter(_scope_games_q(scope, "game__"), status=Protest.Status.PENDING
-                                       ).values("game_id")
-    return set(Seat.objects.filter(game_id__in=protested).values_list("player_id", flat=True))
+    # Pending protests are few at any time: read them (with their game's scope fields) and match in Python, so the
+    # cost does not grow with the games of a season (a date-range join over a season's games did).
+    pending = Protest.objects.filter(status=Protest.Status.PENDING).values_list(
+        "game_id", "game__tournament_id", "game__club_id", "game__date")
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        games = [g for g, tournament_id, _club, _date in pending if tournament_id == scope.tournament_id]
+    else:
+        season = scope.season
+        games = [g for g, _t, club_id, date in pending
+                 if club_id == season.club_id and season.start <= date <= season.end]
+    if not games:
+        return set()
+    return set(Seat.objects.filter(game_id__in=games).values_list("player_id", flat=True))
 
 
 def _label(name: str) -> str:
