@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
+from games.i18n import localize, problem_text
 from games.models import (
     Adjustment,
     ClubEvening,
@@ -310,7 +311,7 @@ def check_change(ctx: Ctx, mutate: Callable[[Protocol], None], *prefixes: str, i
     errors = [p for p in new_errors(before, validate(changed, ctx.ruleset, finished=False), *prefixes)
               if not any(text in p.message for text in ignore)]
     if errors:
-        ctx.refuse(errors[0].message)
+        ctx.refuse(problem_text(errors[0]))
 
 
 def game_end(protocol: Protocol, ruleset: RuleSet):
@@ -545,7 +546,7 @@ def vote_state(protocol: Protocol, ruleset: RuleSet, index: int) -> VoteState:
     alive = len(alive_now(protocol) | set(day.out))
     cancelled = vote_cancellations(protocol, ruleset).get(index)
     if cancelled:
-        return VoteState(nominees, "none", [], alive, cancelled)
+        return VoteState(nominees, "none", [], alive, localize(cancelled))
     if day.out or (day.votes is not None and day.lift is not None):
         return VoteState(nominees, "done", [], alive)
     if day.votes is None:
@@ -570,7 +571,7 @@ def vote_state(protocol: Protocol, ruleset: RuleSet, index: int) -> VoteState:
         if tied is not None and leaders == tied:
             ban = matching_lift_ban(ruleset.lift_bans, alive=alive, tied=len(leaders), day=index)
             if ban is not None:
-                return VoteState(nominees, "done", [], alive, f"{ban.clause}: " + _(
+                return VoteState(nominees, "done", [], alive, f"{localize(ban.clause)}: " + _(
                     "no lift vote of %(n)d at %(alive)d players; night falls") % {"n": len(leaders),
                                                                                    "alive": alive})
             return VoteState(nominees, "lift", leaders, alive, cite(ruleset, "000 4.4.14", "002 I.6.18.4") + ": "
@@ -885,7 +886,7 @@ def _result(ctx: Ctx, payload: dict) -> ActionResult:
     protocol = ctx.protocol()
     end = game_end(protocol, ctx.ruleset)
     if end is not None and end.result != result:
-        ctx.refuse(f"{end.clause}: " + _("the game ended at %(phase)s with %(result)s.") % {
+        ctx.refuse(f"{localize(end.clause)}: " + _("the game ended at %(phase)s with %(result)s.") % {
             "phase": end.phase, "result": end.result})
     if end is None and Counter(s.role for s in protocol.seats) == Counter(ROLE_COUNTS):
         ctx.refuse(_("%(clause)s: the win condition does not hold yet; the game goes on.") % {
@@ -919,9 +920,9 @@ def _scoring_errors(ctx: Ctx, mutate: Callable[[Protocol], None], field: str) ->
     after = validate(changed, ctx.ruleset, finished=False)
     errors = new_errors(before, after, field, "judge_extras", "adjustments")
     if errors:
-        ctx.refuse(errors[0].message)
+        ctx.refuse(problem_text(errors[0]))
     seen = {str(p) for p in before}
-    return [p.message for p in after if not p.is_error and str(p) not in seen]
+    return [problem_text(p) for p in after if not p.is_error and str(p) not in seen]
 
 
 def _extra(ctx: Ctx, payload: dict) -> ActionResult:
@@ -1023,7 +1024,7 @@ def _sign(ctx: Ctx, payload: dict) -> ActionResult:
     errors = [p for p in validate(protocol, ctx.ruleset, finished=True) if p.is_error]
     if errors:
         ctx.refuse(_("The protocol cannot be signed yet: %(problems)s") % {
-            "problems": "; ".join(p.message for p in errors[:3])})
+            "problems": "; ".join(problem_text(p) for p in errors[:3])})
     ctx.snap.game_fields()
     ctx.game.status = Game.Status.SIGNED
     ctx.game.signed_at = timezone.now()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from games.i18n import localize
 from games.live import (
     VoteState,
     alive_now,
@@ -208,13 +209,4 @@ def third_foul_clause(ruleset: RuleSet) -> str:
 def best_move_right_text(right: tuple[bool, str]) -> tuple[bool, str]:
     """The engine's (English) reason why there is no best move, in the judge's language; the clause is kept."""
     entitled, reason = right
-    clause, sep, text = reason.partition(": ")
-    labels = {
-        "this rule set has no best move": _("this rule set has no best move"),
-        "only the player killed on Night 1 makes a best move": _("only the player killed on Night 1 makes a best move"),
-        "no best move when two or more players left on Day 1":
-            _("no best move when two or more players left on Day 1"),
-    }
-    if sep and text in labels:
-        return entitled, f"{clause}: {labels[text]}"
-    return entitled, reason
+    return entitled, localize(reason)

@@ -26,6 +26,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from club.permissions import player_of
+from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
 from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
 from games.rules.protocol import BLACK, DRAW, RED, team_of
@@ -450,9 +451,11 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
     game = ctx.game
     ruleset = ctx.ruleset
 
-    def errors() -> set[str]:
+    def errors() -> dict[str, str]:
+        """The protocol's errors: "field: message" in English (compared) -> the same in the reader's language."""
         fresh = with_protocol(Game.objects.filter(pk=game.pk)).get()
-        return {str(p) for p in validate(protocol_of(fresh), ruleset, finished=True) if p.is_error}
+        return {str(p): f"{p.field}: {problem_text(p)}"
+                for p in validate(protocol_of(fresh), ruleset, finished=True) if p.is_error}
 
     before = errors()
     for outcome in corrections:
@@ -484,7 +487,8 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
             night.save(update_fields=[attr])
             where = {"night": night.index}
         ctx.records.append({"kind": CORRECT_PROTOCOL, "field": field, **where, "from": old, "to": new})
-    introduced = sorted(errors() - before)
+    after = errors()
+    introduced = [after[key] for key in sorted(after.keys() - before.keys())]
     if introduced:  # the engine's validate(): a correction must leave the protocol valid
         raise ProtestError(_("The correction makes the protocol invalid: %(problems)s")
                            % {"problems": "; ".join(introduced[:5])})

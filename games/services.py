@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
+from games.i18n import problem_line
 from games.models import (
     Adjustment,
     Day,
@@ -32,8 +33,9 @@ from games.models import (
     Seat,
     Tournament,
 )
+from games.rules.i18n import N_
 from games.rules.interchange import GameProblem, parse_document
-from games.rules.problems import Problem, error
+from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.ruleset import RuleSet
 from games.rules.scoring import score_tournament
@@ -48,9 +50,13 @@ class ServiceError(Exception):
 
 
 class ImportFailed(ServiceError):
-    def __init__(self, problems: list[str]):
+    """`problems`: the English "FILE: game N: field: message" lines (the command's output); `shown`: the same lines
+    in the language of the request, for the import page."""
+
+    def __init__(self, problems: list[str], shown: list[str] | None = None):
         super().__init__(f"{len(problems)} problem(s); nothing was imported")
         self.problems = problems
+        self.shown = shown if shown is not None else list(problems)
 
 
 @dataclass
@@ -61,6 +67,7 @@ class ImportReport:
     updated: int = 0
     players_created: int = 0
     warnings: list[str] = field(default_factory=list)
+    warnings_shown: list[str] = field(default_factory=list)  # the same in the request's language
 
 
 # ---------------------------------------------------------------------------------------------------- import
@@ -76,13 +83,14 @@ def _load(label: str, raw: bytes | str) -> tuple[object | None, list[str]]:
 def _header_problems(p: Protocol) -> list[Problem]:
     problems = []
     if not p.date or parse_date(p.date) is None:
-        problems.append(error("date", f"must be an ISO date like 2026-11-28, got {p.date!r} (000 P7.2.2)"))
+        problems.append(error_t("date", N_("must be an ISO date like 2026-11-28, got %(got)s (000 P7.2.2)"),
+                                got=repr(p.date)))
     if p.ended_at and parse_datetime(p.ended_at) is None:
-        problems.append(error("ended_at", f"must be an ISO date-time, got {p.ended_at!r}"))
+        problems.append(error_t("ended_at", N_("must be an ISO date-time, got %(got)s"), got=repr(p.ended_at)))
     for s in p.seats:
         if len(clean_nickname(s.player)) > NICKNAME_MAX_LENGTH:
-            problems.append(error(f"seats[{s.seat}].player",
-                                  f"a nickname has at most {NICKNAME_MAX_LENGTH} characters"))
+            problems.append(error_t(f"seats[{s.seat}].player", N_("a nickname has at most %(max)s characters"),
+                                    max=NICKNAME_MAX_LENGTH))
     return problems
 
 
@@ -108,14 +116,20 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     """
     problems: list[str] = []
     warnings: list[str] = []
+    shown: list[str] = []  # `problems` in the request's language
+    warnings_shown: list[str] = []
     parsed = []
     for label, raw in documents:
         data, load_problems = _load(label, raw)
         if load_problems:
             problems += load_problems
+            shown += load_problems
             continue
         doc = parse_document(data)
-        problems += [f"{label}: {p}" for p in doc.problems if p.problem.is_error]
+        for p in doc.problems:
+            if p.problem.is_error:
+                problems.append(f"{label}: {p}")
+                shown.append(problem_line(label, p.game, p.problem))
         parsed.append((label, doc))
 
     if club is not None and by is not None and not is_club_admin(by, club):
@@ -132,6 +146,9 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                 known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
                 problems.append(f"{label}: game -: tournament.ruleset: unknown rule set "
                                 f"{doc.tournament.ruleset!r} (known: {known})")
+                shown.append(problem_line(label, "-", error_t(
+                    "tournament.ruleset", N_("unknown rule set %(ruleset)s (known: %(known)s)"),
+                    ruleset=repr(doc.tournament.ruleset), known=known)))
                 continue
             ruleset = version.ruleset()
             for protocol in doc.games:
@@ -139,12 +156,13 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                 for p in game_problems:
                     line = f"{label}: {GameProblem(str(protocol.number), p)}"
                     (problems if p.is_error else warnings).append(line)
+                    (shown if p.is_error else warnings_shown).append(problem_line(label, str(protocol.number), p))
             planned.append((doc, version, ruleset))
         if problems:
             transaction.set_rollback(True)
-            raise ImportFailed(problems)
+            raise ImportFailed(problems, shown)
 
-        report = ImportReport(club=target_club, warnings=warnings)
+        report = ImportReport(club=target_club, warnings=warnings, warnings_shown=warnings_shown)
         for doc, version, _ruleset in planned:
             tournament = _upsert_tournament(target_club, doc.tournament, version)
             players = _players_by_key(target_club, [s.player for p in doc.games for s in p.seats], report)

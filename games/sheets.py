@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.text import format_lazy
 from django.utils.translation import pgettext_lazy
 
+from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
 from games.selectors import ProtocolView, protocol_view, with_protocol
@@ -292,7 +293,7 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
     rows = [by_number.get(n) or SheetRow(number=n) for n in range(1, 11)]
     rounds, slot_count = _rounds_of(view, slots)
     nicknames = {s.number: s.nickname for s in view.seats}
-    items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind), points_text(i.points), i.clause, i.note,
+    items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind), points_text(i.points), i.clause, note_text(i.note),
                        i.effective) for i in view.items]
     if not items and view.show_secrets:
         items = _unscored_items(game, nicknames)

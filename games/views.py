@@ -74,13 +74,13 @@ def import_upload(request):
         try:
             report = import_documents(documents=[(f.name, f.read()) for f in uploads], club=club, by=request.user)
         except ImportFailed as exc:
-            problems = exc.problems
+            problems = exc.shown
         except ServiceError as exc:
             problems = [str(exc)]
         else:
             messages.success(request, _("Imported: %(new)d new game(s), %(updated)d updated.")
                              % {"new": report.created, "updated": report.updated})
-            for line in report.warnings[:50]:
+            for line in report.warnings_shown[:50]:
                 messages.warning(request, line)
             if report.tournaments:
                 return redirect("games:tournament_detail", pk=report.tournaments[0].pk)

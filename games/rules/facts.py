@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .i18n import N_, Text
 from .protocol import BLACK_ROLES, RED_ROLES, Protocol
 from .ruleset import RuleSet
 
@@ -24,11 +25,11 @@ def day_one_departures(protocol: Protocol) -> list[int]:
 def best_move_right(protocol: Protocol, ruleset: RuleSet) -> tuple[bool, str]:
     """Whether the Night-1 victim may make a best move, and the clause that decides (RULES.md decision 3)."""
     if not ruleset.best_move_enabled:
-        return False, f"{ruleset.source}: this rule set has no best move"
+        return False, Text(N_("%(source)s: this rule set has no best move"), source=ruleset.source)
     if first_night_victim(protocol) is None:
-        return False, "000 8.3 / 002 I.7.8: only the player killed on Night 1 makes a best move"
+        return False, Text(N_("000 8.3 / 002 I.7.8: only the player killed on Night 1 makes a best move"))
     if len(day_one_departures(protocol)) > ruleset.best_move_max_day1_out:
-        return False, "000 S7.12 / 002 I.7.8: no best move when two or more players left on Day 1"
+        return False, Text(N_("000 S7.12 / 002 I.7.8: no best move when two or more players left on Day 1"))
     return True, "000 8.3 / 002 I.7.8"
 
 

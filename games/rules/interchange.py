@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .problems import Problem, error
+from .i18n import N_
+from .problems import Problem, error_t
 from .protocol import (
     REMOVAL_REASONS,
     RESULTS,
@@ -30,6 +31,7 @@ from .protocol import (
 from .ruleset import PRESETS
 
 FORMAT = "mafclub/1"
+_NOT_POINTS = N_("must be a number of points, got %(got)s")
 
 
 @dataclass
@@ -66,18 +68,19 @@ class _Reader:
         self.label = label
         self.problems: list[Problem] = []
 
-    def fail(self, path: str, message: str) -> None:
-        self.problems.append(error(path, message))
+    def fail(self, path: str, template: str, **params: Any) -> None:
+        """A structural problem at `path`; `template` is marked with N_, `params` fill it."""
+        self.problems.append(error_t(path, template, **params))
 
     def integer(self, value: Any, path: str, *, low: int | None = None, high: int | None = None,
                 optional: bool = False) -> int | None:
         if value is None and optional:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"must be a whole number, got {value!r}")
+            self.fail(path, N_("must be a whole number, got %(got)s"), got=repr(value))
             return None
         if (low is not None and value < low) or (high is not None and value > high):
-            self.fail(path, f"must be between {low} and {high}, got {value}")
+            self.fail(path, N_("must be between %(low)s and %(high)s, got %(got)s"), low=low, high=high, got=value)
             return None
         return value
 
@@ -86,15 +89,15 @@ class _Reader:
 
     def points(self, value: Any, path: str) -> Decimal | None:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            self.fail(path, f"must be a number of points, got {value!r}")
+            self.fail(path, _NOT_POINTS, got=repr(value))
             return None
         try:
             result = Decimal(str(value))
         except InvalidOperation:
-            self.fail(path, f"must be a number of points, got {value!r}")
+            self.fail(path, _NOT_POINTS, got=repr(value))
             return None
         if not result.is_finite():
-            self.fail(path, f"must be a finite number, got {value!r}")
+            self.fail(path, N_("must be a finite number, got %(got)s"), got=repr(value))
             return None
         return result
 
@@ -102,13 +105,13 @@ class _Reader:
         if value is None and optional:
             return ""
         if not isinstance(value, str):
-            self.fail(path, f"must be text, got {value!r}")
+            self.fail(path, N_("must be text, got %(got)s"), got=repr(value))
             return ""
         return value
 
     def obj(self, value: Any, path: str) -> dict[str, Any] | None:
         if not isinstance(value, dict):
-            self.fail(path, f"must be an object, got {type(value).__name__}")
+            self.fail(path, N_("must be an object, got %(got)s"), got=type(value).__name__)
             return None
         return value
 
@@ -123,7 +126,7 @@ class _Reader:
         if value is None and optional:
             return None
         if not isinstance(value, list):
-            self.fail(path, f"must be a list, got {type(value).__name__}")
+            self.fail(path, N_("must be a list, got %(got)s"), got=type(value).__name__)
             return None
         return value
 
@@ -160,7 +163,7 @@ def _day(r: _Reader, value: Any, path: str) -> Day:
         if lift_obj is not None:
             day.lift = r.integer(lift_obj.get("for"), f"{path}.lift.for", low=0, high=10)
     if "out" not in obj:
-        r.fail(f"{path}.out", "is required: the seats that left by this day's vote or lift ([] when nobody did)")
+        r.fail(f"{path}.out", N_("is required: the seats that left by this day's vote or lift ([] when nobody did)"))
     out = r.array(obj.get("out"), f"{path}.out") or []
     day.out = [n for i, raw in enumerate(out) if (n := r.seat_no(raw, f"{path}.out[{i}]")) is not None]
     return day
@@ -191,19 +194,19 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
         path = f"seats[{number}]" if number is not None else f"seats[{i}]"
         player = r.text(s.get("player"), f"{path}.player", optional=False).strip()
         if not player:
-            r.fail(f"{path}.player", "a nickname is required (000 P7.3)")
+            r.fail(f"{path}.player", N_("a nickname is required (000 P7.3)"))
         role = s.get("role")
         if role is not None and role not in ROLES:
-            r.fail(f"{path}.role", f"must be one of К, Ч, Ш, Д (000 P7.4.1), got {role!r}")
+            r.fail(f"{path}.role", N_("must be one of К, Ч, Ш, Д (000 P7.4.1), got %(got)s"), got=repr(role))
             role = None
         fouls = r.integer(s.get("fouls", 0), f"{path}.fouls", low=0, high=4)
         if number is not None:
             seats.append(SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0))
     present = {s.seat for s in seats}
     for missing in sorted(set(range(1, 11)) - present):
-        r.fail(f"seats[{missing}]", "missing: a protocol has ten seats numbered 1–10 (000 4.1.1)")
+        r.fail(f"seats[{missing}]", N_("missing: a protocol has ten seats numbered 1–10 (000 4.1.1)"))
     if len(seats_raw) > 10:
-        r.fail("seats", f"a protocol has exactly ten seats, got {len(seats_raw)} (000 4.1.1)")
+        r.fail("seats", N_("a protocol has exactly ten seats, got %(got)s (000 4.1.1)"), got=len(seats_raw))
 
     days = [_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
     nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
@@ -213,7 +216,8 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
         seat = r.seat_no(rm.get("seat"), f"{path}.seat")
         reason = rm.get("reason")
         if reason not in REMOVAL_REASONS:
-            r.fail(f"{path}.reason", f"must be one of {', '.join(REMOVAL_REASONS)}, got {reason!r}")
+            r.fail(f"{path}.reason", N_("must be one of %(allowed)s, got %(got)s"), allowed=', '.join(REMOVAL_REASONS),
+                   got=repr(reason))
         at = r.text(rm.get("at"), f"{path}.at", optional=False)
         if seat is not None and reason in REMOVAL_REASONS:
             removals.append(Removal(seat=seat, reason=reason, at=at, after_vote=bool(rm.get("after_vote", False)),
@@ -249,7 +253,7 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
 
     result = obj.get("result")
     if result is not None and result not in RESULTS:
-        r.fail("result", f"must be one of red, black, draw (000 P7.7, A4), got {result!r}")
+        r.fail("result", N_("must be one of red, black, draw (000 P7.7, A4), got %(got)s"), got=repr(result))
         result = None
 
     protocol = Protocol(
@@ -276,34 +280,36 @@ def parse_document(data: Any) -> Document:
     """Read a decoded `mafclub/1` document. Structural problems are collected, never raised."""
     problems: list[GameProblem] = []
     if not isinstance(data, dict):
-        return Document(None, [], [GameProblem("-", error("document", "must be a JSON object"))])
+        return Document(None, [], [GameProblem("-", error_t("document", N_("must be a JSON object")))])
     if data.get("format") != FORMAT:
-        problems.append(GameProblem("-", error("format", f"must be {FORMAT!r}, got {data.get('format')!r}")))
+        problems.append(GameProblem("-", error_t("format", N_("must be %(format)s, got %(got)s"), format=repr(FORMAT),
+                                                 got=repr(data.get('format')))))
 
     tournament = None
     t = data.get("tournament")
     if not isinstance(t, dict):
-        problems.append(GameProblem("-", error("tournament", "an object with name and ruleset is required")))
+        problems.append(GameProblem("-", error_t("tournament", N_("an object with name and ruleset is required"))))
     else:
         name = t.get("name")
         ruleset = t.get("ruleset")
         if not isinstance(name, str) or not name.strip():
-            problems.append(GameProblem("-", error("tournament.name", "a tournament name is required")))
+            problems.append(GameProblem("-", error_t("tournament.name", N_("a tournament name is required"))))
         if not isinstance(ruleset, str) or not ruleset.strip():
-            problems.append(GameProblem("-", error(
-                "tournament.ruleset", f"a rule set is required (one of {', '.join(PRESETS)} or a club copy)")))
+            problems.append(GameProblem("-", error_t(
+                "tournament.ruleset", N_("a rule set is required (one of %(presets)s or a club copy)"),
+                presets=', '.join(PRESETS))))
         difficult = t.get("difficult_roles")
         if difficult is not None and (not isinstance(difficult, list) or any(x not in ROLES for x in difficult)):
-            problems.append(GameProblem("-", error("tournament.difficult_roles",
-                                                   "must be a list of role letters К, Ч, Ш, Д (002 III.14.3, A17)")))
+            problems.append(GameProblem("-", error_t("tournament.difficult_roles",
+                                                     N_("must be a list of role letters К, Ч, Ш, Д (002 III.14.3, A17)"))))
             difficult = None
         stages = t.get("stages") if isinstance(t.get("stages"), list) else []
         lots = t.get("lots") or {}
         if not isinstance(lots, dict) or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
                 for k, v in lots.items()):
-            problems.append(GameProblem("-", error("tournament.lots",
-                                                   "must map nicknames to positive lot numbers")))
+            problems.append(GameProblem("-", error_t("tournament.lots",
+                                                     N_("must map nicknames to positive lot numbers"))))
             lots = {}
         if isinstance(name, str) and isinstance(ruleset, str):
             tournament = TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
@@ -312,7 +318,7 @@ def parse_document(data: Any) -> Document:
     games_raw = data.get("games")
     games: list[Protocol] = []
     if not isinstance(games_raw, list):
-        problems.append(GameProblem("-", error("games", "a list of games is required")))
+        problems.append(GameProblem("-", error_t("games", N_("a list of games is required"))))
         games_raw = []
     seen_numbers: dict[int, int] = {}
     for i, raw in enumerate(games_raw):
@@ -324,10 +330,11 @@ def parse_document(data: Any) -> Document:
         if protocol is None:
             continue
         if protocol.number is None:
-            problems.append(GameProblem(label, error("number", "a game number is required (000 P7.2.1)")))
+            problems.append(GameProblem(label, error_t("number", N_("a game number is required (000 P7.2.1)"))))
             continue
         if protocol.number in seen_numbers:
-            problems.append(GameProblem(label, error("number", f"game number {protocol.number} appears twice")))
+            problems.append(GameProblem(label, error_t("number", N_("game number %(number)s appears twice"),
+                                                       number=protocol.number)))
             continue
         seen_numbers[protocol.number] = i
         games.append(protocol)

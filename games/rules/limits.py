@@ -12,13 +12,15 @@ import re
 from collections import Counter, defaultdict
 from decimal import Decimal
 
-from .problems import Problem, error, warning
+from .i18n import N_, NC_
+from .problems import Problem, error_t, warning_t
 from .protocol import BLACK, DISQUALIFIED, DRAW, FOULS, RED, SEATS, Protocol
 from .ruleset import RuleSet
 from .scoring import JudgeExtraState, clause, extras_in_effect
 
 ZERO = Decimal("0")
 _SEATS_CLAUSE = "000 4.1.1 / 002 I.1.1"
+_NOT_A_SEAT = N_("%(clause)s: seat %(seat)s is not a seat 1–10")
 
 # 002 III.6 −0.3 list: only when the team lost or drew (l.345).
 _LOSS_ONLY_MINUS_03 = re.compile(r"III\.6\s*/\s*-0\.3")
@@ -51,44 +53,49 @@ def _check_judge_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     for state in in_effect.judge:
         extra, where = state.extra, _field(state)
         if extra.seat not in SEATS:
-            problems.append(error(where, f"{_SEATS_CLAUSE}: seat {extra.seat} is not a seat 1–10"))
+            problems.append(error_t(where, _NOT_A_SEAT, clause=_SEATS_CLAUSE, seat=extra.seat))
         elif seats[extra.seat] > 1:
-            problems.append(error(
-                where, f"{clause(ruleset, 'judge_extra')}: seat {extra.seat} has more than one judge extra"
+            problems.append(error_t(
+                where, N_("%(clause)s: seat %(seat)s has more than one judge extra"),
+                clause=clause(ruleset, 'judge_extra'), seat=extra.seat,
             ))
         # decision 5 / A12: cml {0.2, …, 0.7}; otherwise a range.
         if ruleset.judge_values is not None:
             if extra.points not in ruleset.judge_values:
                 allowed = ", ".join(_fmt(v) for v in ruleset.judge_values)
-                problems.append(error(where, f"{values_clause}: {_fmt(extra.points)} is not one of {allowed}"))
+                problems.append(error_t(where, N_("%(clause)s: %(points)s is not one of %(allowed)s"),
+                                        clause=values_clause, points=_fmt(extra.points), allowed=allowed))
         elif not ruleset.judge_min <= extra.points <= ruleset.judge_max:
-            problems.append(error(
+            problems.append(error_t(
                 where,
-                f"{values_clause}: {_fmt(extra.points)} is outside "
-                f"{_fmt(ruleset.judge_min)}–{_fmt(ruleset.judge_max)}",
+                N_("%(clause)s: %(points)s is outside %(low)s–%(high)s"),
+                clause=values_clause, points=_fmt(extra.points), low=_fmt(ruleset.judge_min),
+                high=_fmt(ruleset.judge_max),
             ))
         # 000 T6.1.3: 0.6 and 0.7 need the head judge's approval — a reminder, not a block.
         if ruleset.judge_approval_from is not None and extra.points >= ruleset.judge_approval_from \
                 and not extra.approved:
-            problems.append(warning(
+            problems.append(warning_t(
                 where,
-                f"{clause(ruleset, 'judge_approval')}: {_fmt(extra.points)} to seat {extra.seat} needs "
-                "the head judge's approval",
+                N_("%(clause)s: %(points)s to seat %(seat)s needs the head judge's approval"),
+                clause=clause(ruleset, 'judge_approval'), points=_fmt(extra.points), seat=extra.seat,
             ))
         # 000 P7.9: the back side explains every extra point in detail (002 III.1.8: grades only).
         if ruleset.back_side_detail == "detailed" and not extra.note.strip():
-            problems.append(warning(
-                where, f"{clause(ruleset, 'back_side')}: explain the judge extra to seat {extra.seat} on the back side"
+            problems.append(warning_t(
+                where, N_("%(clause)s: explain the judge extra to seat %(seat)s on the back side"),
+                clause=clause(ruleset, 'back_side'), seat=extra.seat,
             ))
         if state.superseded:  # A14: the UI warns
             bm = in_effect.best_move
-            problems.append(warning(
+            problems.append(warning_t(
                 where,
-                f"{state.clause}: the judge extra {_fmt(extra.points)} to seat {extra.seat} is void — "
-                f"the best move {_fmt(bm.points) if bm else ''} is larger",
+                N_("%(clause)s: the judge extra %(points)s to seat %(seat)s is void — the best move %(best)s is larger"),
+                clause=state.clause, points=_fmt(extra.points), seat=extra.seat, best=_fmt(bm.points) if bm else '',
             ))
     if protocol.result == DRAW and not ruleset.judge_extras_in_draw and protocol.judge_extras:
-        problems.append(error("judge_extras", f"{clause(ruleset, 'judge_draw')}: no judge extras in a draw"))
+        problems.append(error_t("judge_extras", N_("%(clause)s: no judge extras in a draw"),
+                                clause=clause(ruleset, 'judge_draw')))
     return problems
 
 
@@ -99,16 +106,17 @@ def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 
     recipients = {state.extra.seat for state in counted}
     if ruleset.judge_max_recipients is not None and len(recipients) > ruleset.judge_max_recipients:
-        problems.append(error(
+        problems.append(error_t(
             "judge_extras",
-            f"{clause(ruleset, 'judge_recipients')}: judge extras go to at most {ruleset.judge_max_recipients} "
-            f"players, not {len(recipients)}",
+            N_("%(clause)s: judge extras go to at most %(max)s players, not %(got)s"),
+            clause=clause(ruleset, 'judge_recipients'), max=ruleset.judge_max_recipients, got=len(recipients),
         ))
     total = sum((state.extra.points for state in counted), ZERO)
     if ruleset.judge_total_cap is not None and total > ruleset.judge_total_cap:
-        problems.append(error(
+        problems.append(error_t(
             "judge_extras",
-            f"{clause(ruleset, 'judge_total')}: judge extras total {_fmt(total)} > {_fmt(ruleset.judge_total_cap)}",
+            N_("%(clause)s: judge extras total %(total)s > %(cap)s"),
+            clause=clause(ruleset, 'judge_total'), total=_fmt(total), cap=_fmt(ruleset.judge_total_cap),
         ))
 
     # 000 T6.1.3–6.1.4: a winner ≤ 0.7, a loser ≤ 0.4.
@@ -121,11 +129,12 @@ def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
             cap = ruleset.judge_winner_cap if won else ruleset.judge_loser_cap
             if cap is not None and state.extra.points > cap:
                 key = "judge_winner" if won else "judge_loser"
-                who = "a winner" if won else "a loser"
-                problems.append(error(
-                    _field(state),
-                    f"{clause(ruleset, key)}: {who} gets at most {_fmt(cap)}, "
-                    f"seat {state.extra.seat} has {_fmt(state.extra.points)}",
+                template = (N_("%(clause)s: a winner gets at most %(cap)s, seat %(seat)s has %(points)s") if won
+                            else N_("%(clause)s: a loser gets at most %(cap)s, seat %(seat)s has %(points)s"))
+                problems.append(error_t(
+                    _field(state), template,
+                    clause=clause(ruleset, key), cap=_fmt(cap), seat=state.extra.seat,
+                    points=_fmt(state.extra.points),
                 ))
 
     by_team: dict[str, list[JudgeExtraState]] = defaultdict(list)
@@ -140,15 +149,16 @@ def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 
 def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> list[Problem]:
     problems: list[Problem] = []
-    name = "red" if team == RED else "black"
+    name = NC_("team", "red") if team == RED else NC_("team", "black")
     # 002 III.4: red ≤ 1.2, black ≤ 1.0 (effective values, A10).
     if ruleset.judge_team_cap and team in ruleset.judge_team_cap:
         cap = ruleset.judge_team_cap[team]
         total = sum((s.extra.points for s in states), ZERO)
         if total > cap:
-            problems.append(error(
+            problems.append(error_t(
                 "judge_extras",
-                f"{clause(ruleset, 'judge_team_cap')}: the {name} team's judge extras total {_fmt(total)} > {_fmt(cap)}",
+                N_("%(clause)s: the %(team)s team's judge extras total %(total)s > %(cap)s"),
+                clause=clause(ruleset, 'judge_team_cap'), team=name, total=_fmt(total), cap=_fmt(cap),
             ))
     # 002 III.4.2: a 0.7 excludes every teammate.
     top = ruleset.judge_top_exclusive
@@ -156,10 +166,12 @@ def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> l
         for state in states:
             if state.extra.points >= top and len(states) > 1:
                 others = ", ".join(str(s.extra.seat) for s in states if s is not state)
-                problems.append(error(
+                problems.append(error_t(
                     _field(state),
-                    f"{clause(ruleset, 'judge_top')}: seat {state.extra.seat} has {_fmt(state.extra.points)}, so no "
-                    f"{name} teammate may get a judge extra (seat {others})",
+                    N_("%(clause)s: seat %(seat)s has %(points)s, so no %(team)s teammate may get a judge extra "
+                       "(seat %(others)s)"),
+                    clause=clause(ruleset, 'judge_top'), seat=state.extra.seat, points=_fmt(state.extra.points),
+                    team=name, others=others,
                 ))
     # 002 III.4.3: with a 0.6 at most one teammate, valued 0.2–0.3 (A11: only when a 0.6 was given).
     second, partner_max = ruleset.judge_second_value, ruleset.judge_second_partner_max
@@ -169,18 +181,22 @@ def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> l
                 continue
             others = [s for s in states if s is not state]
             if len(others) > 1:
-                problems.append(error(
+                problems.append(error_t(
                     _field(state),
-                    f"{clause(ruleset, 'judge_second')}: with a {_fmt(second)} (seat {state.extra.seat}) at most one "
-                    f"{name} teammate gets a judge extra, not {len(others)}",
+                    N_("%(clause)s: with a %(second)s (seat %(seat)s) at most one %(team)s teammate gets a judge "
+                       "extra, not %(got)s"),
+                    clause=clause(ruleset, 'judge_second'), second=_fmt(second), seat=state.extra.seat, team=name,
+                    got=len(others),
                 ))
             if partner_max is not None:
                 for other in others:
                     if other.extra.points > partner_max:
-                        problems.append(error(
+                        problems.append(error_t(
                             _field(other),
-                            f"{clause(ruleset, 'judge_second')}: the teammate of a {_fmt(second)} gets at most "
-                            f"{_fmt(partner_max)}, seat {other.extra.seat} has {_fmt(other.extra.points)}",
+                            N_("%(clause)s: the teammate of a %(second)s gets at most %(max)s, seat %(seat)s has "
+                               "%(points)s"),
+                            clause=clause(ruleset, 'judge_second'), second=_fmt(second), max=_fmt(partner_max),
+                            seat=other.extra.seat, points=_fmt(other.extra.points),
                         ))
     return problems
 
@@ -192,26 +208,29 @@ def _check_adjustments(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
         where = f"adjustments[{index}]"
         text = adjustment.clause.strip()
         if adjustment.seat not in SEATS:
-            problems.append(error(where, f"{_SEATS_CLAUSE}: seat {adjustment.seat} is not a seat 1–10"))
+            problems.append(error_t(where, _NOT_A_SEAT, clause=_SEATS_CLAUSE, seat=adjustment.seat))
         if not text:
-            problems.append(error(where, "RULES.md decision 6: a judge-entered item needs its clause"))
+            problems.append(error_t(where, N_("RULES.md decision 6: a judge-entered item needs its clause")))
         # 000 P7.9: the back side explains every extra point and penalty.
         if ruleset.back_side_detail == "detailed" and not adjustment.note.strip():
-            problems.append(warning(
-                where, f"{clause(ruleset, 'back_side')}: explain the item for seat {adjustment.seat} on the back side"
+            problems.append(warning_t(
+                where, N_("%(clause)s: explain the item for seat %(seat)s on the back side"),
+                clause=clause(ruleset, 'back_side'), seat=adjustment.seat,
             ))
         # 002 III.6 l.345: the −0.3 list applies only when the player's team lost or drew.
         team = protocol.team_of_seat(adjustment.seat)
         if _LOSS_ONLY_MINUS_03.search(text) and team is not None and team == protocol.result:
-            problems.append(error(
-                where, f"002 III.6 l.345: {text} applies only when the team lost or drew; seat {adjustment.seat} won"
+            problems.append(error_t(
+                where, N_("002 III.6 l.345: %(item)s applies only when the team lost or drew; seat %(seat)s won"),
+                item=text, seat=adjustment.seat,
             ))
         # 002 III.10 / A15: the −0.5 for a removal is applied once, automatically.
         if _REMOVAL_AGAIN.search(text) and adjustment.seat in removed:
-            problems.append(error(
+            problems.append(error_t(
                 where,
-                f"{clause(ruleset, 'one_penalty')}: seat {adjustment.seat} already gets "
-                f"{_fmt(ruleset.removal_penalty)} for the removal ({clause(ruleset, 'removal_penalty')}); "
-                "one act, one penalty",
+                N_("%(clause)s: seat %(seat)s already gets %(penalty)s for the removal (%(removal)s); "
+                   "one act, one penalty"),
+                clause=clause(ruleset, 'one_penalty'), seat=adjustment.seat, penalty=_fmt(ruleset.removal_penalty),
+                removal=clause(ruleset, 'removal_penalty'),
             ))
     return problems

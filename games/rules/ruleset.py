@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from .i18n import N_, Text
+
 D = Decimal
 
 # draw_rule values (RULES.md decision 9, A21)
@@ -280,7 +282,8 @@ KAMCHATKA = RuleSet(
     removal_penalty=D("-0.5"),
     third_foul_effect=THIRD_FOUL_LOSE_NEXT_SPEECH,  # lost in 001; the FIIM default
     nomination_withdrawal=True,  # r.20–22
-    lift_bans=(LiftBan(clause="001 (FIIM default): no lift of every player at the table", tied_is_all=True),),
+    lift_bans=(LiftBan(clause=Text(N_("001 (FIIM default): no lift of every player at the table")),
+                       tied_is_all=True),),
     draw_rule=DRAW_NONE,  # decision 9: no rule, the game goes on
     vote_cancel_rule=CANCEL_SAME_DAY_OR_NEXT,
 )
@@ -297,7 +300,8 @@ MOSCOW = RuleSet(
     speech_start=SPEECH_SEAT_OF_DAY,  # l.43–45
     third_foul_effect=THIRD_FOUL_LOSE_CURRENT_OR_NEXT,  # l.73
     nomination_withdrawal=True,  # l.49
-    lift_bans=(LiftBan(clause="003 (FIIM default): no lift of every player at the table", tied_is_all=True),),
+    lift_bans=(LiftBan(clause=Text(N_("003 (FIIM default): no lift of every player at the table")),
+                       tied_is_all=True),),
     # l.79: removing 2 at 4 is allowed (decision 10) — no alive=4 ban.
     draw_rule=THREE_MISSES_RED_WIN,  # l.83
     vote_cancel_rule=CANCEL_NOMINEE_ONLY,  # l.81

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from .facts import best_move_right, blacks_named, first_night_victim, victim_is_red
+from .i18n import N_, Text
 from .protocol import (
     BLACK,
     BLACK_ROLES,
@@ -88,6 +89,13 @@ def clause(ruleset: RuleSet, key: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- results
+# The engine's own notes on score items (stored as English text; the site translates them back by template).
+NOTE_BLACKS_NAMED = N_("%(blacks)s blacks named")
+NOTE_BLACKS_NAMED_VOID = N_("%(blacks)s blacks named; a judge extra at least as large counts instead (%(clause)s)")
+NOTE_WRONG_COLOUR = N_("recorded %(seat)s as black; %(seat)s is red")
+NOTE_TEMPLATES = (NOTE_BLACKS_NAMED, NOTE_BLACKS_NAMED_VOID, NOTE_WRONG_COLOUR)
+
+
 @dataclass
 class ScoreItem:
     kind: str  # one of KINDS
@@ -272,9 +280,10 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
     in_effect = extras_in_effect(protocol, ruleset)
     award = in_effect.best_move
     if award is not None:
-        note = f"{award.blacks} blacks named"
-        if not in_effect.best_move_effective:
-            note += f"; a judge extra at least as large counts instead ({clause(ruleset, 'exclusive')})"
+        if in_effect.best_move_effective:
+            note = Text(NOTE_BLACKS_NAMED, blacks=award.blacks)
+        else:
+            note = Text(NOTE_BLACKS_NAMED_VOID, blacks=award.blacks, clause=clause(ruleset, 'exclusive'))
         items[award.seat].append(
             ScoreItem(BEST_MOVE, award.points, award.clause, effective=in_effect.best_move_effective, note=note)
         )
@@ -320,7 +329,7 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
                 continue
             items[colour.by].append(
                 ScoreItem(WRONG_COLOUR, ruleset.wrong_colour_penalty, clause(ruleset, "wrong_colour"),
-                          note=f"recorded {colour.target} as black; {colour.target} is red")
+                          note=Text(NOTE_WRONG_COLOUR, seat=colour.target))
             )
 
     # Judge-entered items with their own clause (III.5 mechanical, III.6 destructive, protest decisions).

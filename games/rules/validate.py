@@ -21,8 +21,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .facts import best_move_right, phase_code
+from .i18n import N_, NC_, Text
 from .limits import check_scoring
-from .problems import Problem, error, warning
+from .problems import Problem, error, error_t, warning_t
 from .protocol import (
     BLACK,
     BLACK_ROLES,
@@ -132,9 +133,9 @@ def other_team(team: str | None) -> str | None:
 
 # RULES.md decision 9 / A21: which rule fires, after how many quiet phases, and with which result.
 _DRAW_CLAUSE = {
-    DRAW_THREE_NIGHTS_AND_DAYS: "000 S7.9: three nights and three days in a row without anyone leaving",
-    DRAW_THREE_NIGHTS: "002 I.8.5: three shooting nights in a row with the table unchanged",
-    THREE_MISSES_RED_WIN: "003 l.83: three mafia misses in a row with the same number of players",
+    DRAW_THREE_NIGHTS_AND_DAYS: Text(N_("000 S7.9: three nights and three days in a row without anyone leaving")),
+    DRAW_THREE_NIGHTS: Text(N_("002 I.8.5: three shooting nights in a row with the table unchanged")),
+    THREE_MISSES_RED_WIN: Text(N_("003 l.83: three mafia misses in a row with the same number of players")),
 }
 _DRAW_RESULT = {DRAW_THREE_NIGHTS_AND_DAYS: DRAW, DRAW_THREE_NIGHTS: DRAW, THREE_MISSES_RED_WIN: RED}
 
@@ -236,8 +237,7 @@ def vote_cancellations(protocol: Protocol, ruleset: RuleSet) -> dict[int, str]:
                 continue  # 000 S7.2 / 002 I.8.1: the one leaving by this vote; 002 I.8.1: the night victim
             # 000 S7.1: the night victim's DQ / 4th foul in his morning last word cancels that day's vote.
             day = number + 1 if kind == "N" else number
-            cancelled.setdefault(day, f"{rule.clauses[0]}: no vote on D{day} after the removal of seat "
-                                      f"{removal.seat} at {removal.at}")
+            cancelled.setdefault(day, _no_vote_after(rule.clauses[0], day, removal))
             continue
         if kind == "N":
             offset, clause = rule.night, rule.clauses[2]
@@ -250,8 +250,13 @@ def vote_cancellations(protocol: Protocol, ruleset: RuleSet) -> dict[int, str]:
         if offset is None:
             continue
         day = number + offset
-        cancelled.setdefault(day, f"{clause}: no vote on D{day} after the removal of seat {removal.seat} at {removal.at}")
+        cancelled.setdefault(day, _no_vote_after(clause, day, removal))
     return cancelled
+
+
+def _no_vote_after(clause: str, day: int, removal: Removal) -> Text:
+    return Text(N_("%(clause)s: no vote on D%(day)s after the removal of seat %(seat)s at %(at)s"),
+                clause=clause, day=day, seat=removal.seat, at=removal.at)
 
 
 # ---------------------------------------------------------------------------------------------------- static checks
@@ -262,21 +267,25 @@ def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     clause = _cite(ruleset, "000 4.1.1", "001 r.1", "002 I.1.1", "003 l.3")
     problems = []
     if len(protocol.seats) != 10:
-        problems.append(error("seats", f"{clause}: a game has exactly 10 seats (got {len(protocol.seats)})"))
+        problems.append(error_t("seats", N_("%(clause)s: a game has exactly 10 seats (got %(got)s)"), clause=clause,
+                                got=len(protocol.seats)))
     numbers = Counter(entry.seat for entry in protocol.seats)
     for number, count in sorted(numbers.items(), key=lambda item: str(item[0])):
         if number not in SEATS:
-            problems.append(error("seats", f"{clause}: seat numbers are 1..10 (got {number})"))
+            problems.append(error_t("seats", N_("%(clause)s: seat numbers are 1..10 (got %(got)s)"), clause=clause,
+                                    got=number))
         elif count > 1:
-            problems.append(error(f"seats[{number}]", f"{clause}: seat {number} appears {count} times"))
+            problems.append(error_t(f"seats[{number}]", N_("%(clause)s: seat %(seat)s appears %(count)s times"),
+                                    clause=clause, seat=number, count=count))
     seen: dict[str, int] = {}
     for entry in protocol.seats:
         name = (entry.player or "").strip().casefold()
         if not name:
-            problems.append(error(f"seats[{entry.seat}].player", "000 P7.3: every seat needs a player"))
+            problems.append(error_t(f"seats[{entry.seat}].player", N_("000 P7.3: every seat needs a player")))
         elif name in seen:
-            problems.append(error(f"seats[{entry.seat}].player",
-                                  f"000 P7.3: {entry.player.strip()} already sits at seat {seen[name]}"))
+            problems.append(error_t(f"seats[{entry.seat}].player",
+                                    N_("000 P7.3: %(player)s already sits at seat %(seat)s"),
+                                    player=entry.player.strip(), seat=seen[name]))
         else:
             seen[name] = entry.seat
     return problems
@@ -289,15 +298,16 @@ def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list
     for entry in protocol.seats:
         if entry.role is None:
             if finished:
-                problems.append(error(f"seats[{entry.seat}].role", "000 P7.4: the role must be entered"))
+                problems.append(error_t(f"seats[{entry.seat}].role", N_("000 P7.4: the role must be entered")))
         elif entry.role not in ROLES:
-            problems.append(error(f"seats[{entry.seat}].role",
-                                  f"000 P7.4.1: a role is one of К, Ч, Ш, Д (got {entry.role!r})"))
+            problems.append(error_t(f"seats[{entry.seat}].role",
+                                    N_("000 P7.4.1: a role is one of К, Ч, Ш, Д (got %(got)s)"), got=repr(entry.role)))
     counts = Counter(entry.role for entry in protocol.seats if entry.role in ROLES)
     for role, quota in ROLE_COUNTS.items():
         got = counts.get(role, 0)
         if got > quota or (finished and got != quota):
-            problems.append(error("seats", f"{clause}: a game has {quota} × {role} (got {got})"))
+            problems.append(error_t("seats", N_("%(clause)s: a game has %(quota)s × %(role)s (got %(got)s)"),
+                                    clause=clause, quota=quota, role=role, got=got))
     return problems
 
 
@@ -308,10 +318,12 @@ def check_fouls(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     problems = []
     for entry in protocol.seats:
         if not 0 <= entry.fouls <= 4:
-            problems.append(error(f"seats[{entry.seat}].fouls", f"{clause}: fouls are 0..4 (got {entry.fouls})"))
+            problems.append(error_t(f"seats[{entry.seat}].fouls", N_("%(clause)s: fouls are 0..4 (got %(got)s)"),
+                                    clause=clause, got=entry.fouls))
         elif entry.fouls == 4 and entry.seat not in foul_removals:
-            problems.append(error(f"seats[{entry.seat}].fouls",
-                                  f"{clause}: the 4th foul removes the player; record the removal"))
+            problems.append(error_t(f"seats[{entry.seat}].fouls",
+                                    N_("%(clause)s: the 4th foul removes the player; record the removal"),
+                                    clause=clause))
     return problems
 
 
@@ -321,19 +333,24 @@ def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]
     for index, removal in enumerate(protocol.removals):
         where = f"removals[{index}]"
         if removal.seat not in SEATS:
-            problems.append(error(where, f"000 P7.5: a removal names a seat 1..10 (got {removal.seat})"))
+            problems.append(error_t(where, N_("000 P7.5: a removal names a seat 1..10 (got %(got)s)"),
+                                    got=removal.seat))
         if removal.reason not in REMOVAL_REASONS:
-            problems.append(error(where, f"000 D6.3: a removal is for fouls, disqualified or ppk (got {removal.reason!r})"))
+            problems.append(error_t(where, N_("000 D6.3: a removal is for fouls, disqualified or ppk (got %(got)s)"),
+                                    got=repr(removal.reason)))
         phase = parse_phase(removal.at)
         if phase is None:
-            problems.append(error(where, f"RULES.md §1.2: a removal happens in a phase like D2 or N1 (got {removal.at!r})"))
+            problems.append(error_t(where, N_("RULES.md §1.2: a removal happens in a phase like D2 or N1 (got %(got)s)"),
+                                    got=repr(removal.at)))
         elif not phase_exists(protocol, *phase):
-            problems.append(error(where, f"RULES.md A35: the protocol has no phase {removal.at}"))
+            problems.append(error_t(where, N_("RULES.md A35: the protocol has no phase %(phase)s"), phase=removal.at))
         if removal.reason == "fouls":
             entry = protocol.seat(removal.seat)
             if entry is not None and entry.fouls != 4:
                 clause = _cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
-                problems.append(error(where, f"{clause}: a removal for fouls needs 4 fouls (seat {removal.seat} has {entry.fouls})"))
+                problems.append(error_t(where, N_("%(clause)s: a removal for fouls needs 4 fouls "
+                                                  "(seat %(seat)s has %(fouls)s)"),
+                                        clause=clause, seat=removal.seat, fouls=entry.fouls))
     return problems
 
 
@@ -342,8 +359,8 @@ def check_phase_count(protocol: Protocol) -> list[Problem]:
     gap = len(protocol.days) - len(protocol.nights)
     if gap in (0, 1):
         return []
-    return [error("nights", f"RULES.md §1.2: phases alternate D1, N1, D2, …; {len(protocol.days)} days cannot have "
-                            f"{len(protocol.nights)} nights")]
+    return [error_t("nights", N_("RULES.md §1.2: phases alternate D1, N1, D2, …; %(days)s days cannot have "
+                                 "%(nights)s nights"), days=len(protocol.days), nights=len(protocol.nights))]
 
 
 # ---------------------------------------------------------------------------------------------------- replay
@@ -404,28 +421,33 @@ class Replay:
 
     def _after_end(self, where: str, code: str) -> None:
         end = self.end
-        self.problems.append(error(where, f"{end.clause}: the game ended at {end.phase} ({end.result}); "
-                                          f"{code} must not be recorded"))
+        self.problems.append(error_t(where, N_("%(clause)s: the game ended at %(phase)s (%(result)s); "
+                                               "%(code)s must not be recorded"),
+                                     clause=end.clause, phase=end.phase, result=result_word(end.result), code=code))
         for index, _removal in self.removals_at.get(code, []):
-            self.problems.append(error(f"removals[{index}]", f"{end.clause}: the game ended at {end.phase}; "
-                                                             f"no removal at {code}"))
+            self.problems.append(error_t(f"removals[{index}]", N_("%(clause)s: the game ended at %(phase)s; "
+                                                                  "no removal at %(code)s"),
+                                         clause=end.clause, phase=end.phase, code=code))
 
     # -- departures
-    def _leave(self, seat: int, code: str, where: str, how: str, clause: str = "RULES.md §2.3 #5") -> bool:
+    def _leave(self, seat: int, code: str, where: str, how: Text, clause: str = "RULES.md §2.3 #5") -> bool:
         """Invariant 5: a seat leaves once, and only from the table."""
         if seat not in SEATS:
-            self.problems.append(error(where, f"000 4.1.1: seats are 1..10 (got {seat})"))
+            self.problems.append(error_t(where, N_("000 4.1.1: seats are 1..10 (got %(got)s)"), got=seat))
             return False
         if seat not in self.alive:
-            self.problems.append(error(where, f"{clause}: seat {seat} cannot be {how} at {code}: "
-                                              f"{self._gone(seat)}"))
+            self.problems.append(error_t(where, N_("%(clause)s: seat %(seat)s cannot be %(how)s at %(code)s: "
+                                                   "%(gone)s"),
+                                         clause=clause, seat=seat, how=how, code=code, gone=self._gone(seat)))
             return False
         self.alive.discard(seat)
         self.left_at[seat] = code
         return True
 
-    def _gone(self, seat: int) -> str:
-        return f"it left the game at {self.left_at[seat]}" if seat in self.left_at else "it is not at the table"
+    def _gone(self, seat: int) -> Text:
+        if seat in self.left_at:
+            return Text(N_("it left the game at %(phase)s"), phase=self.left_at[seat])
+        return Text(N_("it is not at the table"))
 
     def _check_win(self, code: str, clause: str) -> None:
         if self.end is None and self.teams_known:
@@ -448,21 +470,23 @@ class Replay:
                 continue
             if removal.seat in farewell:
                 continue  # removed during his last word: no second departure (002 II.3.5, 000 S7.11)
-            if not self._leave(removal.seat, code, where, "removed"):
+            if not self._leave(removal.seat, code, where, Text(N_("removed"))):
                 continue
             if removal.reason == PPK:
                 self._ppk_end(removal, code)
             else:
                 # 002 I.1.4 (A5): a removal is a moment at which the win is checked.
-                self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
-                                + f": the removal of seat {removal.seat} decides the game")
+                self._check_win(code, Text(N_("%(clause)s: the removal of seat %(seat)s decides the game"),
+                                           clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
+                                           seat=removal.seat))
 
     def _ppk_end(self, removal: Removal, code: str) -> None:
         """000 D6.8, 002 II.3, 003 l.135: the offender's team is awarded the defeat; the game ends here."""
         if self.teams_known and self.end is None:
             winner = other_team(team_of(self.roles.get(removal.seat)))
-            self.end = GameEnd(code, winner, _cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135")
-                               + f": ppk against seat {removal.seat}")
+            self.end = GameEnd(code, winner, Text(N_("%(clause)s: ppk against seat %(seat)s"),
+                                                  clause=_cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135"),
+                                                  seat=removal.seat))
 
     # -- day
     def _day(self, index: int, code: str, where: str) -> None:
@@ -474,17 +498,19 @@ class Replay:
         self._removals(code, after_vote=False, farewell={previous_kill} if previous_kill else set())
         if self.end is not None:
             if day.votes is not None or day.revotes or day.lift is not None or day.out:
-                self.problems.append(error(where, f"{self.end.clause}: the game ended at {code} before the vote"))
+                self.problems.append(error_t(where, N_("%(clause)s: the game ended at %(code)s before the vote"),
+                                             clause=self.end.clause, code=code))
             return
         alive_count = len(self.alive)
         still_open = self.in_progress and index == len(self.protocol.days) - 1 and \
             len(self.protocol.days) > len(self.protocol.nights)
         VoteCheck(self, day, number, where, alive_count, still_open=still_open).run()
         for seat in dict.fromkeys(day.out):
-            self._leave(seat, code, f"{where}.out", "voted out", _cite(self.ruleset, "000 4.4.15", "003 l.60"))
+            self._leave(seat, code, f"{where}.out", Text(N_("voted out")),
+                        _cite(self.ruleset, "000 4.4.15", "003 l.60"))
         if day.out:
-            self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
-                            + f": the vote of {code} decides the game")
+            self._check_win(code, Text(N_("%(clause)s: the vote of %(code)s decides the game"),
+                                       clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"), code=code))
         self._removals(code, after_vote=True, farewell=set(day.out))
 
     def _check_nominations(self, day: Day, index: int, where: str) -> None:
@@ -496,24 +522,29 @@ class Replay:
         nominated: set[int] = set()
         for k, nomination in enumerate(day.nominations):
             here = f"{where}.nominations[{k}]"
-            for seat, who in ((nomination.by, "nominator"), (nomination.nominee, "nominee")):
+            for seat, who in ((nomination.by, Text(N_("nominator"))), (nomination.nominee, Text(N_("nominee")))):
                 if seat not in SEATS:
-                    self.problems.append(error(here, f"000 4.4.2: the {who} is a seat 1..10 (got {seat})"))
+                    self.problems.append(error_t(here, N_("000 4.4.2: the %(who)s is a seat 1..10 (got %(got)s)"),
+                                                 who=who, got=seat))
                 elif seat not in self.alive:
-                    self.problems.append(error(here, f"{_cite(rs, '000 4.4.2', '002 I.6.8', '003 l.24')}: the {who} "
-                                                     f"seat {seat} is not at the table ({self._gone(seat)})"))
+                    self.problems.append(error_t(here, N_("%(clause)s: the %(who)s seat %(seat)s is not at the table "
+                                                          "(%(gone)s)"),
+                                                 clause=_cite(rs, '000 4.4.2', '002 I.6.8', '003 l.24'), who=who,
+                                                 seat=seat, gone=self._gone(seat)))
             if nomination.withdrawn:
                 if not rs.nomination_withdrawal:
-                    self.problems.append(error(here, f"{_cite(rs, '000 4.4.2', '002 I.6.9')}: a nomination cannot "
-                                                     f"be withdrawn under this rule set (001 r.21, 003 l.49 only)"))
+                    self.problems.append(error_t(here, N_("%(clause)s: a nomination cannot be withdrawn under this "
+                                                          "rule set (001 r.21, 003 l.49 only)"),
+                                                 clause=_cite(rs, '000 4.4.2', '002 I.6.9')))
                 continue
             by_nominator[nomination.by] += 1
             if by_nominator[nomination.by] == 2:
-                self.problems.append(error(here, f"{_cite(rs, '000 4.4.4', '001 r.22', '002 I.6.9', '003 l.47')}: "
-                                                 f"seat {nomination.by} already nominated on this day"))
+                self.problems.append(error_t(here, N_("%(clause)s: seat %(seat)s already nominated on this day"),
+                                             clause=_cite(rs, '000 4.4.4', '001 r.22', '002 I.6.9', '003 l.47'),
+                                             seat=nomination.by))
             if nomination.nominee in nominated:
-                self.problems.append(error(here, f"{_cite(rs, '000 4.4.3', '003 l.24')}: seat "
-                                                 f"{nomination.nominee} is already nominated on this day"))
+                self.problems.append(error_t(here, N_("%(clause)s: seat %(seat)s is already nominated on this day"),
+                                             clause=_cite(rs, '000 4.4.3', '003 l.24'), seat=nomination.nominee))
             nominated.add(nomination.nominee)
 
     # -- night
@@ -523,14 +554,16 @@ class Replay:
         self._removals(code, after_vote=None, farewell={night.kill} if night.kill else set())
         if night.kill is not None:
             if self.end is not None:
-                self.problems.append(error(f"{where}.kill", f"{self.end.clause}: the game ended at {code} "
-                                                            f"before the kill"))
-            elif self._leave(night.kill, code, f"{where}.kill", "killed",
+                self.problems.append(error_t(f"{where}.kill", N_("%(clause)s: the game ended at %(code)s "
+                                                                 "before the kill"),
+                                             clause=self.end.clause, code=code))
+            elif self._leave(night.kill, code, f"{where}.kill", Text(N_("killed")),
                              _cite(self.ruleset, "000 4.5.4", "002 I.7.3.1", "003 l.29")):
                 if index == 0:
                     self.alive_before_first_kill = self.alive | {night.kill}
-                self._check_win(code, _cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64")
-                                + f": the kill of seat {night.kill} at {code} decides the game")
+                self._check_win(code, Text(N_("%(clause)s: the kill of seat %(seat)s at %(code)s decides the game"),
+                                           clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
+                                           seat=night.kill, code=code))
         self._check_checks(night, at_start, where)
 
     def _check_checks(self, night: Night, at_start: set[int], where: str) -> None:
@@ -542,18 +575,22 @@ class Replay:
                 continue
             here = f"{where}.{attr}"
             if target not in SEATS:
-                self.problems.append(error(here, f"{clause}: a check names a seat 1..10 (got {target})"))
+                self.problems.append(error_t(here, N_("%(clause)s: a check names a seat 1..10 (got %(got)s)"),
+                                             clause=clause, got=target))
                 continue
             checker = next((seat for seat, r in self.roles.items() if r == role), None)
             if checker is None:
                 continue  # roles not entered yet
             if checker not in at_start:
-                self.problems.append(error(here, f"{clause}: the {role} (seat {checker}) cannot check: "
-                                                 f"{self._gone(checker)}"))
+                self.problems.append(error_t(here, N_("%(clause)s: the %(role)s (seat %(seat)s) cannot check: "
+                                                      "%(gone)s"),
+                                             clause=clause, role=role, seat=checker, gone=self._gone(checker)))
             elif target == checker:
-                self.problems.append(warning(here, f"{clause}: seat {checker} checked itself"))
+                self.problems.append(warning_t(here, N_("%(clause)s: seat %(seat)s checked itself"), clause=clause,
+                                               seat=checker))
             elif target not in at_start:
-                self.problems.append(warning(here, f"{clause}: checked seat {target}, who already left the game"))
+                self.problems.append(warning_t(here, N_("%(clause)s: checked seat %(seat)s, who already left the game"),
+                                               clause=clause, seat=target))
 
 
 class VoteCheck:
@@ -566,7 +603,7 @@ class VoteCheck:
         self.where, self.alive_count = where, alive_count
         self.problems = replay.problems
         # A18: under 002 the Day-1 outcomes (I.6.18.5–18.6) are unintelligible → only warn.
-        self.outcome_problem = warning if number == 1 and self.rs.day1_outcome_warn_only else error
+        self.outcome_problem = warning_t if number == 1 and self.rs.day1_outcome_warn_only else error_t
 
     def cite(self, *refs: str) -> str:
         return _cite(self.rs, *refs)
@@ -580,12 +617,13 @@ class VoteCheck:
             if has_vote:
                 self.problems.append(error(f"{self.where}.votes", cancelled))
             if day.out:
-                self.problems.append(error(f"{self.where}.out", f"{cancelled}; nobody leaves by vote"))
+                self.problems.append(error_t(f"{self.where}.out", N_("%(reason)s; nobody leaves by vote"),
+                                             reason=cancelled))
             return
         if day.votes is None:
             if has_vote:
-                self.problems.append(error(f"{self.where}.votes", "000 P7.5: a re-vote or lift vote needs the "
-                                                                  "main round recorded"))
+                self.problems.append(error_t(f"{self.where}.votes", N_("000 P7.5: a re-vote or lift vote needs the "
+                                                                       "main round recorded")))
             self._check_without_votes()
             return
         self._check_with_votes()
@@ -594,15 +632,17 @@ class VoteCheck:
     def _check_out_plausible(self) -> None:
         out, here = self.day.out, f"{self.where}.out"
         if len(set(out)) != len(out):
-            self.problems.append(error(here, f"000 4.4.15: a seat leaves once (got {out})"))
+            self.problems.append(error_t(here, N_("000 4.4.15: a seat leaves once (got %(got)s)"), got=str(out)))
         nominees = active_nominees(self.day)
         for seat in dict.fromkeys(out):
             if nominees is not None and seat not in nominees:
-                self.problems.append(error(here, f"{self.cite('000 4.4.15', '003 l.60')}: seat {seat} was not "
-                                                 f"nominated on D{self.number}"))
+                self.problems.append(error_t(here, N_("%(clause)s: seat %(seat)s was not nominated on D%(day)s"),
+                                             clause=self.cite('000 4.4.15', '003 l.60'), seat=seat, day=self.number))
         if out and len(set(out)) >= self.alive_count:
-            self.problems.append(error(here, f"{self.cite('000 S7.10', '002 I.8.6')}: not every player at the "
-                                             f"table can leave by vote ({len(set(out))} of {self.alive_count})"))
+            self.problems.append(error_t(here, N_("%(clause)s: not every player at the table can leave by vote "
+                                                  "(%(out)s of %(alive)s)"),
+                                         clause=self.cite('000 S7.10', '002 I.8.6'), out=len(set(out)),
+                                         alive=self.alive_count))
 
     # -- votes not recorded: only what nominations alone decide
     def _check_without_votes(self) -> None:
@@ -623,29 +663,30 @@ class VoteCheck:
         if sorted(set(self.day.out)) != sorted(implied):
             self.problems.append(self.outcome_problem(
                 f"{self.where}.out",
-                f"{clause}: on D{self.number} the votes put out {_seats(implied)}, the protocol says "
-                f"{_seats(self.day.out)}"))
+                N_("%(clause)s: on D%(day)s the votes put out %(implied)s, the protocol says %(out)s"),
+                clause=clause, day=self.number, implied=_seats(implied), out=_seats(self.day.out)))
 
     # -- votes recorded
     def _check_with_votes(self) -> None:
         day, nominees = self.day, active_nominees(self.day)
         if nominees is not None:
             if len(nominees) == 0:
-                self.problems.append(error(f"{self.where}.votes", f"{self.cite('000 4.4.5', '002 I.6.10')}: "
-                                                                  f"a vote needs nominees"))
+                self.problems.append(error_t(f"{self.where}.votes", N_("%(clause)s: a vote needs nominees"),
+                                             clause=self.cite('000 4.4.5', '002 I.6.10')))
                 return
             if self.number == 1 and len(nominees) == 1:
                 clause = self.cite("000 4.4.13", "001 r.29", "002 I.6.17", "003 l.22")
                 self.problems.append(self.outcome_problem(
-                    f"{self.where}.votes", f"{clause}: no vote on Day 1 with a single nominee"))
+                    f"{self.where}.votes", N_("%(clause)s: no vote on Day 1 with a single nominee"), clause=clause))
                 self._compare_out([], clause)
                 return
             seats = [t.seat for t in day.votes]
             if seats != nominees:
-                self.problems.append(error(f"{self.where}.votes",
-                                           f"{self.cite('000 4.4.5', '001 r.23', '002 I.6.10', '003 l.53')}: the "
-                                           f"main round is voted on the nominees in nomination order "
-                                           f"{_seats(nominees)} (got {_seats(seats)})"))
+                self.problems.append(error_t(f"{self.where}.votes",
+                                             N_("%(clause)s: the main round is voted on the nominees in nomination "
+                                                "order %(nominees)s (got %(got)s)"),
+                                             clause=self.cite('000 4.4.5', '001 r.23', '002 I.6.10', '003 l.53'),
+                                             nominees=_seats(nominees), got=_seats(seats)))
                 return
         implied = self._resolve()
         if implied is not None:
@@ -655,15 +696,15 @@ class VoteCheck:
         """Invariant 17: votes >= 0 and one vote per living player (000 4.4.11–4.4.12)."""
         clause = self.cite("000 4.4.12", "001 r.27", "002 I.6.15", "003 l.58")
         if any(t.votes < 0 for t in tallies):
-            self.problems.append(error(here, f"{clause}: votes cannot be negative"))
+            self.problems.append(error_t(here, N_("%(clause)s: votes cannot be negative"), clause=clause))
             return False
         total = sum(t.votes for t in tallies)
         if total != self.alive_count:
-            self.problems.append(error(here, f"{clause}: votes must sum to the {self.alive_count} living players "
-                                             f"(got {total})"))
+            self.problems.append(error_t(here, N_("%(clause)s: votes must sum to the %(alive)s living players "
+                                                  "(got %(got)s)"), clause=clause, alive=self.alive_count, got=total))
             return False
         if len({t.seat for t in tallies}) != len(tallies) or not tallies:
-            self.problems.append(error(here, f"{clause}: each candidate is counted once"))
+            self.problems.append(error_t(here, N_("%(clause)s: each candidate is counted once"), clause=clause))
             return False
         return True
 
@@ -676,19 +717,20 @@ class VoteCheck:
         for k, (here, tallies) in enumerate(rounds):
             seats = [t.seat for t in tallies]
             if tied is not None and seats != tied:
-                self.problems.append(error(here, f"{self.cite('000 4.4.14', '001 r.32', '002 I.6.18.2', '003 l.60')}"
-                                                 f": the re-vote is among exactly the tied seats {_seats(tied)} "
-                                                 f"(got {_seats(seats)})"))
+                self.problems.append(error_t(here, N_("%(clause)s: the re-vote is among exactly the tied seats "
+                                                      "%(tied)s (got %(got)s)"),
+                                             clause=self.cite('000 4.4.14', '001 r.32', '002 I.6.18.2', '003 l.60'),
+                                             tied=_seats(tied), got=_seats(seats)))
                 return None
             if not self._round_ok(here, tallies):
                 return None
             top = max(t.votes for t in tallies)
             leaders = [t.seat for t in tallies if t.votes == top]
             if len(leaders) == 1:
-                self._no_more_rounds(k, len(rounds), "a unique maximum decides", lift_follows=False)
+                self._no_more_rounds(k, len(rounds), Text(N_("a unique maximum decides")), lift_follows=False)
                 return leaders
             if tied is not None and leaders == tied:
-                self._no_more_rounds(k, len(rounds), "a second tie on the same seats goes to the lift vote",
+                self._no_more_rounds(k, len(rounds), Text(N_("a second tie on the same seats goes to the lift vote")),
                                      lift_follows=True)
                 return self._lift(leaders)
             if k + 1 == len(rounds):
@@ -697,24 +739,25 @@ class VoteCheck:
                                         tied=len(leaders), day=self.number)
                 if ban is not None:
                     if self.day.lift is not None:
-                        self.problems.append(error(f"{self.where}.lift", f"{ban.clause}: no lift vote of "
-                                                                         f"{len(leaders)} at {self.alive_count} "
-                                                                         f"players; night falls"))
+                        self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=ban.clause,
+                                                     n=len(leaders), alive=self.alive_count))
                     return []
             tied = leaders
         if self.still_open:
             return None
-        self.problems.append(error(f"{self.where}.revotes",
-                                   f"{self.cite('000 4.4.14', '001 r.31', '002 I.6.18', '003 l.60')}: the tie "
-                                   f"{_seats(tied or [])} needs a re-vote"))
+        self.problems.append(error_t(f"{self.where}.revotes", N_("%(clause)s: the tie %(tied)s needs a re-vote"),
+                                     clause=self.cite('000 4.4.14', '001 r.31', '002 I.6.18', '003 l.60'),
+                                     tied=_seats(tied or [])))
         return None
 
-    def _no_more_rounds(self, k: int, total: int, why: str, *, lift_follows: bool) -> None:
+    def _no_more_rounds(self, k: int, total: int, why: Text, *, lift_follows: bool) -> None:
         clause = self.cite("000 4.4.14", "001 r.33", "002 I.6.18.3", "003 l.60")
         if k + 1 < total:
-            self.problems.append(error(f"{self.where}.revotes[{k}]", f"{clause}: {why}; no further re-vote"))
+            self.problems.append(error_t(f"{self.where}.revotes[{k}]", N_("%(clause)s: %(why)s; no further re-vote"),
+                                         clause=clause, why=why))
         if self.day.lift is not None and not lift_follows:
-            self.problems.append(error(f"{self.where}.lift", f"{clause}: {why}; no lift vote"))
+            self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: %(why)s; no lift vote"), clause=clause,
+                                         why=why))
 
     def _lift(self, tied: list[int]) -> list[int] | None:
         """Invariants 19–20: the lift vote, unless a ban holds; it passes with more than half the table."""
@@ -722,19 +765,20 @@ class VoteCheck:
         ban = matching_lift_ban(self.rs.lift_bans, alive=alive, tied=len(tied), day=self.number)
         if ban is not None:
             if lift is not None:
-                self.problems.append(error(f"{self.where}.lift", f"{ban.clause}: no lift vote of {len(tied)} at "
-                                                                 f"{alive} players; night falls"))
+                self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=ban.clause, n=len(tied),
+                                             alive=alive))
             return []
         clause = self.cite("000 4.4.14", "001 r.34", "002 I.6.18.4", "003 l.62")
         if lift is None:
             if self.still_open:
                 return None
-            self.problems.append(error(f"{self.where}.lift", f"{clause}: a second tie on {_seats(tied)} needs a "
-                                                             f"lift vote"))
+            self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: a second tie on %(tied)s needs a "
+                                                                  "lift vote"), clause=clause, tied=_seats(tied)))
             return None
         if not 0 <= lift <= alive:
-            self.problems.append(error(f"{self.where}.lift", f"{clause}: the lift vote counts 0..{alive} hands "
-                                                             f"(got {lift})"))
+            self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: the lift vote counts 0..%(alive)s "
+                                                                  "hands (got %(got)s)"),
+                                         clause=clause, alive=alive, got=lift))
             return None
         return list(tied) if lift * 2 > alive else []
 
@@ -743,8 +787,20 @@ def matching_lift_ban(bans: tuple[LiftBan, ...], *, alive: int, tied: int, day: 
     return next((ban for ban in bans if ban.matches(alive=alive, tied=tied, day=day)), None)
 
 
+_NO_LIFT = N_("%(clause)s: no lift vote of %(n)s at %(alive)s players; night falls")
+
+
 def _seats(seats: list[int]) -> str:
-    return "[" + ", ".join(str(s) for s in seats) + "]" if seats else "nobody"
+    return "[" + ", ".join(str(s) for s in seats) + "]" if seats else Text(N_("nobody"))
+
+
+_RESULT_WORDS = {RED: NC_("game result", "red"), BLACK: NC_("game result", "black"),
+                 DRAW: NC_("game result", "draw")}
+
+
+def result_word(result: str | None) -> str:
+    """A result code as a translatable word ("red"); an unknown code as is."""
+    return _RESULT_WORDS.get(result or "", str(result))
 
 
 # ---------------------------------------------------------------------------------------------------- result
@@ -754,17 +810,20 @@ def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finish
     """Invariants 28–31: the declared result is the one the log reaches, at the moment it is reached."""
     result = protocol.result
     if result is not None and result not in RESULTS:
-        return [error("result", f"000 P7.7 (A4): the result is red, black or draw (got {result!r})")]
+        return [error_t("result", N_("000 P7.7 (A4): the result is red, black or draw (got %(got)s)"),
+                        got=repr(result))]
     if result is None:
-        return [error("result", "000 P7.7 (A4): a finished game needs its result")] if finished else []
+        return [error_t("result", N_("000 P7.7 (A4): a finished game needs its result"))] if finished else []
     if not replay.teams_known:
         return []
     end = replay.end
     if end is None:
-        return [error("result", f"{_cite(ruleset, '002 I.1.4', '001 r.4', '003 l.64')}: the log ends without a win "
-                                f"or draw condition, yet the result is {result}")]
+        return [error_t("result", N_("%(clause)s: the log ends without a win or draw condition, yet the result is "
+                                     "%(result)s"),
+                        clause=_cite(ruleset, '002 I.1.4', '001 r.4', '003 l.64'), result=result_word(result))]
     if result != end.result:
-        return [error("result", f"{end.clause}: the game ended at {end.phase} with {end.result}, not {result}")]
+        return [error_t("result", N_("%(clause)s: the game ended at %(phase)s with %(end)s, not %(result)s"),
+                        clause=end.clause, phase=end.phase, end=result_word(end.result), result=result_word(result))]
     return []
 
 
@@ -778,22 +837,27 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
         return []
     entitled, clause = best_move_right(protocol, ruleset)
     if not entitled:
-        return [error("best_move", f"{clause}; a best move is recorded without that right")]
+        return [error_t("best_move", N_("%(reason)s; a best move is recorded without that right"), reason=clause)]
     form = _cite(ruleset, "000 BM-1", "002 I.7.8")
     problems = []
     if len(numbers) > 3:
-        problems.append(error("best_move", f"{form}: a best move names at most 3 seats (got {len(numbers)})"))
+        problems.append(error_t("best_move", N_("%(clause)s: a best move names at most 3 seats (got %(got)s)"),
+                                clause=form, got=len(numbers)))
     if len(set(numbers)) != len(numbers):
-        problems.append(error("best_move", f"{form}: the seats named must be distinct (got {numbers})"))
+        problems.append(error_t("best_move", N_("%(clause)s: the seats named must be distinct (got %(got)s)"),
+                                clause=form, got=str(numbers)))
     victim = protocol.nights[0].kill
     at_table = replay.alive_before_first_kill or set(SEATS)
     for seat in dict.fromkeys(numbers):
         if seat not in SEATS:
-            problems.append(error("best_move", f"{form}: seats are 1..10 (got {seat})"))
+            problems.append(error_t("best_move", N_("%(clause)s: seats are 1..10 (got %(got)s)"), clause=form,
+                                    got=seat))
         elif seat == victim:
-            problems.append(warning("best_move", f"RULES.md A28: seat {seat} named itself in its best move"))
+            problems.append(warning_t("best_move", N_("RULES.md A28: seat %(seat)s named itself in its best move"),
+                                      seat=seat))
         elif seat not in at_table:
-            problems.append(warning("best_move", f"RULES.md A28: seat {seat} had already left the game"))
+            problems.append(warning_t("best_move", N_("RULES.md A28: seat %(seat)s had already left the game"),
+                                      seat=seat))
     return problems
 
 
@@ -808,16 +872,17 @@ def check_colours(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     for index, colour in enumerate(protocol.colours):
         where = f"colours[{index}]"
         if not ruleset.colours_enabled:
-            problems.append(error(where, f"{ruleset.source}: this rule set has no colours for the record "
-                                         f"(002 III.5 only)"))
+            problems.append(error_t(where, N_("%(source)s: this rule set has no colours for the record "
+                                              "(002 III.5 only)"), source=ruleset.source))
             continue
         if colour.by not in killed:
-            problems.append(error(where, f"002 III.5 l.297: only a player killed at night leaves a colour "
-                                         f"(seat {colour.by} was not)"))
+            problems.append(error_t(where, N_("002 III.5 l.297: only a player killed at night leaves a colour "
+                                              "(seat %(seat)s was not)"), seat=colour.by))
         if colour.target not in SEATS or colour.target == colour.by:
-            problems.append(error(where, f"002 III.5 l.297: the colour names another seat 1..10 "
-                                         f"(got {colour.target})"))
+            problems.append(error_t(where, N_("002 III.5 l.297: the colour names another seat 1..10 (got %(got)s)"),
+                                    got=colour.target))
         per_seat[colour.by] += 1
         if per_seat[colour.by] == 2:
-            problems.append(warning(where, f"002 III.5 l.297: seat {colour.by} left more than one colour"))
+            problems.append(warning_t(where, N_("002 III.5 l.297: seat %(seat)s left more than one colour"),
+                                      seat=colour.by))
     return problems

@@ -1,8 +1,8 @@
-import re
-
 from django import template
-from django.utils.translation import gettext as _
 
+from games.i18n import note_text
+from games.i18n import problem_text as _problem_text
+from games.rules.problems import Problem
 from games.selectors import ProtocolView
 from games.sheets import _kind_label, _left_text, sheet_from_view
 
@@ -27,13 +27,13 @@ def item_kind_label(kind: str) -> str:
     return str(_kind_label(kind or ""))
 
 
-_WRONG_COLOUR_NOTE = re.compile(r"recorded (\d+) as black; \1 is red")
+@register.filter
+def item_note(note: str) -> str:
+    """A score item's note: the engine's own (stored in English) in the reader's language; a judge's as written."""
+    return note_text(note)
 
 
 @register.filter
-def item_note(note: str) -> str:
-    """The engine's English note on a wrong colour on record, in the reader's language; other notes unchanged."""
-    match = _WRONG_COLOUR_NOTE.fullmatch(note or "")
-    if match:
-        return _("recorded %(seat)s as black; %(seat)s is red") % {"seat": match.group(1)}
-    return note
+def problem_text(problem: Problem) -> str:
+    """An engine problem's message in the reader's language."""
+    return _problem_text(problem)
