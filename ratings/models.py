@@ -77,6 +77,14 @@ class RatingScope(models.Model):
     def __str__(self) -> str:
         return str(self.tournament or self.season)
 
+    def games_q(self, prefix: str = "") -> models.Q:
+        """The filter selecting this scope's games (or rows with the game's fields under `prefix`)."""
+        if self.kind == self.Kind.TOURNAMENT:
+            return models.Q(**{f"{prefix}tournament_id": self.tournament_id})
+        season = self.season
+        return models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": season.start,
+                           f"{prefix}date__lte": season.end})
+
 
 class PlayerGame(models.Model):
     """One counted game of one player, with the facts the statistics need (a seat plus what the nights say)."""

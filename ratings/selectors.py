@@ -84,13 +84,6 @@ def season_scope(season: Season) -> RatingScope:
     return scope
 
 
-def _scope_games_q(scope: RatingScope, prefix: str = "") -> Q:
-    if scope.kind == RatingScope.Kind.TOURNAMENT:
-        return Q(**{f"{prefix}tournament_id": scope.tournament_id})
-    season = scope.season
-    return Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": season.start,
-                f"{prefix}date__lte": season.end})
-
 
 # ---------------------------------------------------------------------------------------------- standings
 def provisional_players(scope: RatingScope) -> set[int]:
@@ -248,7 +241,7 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
                    .values_list("date", "cumulative", "rank"))
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
-    games = list(PlayerGame.objects.filter(_scope_games_q(scope), player=player).select_related("game__tournament")
+    games = list(PlayerGame.objects.filter(scope.games_q(), player=player).select_related("game__tournament")
                  .order_by("-date", "-game_id")[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
                    chart=history_chart(history) if history else None, games=games, page=page, pages=pages)

@@ -68,8 +68,8 @@ def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = N
     """Recompute a scope's table, history (from `since` = (date, game id) on; all if None) and statistics."""
     with transaction.atomic():
         if rebuild_games:
-            PlayerGame.objects.filter(_scope_q(scope)).delete()
-            _store_player_games(counted_games().filter(_game_scope_q(scope)))
+            PlayerGame.objects.filter(scope.games_q()).delete()
+            _store_player_games(counted_games().filter(scope.games_q()))
         scope.ruleset_id = _scope_ruleset_id(scope)
         _store_stats(scope)
         _store_history(scope, since)
@@ -111,16 +111,6 @@ def bump_versions(scopes) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- scopes
-def _scope_q(scope: RatingScope, prefix: str = "") -> Q:
-    if scope.kind == RatingScope.Kind.TOURNAMENT:
-        return Q(**{f"{prefix}tournament_id": scope.tournament_id})
-    season = scope.season
-    return Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": season.start,
-                f"{prefix}date__lte": season.end})
-
-
-def _game_scope_q(scope: RatingScope) -> Q:
-    return _scope_q(scope)
 
 
 def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
@@ -154,7 +144,7 @@ def _scope_ruleset_id(scope: RatingScope) -> int | None:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         return scope.tournament.ruleset_id
     # A season may mix rule sets: the one most of its games were played under orders the table.
-    top = (counted_games().filter(_game_scope_q(scope)).values("ruleset_id").annotate(n=Count("id"))
+    top = (counted_games().filter(scope.games_q()).values("ruleset_id").annotate(n=Count("id"))
            .order_by("-n", "-ruleset_id").first())
     return top["ruleset_id"] if top else None
 
@@ -238,7 +228,7 @@ def _stats_values(scope: RatingScope) -> Iterator[dict]:
         aggregates[f"{name}_games"] = Count("id", filter=Q(role=letter))
         aggregates[f"{name}_wins"] = Count("id", filter=Q(role=letter, won=True))
     # aliased: an annotation may not shadow the model field it sums
-    rows = (PlayerGame.objects.filter(_scope_q(scope)).values("player_id").order_by("player_id")
+    rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
             .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
     for row in rows:
         yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
@@ -302,7 +292,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> Non
                 totals[player_id] = int(cumulative * UNITS)
         points.filter(seq__gte=seq).delete()
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
-    games = PlayerGame.objects.filter(_scope_q(scope))
+    games = PlayerGame.objects.filter(scope.games_q())
     if since is not None:
         games = games.filter(Q(date__gt=since[0]) | Q(date=since[0], game_id__gte=since[1]))
     rows: list[RatingPoint] = []
@@ -339,7 +329,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> Non
 
 # ---------------------------------------------------------------------------------------------- club statistics
 def _summary(scope: RatingScope) -> dict:
-    games = counted_games().filter(_game_scope_q(scope))
+    games = counted_games().filter(scope.games_q())
     by_ruleset: dict[str, dict] = {}
     for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
         entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
