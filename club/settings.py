@@ -120,6 +120,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "club.context_processors.site",
             ],
+            "builtins": ["club.templatetags.points"],
         },
     },
 ]
