@@ -151,8 +151,16 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                     ruleset=repr(doc.tournament.ruleset), known=known)))
                 continue
             ruleset = version.ruleset()
+            signed = set(Game.objects.filter(
+                tournament__club=target_club, tournament__name=doc.tournament.name,
+                status__in=[Game.Status.SIGNED, Game.Status.ANNULLED]).values_list("number", flat=True))
             for protocol in doc.games:
                 game_problems = _header_problems(protocol) + validate(protocol, ruleset, finished=protocol.result is not None)
+                if protocol.number in signed:
+                    # 000 P7.10: a signed protocol changes only through a protest decision, never by an import.
+                    game_problems.append(error_t("number", N_(
+                        "000 P7.10: game %(number)s of this tournament is signed (or annulled); it changes only "
+                        "through a protest decision"), number=protocol.number))
                 for p in game_problems:
                     line = f"{label}: {GameProblem(str(protocol.number), p)}"
                     (problems if p.is_error else warnings).append(line)

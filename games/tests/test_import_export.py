@@ -312,3 +312,16 @@ def test_an_unfinished_game_keeps_its_roles_secret_from_the_public(client, tmp_p
     assert "шериф)" not in page and "(чёрный)" not in page
     assert client.get(reverse("games:game_json", args=[game.pk])).status_code == 403
     assert client.get(reverse("games:tournament_json", args=[game.tournament_id])).status_code == 403
+
+
+def test_a_signed_game_is_not_overwritten_by_an_import(tmp_path):
+    run_import(write(tmp_path, document(ex1_game(1)), "first.json"))
+    Game.objects.update(status=Game.Status.SIGNED)
+    before = row_counts()
+    changed = document(ex1_game(1))
+    changed["games"][0]["judge_extras"] = []
+    err = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("import_protocols", write(tmp_path, changed, "again.json"), stdout=io.StringIO(), stderr=err)
+    assert "game 1: number: 000 P7.10" in err.getvalue()
+    assert row_counts() == before
