@@ -643,9 +643,15 @@ def _lift(ctx: Ctx, payload: dict) -> ActionResult:
 def _to_night(ctx: Ctx, payload: dict) -> ActionResult:
     index, day = _current_day(ctx)
     protocol = ctx.protocol()
-    if game_end(protocol, ctx.ruleset):
-        ctx.refuse(_("The game has ended: confirm the result."))
     state = vote_state(protocol, ctx.ruleset, index)
+    ended = game_end(protocol, ctx.ruleset)
+    if ended and state.step == "none" and state.candidates and not day.out:
+        # A removal after the speeches ended the game: the single nominee still leaves first (000 4.4.12, 003 l.51).
+        before = copy.copy(protocol)
+        before.removals = [r for r in protocol.removals if not (r.at == f"D{index}" and r.after_vote)]
+        ended = game_end(before, ctx.ruleset)
+    if ended:
+        ctx.refuse(_("The game has ended: confirm the result."))
     if state.step in ("main", "revote", "lift"):
         ctx.refuse(_("Finish the vote first.") + (f" {state.note}" if state.note else ""))
     ctx.snap.day(index, day)
@@ -827,7 +833,7 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
             kind, index = ctx.phase()
             day = next((d for d in ctx.full.days.all() if d.index == index), None) if kind == "D" else None
             Removal.objects.create(game=ctx.game, order=len(ctx.snap.data["removals"]), seat=number, reason=FOULS,
-                                   at=ctx.game.phase, after_vote=bool(day and day.votes is not None))
+                                   at=ctx.game.phase, after_vote=_after_vote(ctx, day))
         else:
             Removal.objects.filter(game=ctx.game, seat=number, reason=FOULS).delete()
     seat.fouls = fouls
@@ -851,6 +857,22 @@ def _third_foul_day(ctx: Ctx, number: int) -> int | None:
     return third_foul_day(ctx.ruleset, phase=ctx.game.phase or "", spoke_or_speaking=busy)
 
 
+def _after_vote(ctx: Ctx, day: Day | None) -> bool:
+    """A removal now is "after the vote result" (RULES.md A35, 000 S7.2, 002 I.8.2): the day's vote was held, or
+    no vote round is due today (nobody nominated, one nominee, a cancelled vote) and every speech is over."""
+    from games.live_state import day_speech
+
+    if day is None:
+        return False
+    if day.votes is not None:
+        return True
+    protocol = ctx.protocol()
+    if vote_state(protocol, ctx.ruleset, day.index).step != "none":
+        return False
+    order = day_speech(ctx.game, protocol, ctx.ruleset, day.index)
+    return bool(order.order) and order.current is None
+
+
 def _remove(ctx: Ctx, payload: dict) -> ActionResult:
     """A disqualification or a team defeat (ППК) with its reason (000 D6.7–6.8, 002 II.2–II.3)."""
     ctx.require_status(Game.Status.IN_PROGRESS)
@@ -863,7 +885,7 @@ def _remove(ctx: Ctx, payload: dict) -> ActionResult:
         ctx.refuse(_("Write the reason (the clause broken)."))
     kind, index = ctx.phase()
     day = next((d for d in ctx.full.days.all() if d.index == index), None) if kind == "D" else None
-    after_vote = bool(day and day.votes is not None)
+    after_vote = _after_vote(ctx, day)
     protocol = ctx.protocol()
     if number not in alive_now(protocol) and not (day and number in day.out) and not any(
             n.kill == number for n in protocol.nights[-1:]):
