@@ -119,6 +119,12 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     shown: list[str] = []  # `problems` in the request's language
     warnings_shown: list[str] = []
     parsed = []
+
+    def report(label: str, game: str, problem: Problem) -> None:
+        """One problem, in English for the command line and in the request's language for the page."""
+        (problems if problem.is_error else warnings).append(f"{label}: {GameProblem(game, problem)}")
+        (shown if problem.is_error else warnings_shown).append(problem_line(label, game, problem))
+
     for label, raw in documents:
         data, load_problems = _load(label, raw)
         if load_problems:
@@ -128,8 +134,7 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
         doc = parse_document(data)
         for p in doc.problems:
             if p.problem.is_error:
-                problems.append(f"{label}: {p}")
-                shown.append(problem_line(label, p.game, p.problem))
+                report(label, p.game, p.problem)
         parsed.append((label, doc))
 
     if club is not None and by is not None and not is_club_admin(by, club):
@@ -144,11 +149,8 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
             version = ruleset_by_slug(doc.tournament.ruleset, target_club)
             if version is None:
                 known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
-                problems.append(f"{label}: game -: tournament.ruleset: unknown rule set "
-                                f"{doc.tournament.ruleset!r} (known: {known})")
-                shown.append(problem_line(label, "-", error_t(
-                    "tournament.ruleset", N_("unknown rule set %(ruleset)s (known: %(known)s)"),
-                    ruleset=repr(doc.tournament.ruleset), known=known)))
+                report(label, "-", error_t("tournament.ruleset", N_("unknown rule set %(ruleset)s (known: %(known)s)"),
+                                           ruleset=repr(doc.tournament.ruleset), known=known))
                 continue
             ruleset = version.ruleset()
             signed = set(Game.objects.filter(
@@ -162,16 +164,14 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
                         "000 P7.10: game %(number)s of this tournament is signed (or annulled); it changes only "
                         "through a protest decision"), number=protocol.number))
                 for p in game_problems:
-                    line = f"{label}: {GameProblem(str(protocol.number), p)}"
-                    (problems if p.is_error else warnings).append(line)
-                    (shown if p.is_error else warnings_shown).append(problem_line(label, str(protocol.number), p))
-            planned.append((doc, version, ruleset))
+                    report(label, str(protocol.number), p)
+            planned.append((doc, version))
         if problems:
             transaction.set_rollback(True)
             raise ImportFailed(problems, shown)
 
         report = ImportReport(club=target_club, warnings=warnings, warnings_shown=warnings_shown)
-        for doc, version, _ruleset in planned:
+        for doc, version in planned:
             tournament = _upsert_tournament(target_club, doc.tournament, version)
             players = _players_by_key(target_club, [s.player for p in doc.games for s in p.seats], report)
             for protocol in doc.games:
