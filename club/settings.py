@@ -174,12 +174,34 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
 
+
+def cache_config(url: str) -> dict:
+    """CACHE_URL → a Django cache: `redis://[:password@]host:port/db`, `rediss://…` or `unix:///path.sock?db=N`
+    (Django's own RedisCache over the `redis` package; several servers comma-separated, the first one is written
+    to), `locmem://` or empty (per-process memory), `dummy://` (no cache). Anything else stops the settings."""
+    url = url.strip()
+    scheme = url.partition("://")[0].lower() if "://" in url else ""
+    if not url or scheme == "locmem":
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if scheme == "dummy":
+        return {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
+    if scheme in {"redis", "rediss", "unix"}:
+        servers = [server.strip() for server in url.split(",") if server.strip()]
+        for server in servers:
+            if server.partition("://")[0].lower() not in {"redis", "rediss", "unix"}:
+                raise ImproperlyConfigured(f"CACHE_URL: {server!r} is not a redis:// address")
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": servers if len(servers) > 1 else servers[0],
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "mafclub"),
+        }
+    raise ImproperlyConfigured(
+        f"CACHE_URL={url!r}: use redis://host:6379/1, rediss://…, unix:///path.sock, locmem:// or dummy://"
+    )
+
+
 CACHE_URL = env_str("CACHE_URL")
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    if CACHE_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-}
+CACHES = {"default": cache_config(CACHE_URL)}
 
 # django-axes: lock out an IP + username pair after repeated failed logins.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)

@@ -12,6 +12,7 @@ every asset (the CSS, the bundled DejaVu TTFs) is read from disk through `static
 from __future__ import annotations
 
 import mimetypes
+import os
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -419,22 +420,43 @@ def _read_static(path: str) -> bytes:
 
 
 def static_file_for(url: str) -> str:
-    """The file on disk behind a static URL of the sheet (STATICFILES_DIRS / app finders).
+    """The file on disk behind a static URL of the sheet.
 
-    Anything but a static file (http, other local paths) is refused, so a sheet never fetches over the network
-    and never reads outside the static files.
+    In development `{% static %}` gives the plain name, found by the static finders (STATICFILES_DIRS, apps). In
+    production the manifest storage gives hashed names (`css/sheet.<hash>.css`, and the fonts inside it are
+    rewritten the same way) that only exist in STATIC_ROOT after `collectstatic`: those are read from the static
+    files storage on disk. Anything but a static file (http, other local paths) is refused, so a sheet never
+    fetches over the network and never reads outside the static files.
     """
     path = unquote(urlsplit(url).path)
     prefix = _static_prefix()
     if not path.startswith(prefix):
         raise ValueError(f"the protocol sheet loads only static files from disk, not {url!r}")
+    name = path[len(prefix):]
     try:
-        found = finders.find(path[len(prefix):])
+        found = finders.find(name)
+        if isinstance(found, list):
+            found = found[0] if found else None
+        if not found:
+            found = _collected_file(name)
     except SuspiciousFileOperation as exc:
         raise ValueError(f"refused static path {url!r}") from exc
     if not found:
         raise ValueError(f"no such static file: {url!r}")
-    return found[0] if isinstance(found, list) else found
+    return found
+
+
+def _collected_file(name: str) -> str | None:
+    """`name` (a hashed name in production) inside STATIC_ROOT, through the static files storage; None if absent.
+
+    `storage.path` joins safely (a `..` escaping STATIC_ROOT raises SuspiciousFileOperation)."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+
+    try:
+        path = staticfiles_storage.path(name)
+    except NotImplementedError:  # a storage without local files: nothing on disk to read
+        return None
+    return path if os.path.isfile(path) else None
 
 
 def static_url_fetcher(**kwargs):

@@ -66,3 +66,54 @@ def test_check_deploy_is_clean_in_production_mode():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "url, backend, location",
+    [
+        ("", "locmem.LocMemCache", None),
+        ("locmem://", "locmem.LocMemCache", None),
+        ("dummy://", "dummy.DummyCache", None),
+        ("redis://127.0.0.1:6379/1", "redis.RedisCache", "redis://127.0.0.1:6379/1"),
+        (" rediss://:secret@cache.example.org:6380/2 ", "redis.RedisCache", "rediss://:secret@cache.example.org:6380/2"),
+        ("unix:///run/redis.sock?db=1", "redis.RedisCache", "unix:///run/redis.sock?db=1"),
+        ("redis://a:6379/1,redis://b:6379/1", "redis.RedisCache", ["redis://a:6379/1", "redis://b:6379/1"]),
+    ],
+)
+def test_cache_url_is_parsed_into_django_caches(url, backend, location):
+    from club.settings import cache_config
+
+    config = cache_config(url)
+    assert config["BACKEND"] == f"django.core.cache.backends.{backend}"
+    assert config.get("LOCATION") == location
+
+
+@pytest.mark.parametrize("url", ["memcached://127.0.0.1:11211", "127.0.0.1:6379", "redis://a:1/1,http://b"])
+def test_an_unknown_cache_url_stops_the_settings(url):
+    from club.settings import cache_config
+
+    with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
+        cache_config(url)
+
+
+def test_redis_cache_from_cache_url_round_trips():
+    """CACHE_URL=redis://… uses Django's RedisCache over the `redis` package (in requirements.txt)."""
+    result = _run(
+        "-c",
+        "import django; django.setup()\n"
+        "from django.core.cache import caches\ncache = caches['default']\n"
+        "from django.core.cache.backends.redis import RedisCache\n"
+        "assert isinstance(cache, RedisCache), type(cache)\n"
+        "try:\n"
+        "    cache.set('mafclub-settings-probe', {'a': 1}, 30)\n"
+        "except Exception as exc:\n"
+        "    print('NO-REDIS', exc); raise SystemExit(0)\n"
+        "assert cache.get('mafclub-settings-probe') == {'a': 1}\n"
+        "cache.delete('mafclub-settings-probe')\n"
+        "print('OK')\n",
+        CACHE_URL="redis://127.0.0.1:6379/1",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    if "NO-REDIS" in result.stdout:
+        pytest.skip(f"no Redis answers on 127.0.0.1:6379: {result.stdout.strip()}")
+    assert "OK" in result.stdout

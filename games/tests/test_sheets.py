@@ -287,3 +287,25 @@ def test_back_lists_protests_with_their_decisions(client, games):
     assert len(reader.pages) == 2
     assert "the vote was miscounted" in _text(reader, 1)
     assert "см. оборот" in _text(reader, 0)
+
+
+def test_pdf_reads_hashed_static_files_after_collectstatic(client, settings, tmp_path):
+    """Production (DEBUG off): `{% static %}` names the hashed copies collectstatic wrote to STATIC_ROOT (the sheet's
+    CSS and, rewritten inside it, the fonts). The sheet reads them from there on disk; the finders don't know them."""
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path
+    settings.STORAGES = {**settings.STORAGES,
+                         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}}
+    call_command("collectstatic", "--no-input", "-v", "0", "-i", "vendor")
+    css = staticfiles_storage.url("css/sheet.css")
+    assert re.search(r"sheet\.[0-9a-f]{12}\.css$", css), css
+    html = render_sheets_html([blank_sheet()])
+    assert css in html
+    assert static_file_for(css).startswith(str(tmp_path))
+    fonts = _base_fonts(_pdf(client.get(reverse("protocol_blank_pdf"))))
+    assert any("DejaVu-Sans-Mafclub" in name for name in fonts), fonts
+    # still only static files: a hashed-looking name outside STATIC_ROOT is refused
+    with pytest.raises(ValueError):
+        static_file_for("/static/../../etc/passwd")
