@@ -26,6 +26,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from club.permissions import player_of
+from games import signals
 from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
 from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
@@ -243,9 +244,8 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
 
 def _scores_provisional_cleared(game: Game) -> None:
     """A rejected protest changes no score, but the standings lose their provisional mark."""
-    from ratings.selectors import invalidate_standings
-
-    invalidate_standings({game.tournament_id}, {game.club_id})
+    signals.protest_settled.send(sender=Game, game_ids=[game.pk], tournament_ids=signals.ids([game.tournament_id]),
+                                 club_ids=[game.club_id])
 
 
 def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str], sk: str) -> None:

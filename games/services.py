@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
+from games import signals
 from games.i18n import problem_line
 from games.models import (
     Adjustment,
@@ -211,13 +212,14 @@ def _players_by_key(club: Club, nicknames: Iterable[str], report: ImportReport) 
 
 
 def _store_lots(tournament: Tournament, lots: dict[str, int], players: dict[str, Player]) -> None:
-    """Keep the lot an export carried (it is drawn once, decision 8); players not at these games are skipped."""
-    from ratings.models import Lot
+    """Keep the lot an export carried (it is drawn once, decision 8); players not at these games are skipped.
 
-    for nickname, number in lots.items():
-        player = players.get(nickname_key(nickname))
-        if player is not None:
-            Lot.objects.update_or_create(tournament=tournament, player=player, defaults={"number": number})
+    The lot is ratings' data: it is handed over by the `lots_imported` signal, before the tournament is scored.
+    """
+    by_player = {players[nickname_key(nick)].pk: number for nick, number in lots.items()
+                 if nickname_key(nick) in players}
+    if by_player:
+        signals.lots_imported.send(sender=Tournament, tournament_id=tournament.pk, lots=by_player)
 
 
 def _ended_at(protocol: Protocol) -> dt.datetime | None:
@@ -395,12 +397,11 @@ def _mark_protest_adjustments(game: Game, seat_number: int, items: list[ScoreIte
 
 
 def _scores_changed(games: list[Game]) -> None:
-    """Hook for the stored ratings and cached standings (ratings refreshes its aggregates here)."""
-    from ratings.selectors import invalidate_standings
-    from ratings.services import refresh
-
-    refresh(games)
-    invalidate_standings({g.tournament_id for g in games}, {g.club_id for g in games})
+    """Announce the new scores (`games.signals.scores_changed`): ratings refreshes its aggregates and caches."""
+    if games:
+        signals.scores_changed.send(sender=Game, game_ids=signals.ids(g.pk for g in games),
+                                    tournament_ids=signals.ids(g.tournament_id for g in games),
+                                    club_ids=signals.ids(g.club_id for g in games))
 
 
 # ---------------------------------------------------------------------------------------------------- rule sets

@@ -37,7 +37,7 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
     from django import forms
     from django.utils.translation import get_language
 
-    from ratings.standings import METRICS
+    from games.rules.ruleset import TIEBREAKER_LABELS
 
     rows = []
     for field in form:
@@ -50,7 +50,7 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
         elif field.name == "tiebreakers" and value:
             russian = (get_language() or "").startswith("ru")
             value = ", ".join(
-                (METRICS[n].label if russian else METRICS[n].label_en) if n in METRICS else n
+                TIEBREAKER_LABELS[n][0 if russian else 1] if n in TIEBREAKER_LABELS else n
                 for n in (part.strip() for part in str(value).split(",")) if n)
         rows.append((field.label, value))
     return rows

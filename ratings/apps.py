@@ -2,5 +2,13 @@ from django.apps import AppConfig
 
 
 class RatingsConfig(AppConfig):
-    default_auto_field = 'django.db.models.BigAutoField'
-    name = 'ratings'
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "ratings"
+
+    def ready(self) -> None:
+        from games import signals
+        from ratings import receivers
+
+        signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
+        signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
+        signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")

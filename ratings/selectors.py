@@ -16,11 +16,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from games.models import Game, Protest, Seat, Tournament
+from games.models import Protest, Seat, Tournament
 from ratings.charts import Chart, history_chart
 from ratings.models import PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.standings import METRICS, PlayerRecord, StandingRow
@@ -29,33 +28,12 @@ CACHE_TIMEOUT = 24 * 3600
 GAMES_PER_PAGE = 25
 
 
-def invalidate_standings(tournament_ids, club_ids) -> None:
-    """Scores changed (a game scored, a protest decided): bump the stored versions the page caches are keyed by."""
-    from ratings.services import bump_versions
-
-    tournament_ids = [i for i in tournament_ids if i is not None]
-    club_ids = [i for i in club_ids if i is not None]
-    bump_versions(RatingScope.objects.filter(Q(tournament_id__in=tournament_ids)
-                                             | Q(kind=RatingScope.Kind.SEASON, club_id__in=club_ids)))
-
-
-def counted_games(tournament: Tournament):
-    return Game.objects.filter(tournament=tournament, status__in=[Game.Status.FINISHED, Game.Status.SIGNED]
-                               ).exclude(result="")
-
-
 # ---------------------------------------------------------------------------------------------- scopes
-def tournament_scope(tournament: Tournament) -> RatingScope:
+def tournament_scope(tournament: Tournament) -> RatingScope | None:
+    """The tournament's stored scope; None until one of its games is scored (scoring creates it)."""
     scope = RatingScope.objects.filter(tournament=tournament).first()
-    if scope is None:  # games stored before the aggregates existed: build them once
-        from ratings.services import recompute_scope
-
-        scope = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=tournament.club_id,
-                                           tournament=tournament)
-        recompute_scope(scope, rebuild_games=True)
-        # The players' tournament lists (keyed by the club's season versions) now include this tournament.
-        invalidate_standings([], [tournament.club_id])
-    scope.tournament = tournament
+    if scope is not None:
+        scope.tournament = tournament
     return scope
 
 
@@ -72,17 +50,14 @@ def default_season(seasons: list[Season], today: dt.date | None = None) -> Seaso
     return max(seasons, key=lambda s: (s.start, s.pk), default=None)
 
 
-def season_scope(season: Season) -> RatingScope:
+def season_scope(season: Season) -> RatingScope | None:
+    """The season's stored scope; None until the season is saved by its service or one of its games is scored."""
     try:
         scope = season.scope
     except RatingScope.DoesNotExist:
-        from ratings.services import season_changed
-
-        season_changed(season)
-        scope = RatingScope.objects.get(season=season)
+        return None
     scope.season = season
     return scope
-
 
 
 # ---------------------------------------------------------------------------------------------- standings
@@ -127,8 +102,10 @@ def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The tournament's table, ordered by total and the rule set's tie-breakers (decision 8), from stored rows."""
-    return scope_rows(tournament_scope(tournament))
+    """The tournament's table, ordered by total and the rule set's tie-breakers (decision 8), from stored rows;
+    empty before any of its games is scored."""
+    scope = tournament_scope(tournament)
+    return scope_rows(scope) if scope is not None else []
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Writes of the stored ratings: per-game facts, per-scope aggregates, rating history (issue 7).
 
-`refresh(games)` runs in the scoring transaction (games.services._scores_changed): it rebuilds the `PlayerGame`
+`refresh(game_ids)` runs in the scoring transaction (`ratings.receivers` on `games.signals.scores_changed`): it rebuilds the `PlayerGame`
 rows of those games, then for every scope that holds them (the tournament, the seasons covering their dates)
 recomputes the `PlayerStats` table with one SQL aggregate, the `RatingPoint` history from the first changed game
 onwards, the club statistics, and bumps `RatingScope.version` — the key of every cached page of that scope.
@@ -40,9 +40,13 @@ def counted_games():
 
 
 # ---------------------------------------------------------------------------------------------- entry points
-def refresh(games: Iterable[Game]) -> None:
-    """Bring the stored ratings up to date after `games` were (re)scored. Call inside the scoring transaction."""
-    game_ids = [g.pk for g in games]
+def refresh(game_ids: Iterable[int]) -> None:
+    """Bring the stored ratings up to date after these games were (re)scored. Call inside the scoring transaction.
+
+    Creates the scopes the games belong to when missing (their tournament, the club's seasons covering their
+    dates): scopes are made here, when games are scored, never by a page that reads them.
+    """
+    game_ids = list(game_ids)
     if not game_ids:
         return
     with transaction.atomic():
@@ -108,6 +112,21 @@ def season_changed(season: Season) -> None:
 
 def bump_versions(scopes) -> None:
     scopes.update(version=F("version") + 1)
+
+
+def invalidate_standings(tournament_ids: Iterable[int | None], club_ids: Iterable[int | None]) -> None:
+    """Scores or protests changed: bump the stored versions the page caches are keyed by (the tournaments' scopes
+    and every season of the clubs)."""
+    tournament_ids = [i for i in tournament_ids if i is not None]
+    club_ids = [i for i in club_ids if i is not None]
+    bump_versions(RatingScope.objects.filter(Q(tournament_id__in=tournament_ids)
+                                             | Q(kind=RatingScope.Kind.SEASON, club_id__in=club_ids)))
+
+
+def store_lots(tournament_id: int, lots: dict[int, int]) -> None:
+    """Keep a tournament's lot as an import carried it (player id -> number; drawn once, 000 T6.2.4)."""
+    for player_id, number in lots.items():
+        Lot.objects.update_or_create(tournament_id=tournament_id, player_id=player_id, defaults={"number": number})
 
 
 # ---------------------------------------------------------------------------------------------- scopes

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from games.rules.ruleset import TB_LOT, TIEBREAKER_LABELS
 from games.rules.scoring import GameScore, SeatScore
 
 ZERO = Decimal("0")
-LOT = "lot"
+LOT = TB_LOT
 
 
 @dataclass
@@ -60,46 +61,47 @@ class Metric:
 METRICS: dict[str, Metric] = {}
 
 
-def register(name: str, label: str, label_en: str) -> Callable[[Callable[[PlayerRecord], Any]], Callable]:
+def register(name: str) -> Callable[[Callable[[PlayerRecord], Any]], Callable]:
+    """Compute the tie-breaker `name` of the rule sets' vocabulary (labels: `games.rules.ruleset.TIEBREAKER_LABELS`)."""
     def decorator(func: Callable[[PlayerRecord], Any]) -> Callable[[PlayerRecord], Any]:
-        METRICS[name] = Metric(name, label, label_en, func)
+        METRICS[name] = Metric(name, *TIEBREAKER_LABELS[name], func)
         return func
 
     return decorator
 
 
-@register("total", "Сумма баллов", "Total points")
+@register("total")
 def _total(record: PlayerRecord) -> Decimal:
     return record.total
 
 
-@register("extras", "Доп. баллы", "Extra points")
+@register("extras")
 def _extras(record: PlayerRecord) -> Decimal:
     return record.tiebreak_extras
 
 
-@register("wins", "Победы", "Wins")
+@register("wins")
 def _wins(record: PlayerRecord) -> int:
     return record.wins
 
 
-@register("wins_difficult", "Победы на сложной карте", "Wins on a difficult card")
+@register("wins_difficult")
 def _wins_difficult(record: PlayerRecord) -> int:
     return record.wins_difficult
 
 
-@register("extras_difficult", "Доп. баллы на сложной карте", "Extra points on a difficult card")
+@register("extras_difficult")
 def _extras_difficult(record: PlayerRecord) -> Decimal:
     return record.extras_difficult
 
 
-@register("first_night_deaths", "Отстрелы в первую ночь", "First-night deaths")
+@register("first_night_deaths")
 def _first_night_deaths(record: PlayerRecord) -> int:
     return record.first_night_deaths
 
 
 # The lot has no value over the record: it is drawn once and stored (decision 8); `rank()` reads it from `lots`.
-METRICS[LOT] = Metric(LOT, "Жребий", "Lot", lambda record: None)
+METRICS[LOT] = Metric(LOT, *TIEBREAKER_LABELS[LOT], lambda record: None)
 
 
 @dataclass

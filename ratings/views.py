@@ -23,7 +23,9 @@ def _int(value) -> int | None:
         return None
 
 
-def _standings_table(request, scope: RatingScope, csv_url: str) -> tuple[str, bool]:
+def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[str, bool]:
+    if scope is None:  # nothing scored yet: the scope is created when the first game is scored
+        return render_to_string("ratings/_standings_table.html", {"rows": [], "csv_url": ""}), False
     provisional = selectors.provisional_players(scope)
     return selectors.cached(
         ("table", scope.pk, scope.version, selectors.provisional_key(provisional)),
@@ -80,7 +82,8 @@ def club_rating(request):
 
 def season_standings_csv(request, pk: int):
     season = get_object_or_404(Season, pk=pk)
-    rows = selectors.scope_rows(selectors.season_scope(season))
+    scope = selectors.season_scope(season)
+    rows = selectors.scope_rows(scope) if scope is not None else []
     return _csv_response(f"rating-{season.pk}.csv", CSV_COLUMNS,
                          ([r.rank, r.player, r.record.games, r.record.wins, r.record.main, r.record.extras,
                            r.record.total] for r in rows))
@@ -141,6 +144,7 @@ def club_stats(request):
     club = get_site_club()
     seasons = selectors.club_seasons(club)
     season = _season_from(request, seasons)
-    stats = selectors.club_statistics(selectors.season_scope(season)) if season else None
+    scope = selectors.season_scope(season) if season else None
+    stats = selectors.club_statistics(scope) if scope is not None else None
     template = "ratings/club_stats.html#stats-body" if request.htmx else "ratings/club_stats.html"
     return render(request, template, {"club": club, "seasons": seasons, "season": season, "stats": stats})

@@ -1,0 +1,36 @@
+"""What games announces to the apps built on it (ratings), so that games never imports them.
+
+The layers go one way: ratings reads games, games knows nothing of ratings. When something ratings keeps depends
+on changes here, games sends one of these signals and ratings connects a receiver (in `RatingsConfig.ready`).
+
+Every signal's keyword arguments are plain ids, never model instances, so a receiver may hand them to a
+background task as they are. Receivers run synchronously, inside the transaction of the change (Django's
+`Signal.send`): what they write commits or rolls back with it, and an exception in a receiver undoes the change.
+A receiver that wants to run after the commit wraps its work in `transaction.on_commit`.
+
+scores_changed(sender=Game, game_ids, tournament_ids, club_ids)
+    `games.services.score_games` stored new scores for these games (seat scores and score items). Sent once per
+    scoring, inside the scoring transaction, after the scores are written. `game_ids` is every game of the scored
+    scope — those that do not count (unfinished, annulled) included, with empty scores — so a receiver also sees
+    a game that stopped counting. `tournament_ids` are the games' tournaments (club games have none), `club_ids`
+    their clubs.
+
+protest_settled(sender=Game, game_ids, tournament_ids, club_ids)
+    A protest on these games was rejected: no score changed, but they are no longer under protest, so whatever
+    marked their rows provisional is stale. (An upheld protest rescores the scope and sends `scores_changed`.)
+
+lots_imported(sender=Tournament, tournament_id, lots)
+    An import carried the stored lot of a tournament (`lots`: player id -> lot number, drawn once, 000 T6.2.4,
+    002 III.14.6). Sent in the import's transaction before the tournament is scored, so the ranking uses it.
+"""
+
+from django.dispatch import Signal
+
+scores_changed = Signal()
+protest_settled = Signal()
+lots_imported = Signal()
+
+
+def ids(values) -> list[int]:
+    """Sorted distinct ids without None (a club game has no tournament)."""
+    return sorted({v for v in values if v is not None})
