@@ -89,6 +89,7 @@ cmd_test() {
     "$VENV/bin/python" manage.py check --fail-level WARNING
     "$VENV/bin/python" manage.py makemigrations --check --dry-run >/dev/null || { echo "models changed without a migration" >&2; return 1; }
     "$VENV/bin/ruff" check .
+    "$VENV/bin/lint-imports" --no-cache  # the import layers (pyproject.toml [tool.importlinter])
     local summary=() rc=0
     if (unset DATABASE_URL; run_pytest SQLite "$@"); then
         summary+=("SQLite: passed")

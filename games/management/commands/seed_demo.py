@@ -1,24 +1,17 @@
-import importlib
-import importlib.util
-
 from django.core.management.base import BaseCommand
 
 from club.demo import DEMO_LOGINS, seed_club
+from games.demo import seed_games
 
 
 class Command(BaseCommand):
-    help = "Build the demo club (players, staff logins) and, when the games app provides it, demo games. Idempotent."
+    help = "Build the demo club (players, staff logins) and its demo games. Idempotent."
 
     def handle(self, *args, **options):
         club = seed_club()
         self.stdout.write(f"{club.name} ({club.city}): {club.players.count()} players")
-        if importlib.util.find_spec("games.demo") is not None:
-            seed_games = getattr(importlib.import_module("games.demo"), "seed_games", None)
-            if seed_games is not None:
-                seed_games(club)
-                self.stdout.write("games.demo.seed_games: done")
-        else:
-            self.stdout.write("games.demo not found: no demo games")
+        seed_games(club)
+        self.stdout.write("games.demo.seed_games: done")
         self._print_logins()
 
     def _print_logins(self) -> None:
