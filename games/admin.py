@@ -3,8 +3,11 @@ game's own rows are read-only here; rule sets and tournaments are edited normall
 never changed in place: edit the club's copy on the site, which makes a new version)."""
 
 from django.contrib import admin
+from django.db.models import Q
 from simple_history.admin import SimpleHistoryAdmin
 
+from club.admin import ScopedClubFilter
+from club.admin_scope import ClubScopedAdmin
 from games import models
 
 
@@ -35,9 +38,10 @@ class NightInline(ReadOnlyInline):
 
 
 @admin.register(models.RuleSetVersion)
-class RuleSetVersionAdmin(admin.ModelAdmin):
+class RuleSetVersionAdmin(ClubScopedAdmin, admin.ModelAdmin):
+    shared_q = Q(club__isnull=True)  # the presets: every club sees and chooses them, only a superuser edits them
     list_display = ["slug", "version", "name", "club", "is_preset"]
-    list_filter = ["is_preset", "club"]
+    list_filter = ["is_preset", ("club", ScopedClubFilter)]
 
     def get_readonly_fields(self, request, obj=None):
         # A preset or a version a game was scored under is never edited in place (issue 3).
@@ -50,21 +54,21 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Tournament)
-class TournamentAdmin(SimpleHistoryAdmin):
+class TournamentAdmin(ClubScopedAdmin, SimpleHistoryAdmin):
     list_display = ["name", "club", "ruleset", "start_date", "end_date", "head_judge"]
-    list_filter = ["club", "ruleset"]
+    list_filter = [("club", ScopedClubFilter)]
     search_fields = ["name"]
 
 
 @admin.register(models.ClubEvening)
-class ClubEveningAdmin(admin.ModelAdmin):
+class ClubEveningAdmin(ClubScopedAdmin, admin.ModelAdmin):
     list_display = ["date", "name", "club", "ruleset"]
 
 
 @admin.register(models.Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(ClubScopedAdmin, SimpleHistoryAdmin):
     list_display = ["__str__", "date", "table", "status", "result", "judge"]
-    list_filter = ["status", "result", "tournament"]
+    list_filter = ["status", "result"]
     search_fields = ["tournament__name", "judge_name"]
     inlines = [SeatInline, DayInline, NightInline]
     readonly_fields = ["club", "tournament", "evening", "ruleset", "number", "table", "stage", "date", "judge",
@@ -76,7 +80,8 @@ class GameAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(models.GameAction)
-class GameActionAdmin(admin.ModelAdmin):
+class GameActionAdmin(ClubScopedAdmin, admin.ModelAdmin):
+    club_path = "game__club"
     list_display = ["game", "seq", "kind", "by", "at", "undone"]
     list_filter = ["kind", "undone"]
     readonly_fields = [f.name for f in models.GameAction._meta.fields]
@@ -89,7 +94,8 @@ class GameActionAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Protest)
-class ProtestAdmin(SimpleHistoryAdmin):
+class ProtestAdmin(ClubScopedAdmin, SimpleHistoryAdmin):
+    club_path = "game__club"
     list_display = ["game", "category", "player", "filed_at", "status", "decided_by"]
     list_filter = ["status", "category"]
     readonly_fields = [f.name for f in models.Protest._meta.fields]
@@ -101,8 +107,11 @@ class ProtestAdmin(SimpleHistoryAdmin):
         return False
 
 
-for model in (models.Removal, models.RecordedColour, models.JudgeExtra, models.Adjustment, models.ScoreItem):
-    admin.site.register(model, type(f"{model.__name__}Admin", (admin.ModelAdmin,), {
+for model, club_path in ((models.Removal, "game__club"), (models.RecordedColour, "game__club"),
+                         (models.JudgeExtra, "game__club"), (models.Adjustment, "game__club"),
+                         (models.ScoreItem, "seat__game__club")):
+    admin.site.register(model, type(f"{model.__name__}Admin", (ClubScopedAdmin, admin.ModelAdmin), {
+        "club_path": club_path,
         "list_display": [f.name for f in model._meta.fields][:6],
         "has_add_permission": lambda self, request, obj=None: False,
         "has_change_permission": lambda self, request, obj=None: False,

@@ -1,13 +1,15 @@
 from django.contrib import admin
 
+from club.admin import ScopedClubFilter
+from club.admin_scope import ClubScopedAdmin
 from ratings.models import Lot, Season
 from ratings.services import season_changed
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(ClubScopedAdmin, admin.ModelAdmin):
     list_display = ["name", "club", "start", "end"]
-    list_filter = ["club"]
+    list_filter = [("club", ScopedClubFilter)]
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -15,6 +17,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 
 @admin.register(Lot)
-class LotAdmin(admin.ModelAdmin):
+class LotAdmin(ClubScopedAdmin, admin.ModelAdmin):
+    club_path = "tournament__club"
     list_display = ["tournament", "player", "number"]
     readonly_fields = ["number", "drawn_at"]
