@@ -36,7 +36,7 @@ def main() -> None:
     from django.urls import clear_url_caches, path
 
     from club.models import Club, Membership, Player
-    from games.live import live_apply
+    from games.live.apply import live_apply
     from games.models import Game, RuleSetVersion, Seat
 
     settings.ALLOWED_HOSTS = ["*"]

@@ -82,3 +82,9 @@ def can_review_protest(user, game: Game) -> bool:
     if is_game_head_judge(user, game):
         return True
     return head_judge_judged_the_table(game) and is_club_admin(user, game.club)
+
+
+def can_approve_extras(user, game: Game) -> bool:
+    """000 T6.1.3 "по согласованию с Главным Судьей": the game's head judge, or a club admin."""
+    return is_game_head_judge(user, game) or is_club_admin(user, game.club)
+

@@ -16,22 +16,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.permissions import is_club_admin
 from club.selectors import get_site_club, player_search
 from games.forms import EveningForm, NewGameForm, TournamentForm
-from games.live import (
-    HANDLERS,
-    ActionRefused,
-    ReadOnly,
-    StaleVersion,
-    can_approve_extras,
-    evening_create,
-    game_start_new,
-    live_apply,
-    tournament_create,
-)
-from games.live_state import judge_screen, spectator_days
+from games.live.apply import HANDLERS, live_apply
+from games.live.base import ActionRefused, ReadOnly, StaleVersion
+from games.live.screen import judge_screen, spectator_days
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_see_secrets, can_start_game, get_game_for_user
+from games.permissions import can_approve_extras, can_see_secrets, can_start_game, get_game_for_user
 from games.selectors import protocol_of, protocol_view, with_protocol
-from games.services import ServiceError
+from games.services import ServiceError, evening_create, game_start_new, tournament_create
 
 JUDGE = "games/judge.html"
 

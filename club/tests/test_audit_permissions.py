@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from club.models import PlayerClaim
-from games.live import live_apply
+from games.live.apply import live_apply
 from games.models import Game, Protest, RuleSetVersion, Seat
 from games.services import ruleset_copy
 from games.tests.live_fixtures import ROLES, english, make_cast  # noqa: F401

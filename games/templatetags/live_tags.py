@@ -7,8 +7,9 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.html import format_html
 
+from games.live.base import action_label
 from games.models import GameAction
-from games.permissions import can_edit_protocol
+from games.permissions import can_edit_protocol, can_start_game
 
 register = template.Library()
 
@@ -40,8 +41,6 @@ def action_log(context, game):
 
 @register.simple_tag(takes_context=True)
 def may_start_game(context, club):
-    from games.permissions import can_start_game
-
     request = context.get("request")
     return bool(request is not None and can_start_game(request.user, club))
 
@@ -49,6 +48,4 @@ def may_start_game(context, club):
 @register.filter(name="action_label")
 def action_label_filter(kind: str) -> str:
     """A judge action's stored kind ("nominate", "don_check" …) → its label in the reader's language."""
-    from games.live import action_label
-
     return action_label(kind or "")

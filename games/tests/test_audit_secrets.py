@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
-from games.live import live_apply
+from games.live.apply import live_apply
 from games.models import Game, Protest, Seat
 from games.services import score_games
 from games.tests.live_fixtures import ROLES, english, make_cast  # noqa: F401

@@ -6,7 +6,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games.live import live_apply
+from games.live.apply import live_apply
 from games.models import Game, GameAction, Removal, Seat
 from games.rules.scoring import score_game
 from games.selectors import protocol_of, with_protocol

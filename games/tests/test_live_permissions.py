@@ -49,7 +49,7 @@ def test_the_judge_of_another_table_may_write_only_his_own_game(live, client):  
 def test_the_service_itself_refuses_a_stranger(live):  # noqa: F811
     from django.core.exceptions import PermissionDenied
 
-    from games.live import live_apply
+    from games.live.apply import live_apply
 
     with pytest.raises(PermissionDenied):
         live_apply(game_id=live.game.pk, by=live.outsider, kind="seat", payload={"seat": 1, "nickname": "Бендер"},

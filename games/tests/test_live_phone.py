@@ -7,7 +7,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from club.tests.factories import PASSWORD
-from games.live import live_apply
+from games.live.apply import live_apply
 from games.models import Game
 from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
 

@@ -6,7 +6,8 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from games.live import StaleVersion, live_apply
+from games.live.apply import live_apply
+from games.live.base import StaleVersion
 from games.models import Game, Seat
 from games.tests.live_fixtures import ROLES, english, make_cast, seat_everyone  # noqa: F401
 

@@ -34,8 +34,8 @@ from dataclasses import fields
 import pytest
 from django.utils import translation
 
-from games.live import live_apply
-from games.live_state import day_speech
+from games.live.apply import live_apply
+from games.live.state import day_speech
 from games.models import Game, GameAction
 from games.rules.generate import generate_game
 from games.rules.protocol import FOULS, Protocol

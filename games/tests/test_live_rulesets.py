@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 from django.urls import reverse
 
-from games.live_state import speech_order
+from games.live.state import speech_order
 from games.models import Game, GameAction, JudgeExtra, RuleSetVersion
 from games.rules.facts import (
     SPEECH_KEPT,

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from games.live import live_apply
+from games.live.apply import live_apply
 from games.models import Game
 from games.tests.live_fixtures import ROLES, english, live, seat_everyone  # noqa: F401
 

@@ -1,0 +1,77 @@
+"""The apply step: every judge click is one call of `live_apply(*, game_id, by, kind, payload, version,
+action_id)`:
+
+* one `transaction.atomic()`, the Game row locked with `select_for_update`;
+* `can_edit_protocol` checked on the server (PermissionDenied otherwise);
+* idempotent: `action_id` is unique per game (GameAction); a retried request is answered "already applied";
+* no lost update: `version` must equal the game's current version, else `StaleVersion` with the current state;
+* each handler snapshots what it overwrites into `GameAction.before`, so `undo` restores the last action;
+* the rule checks come from the pure engine (`games.rules`): a refused action raises `ActionRefused` whose message
+  cites the clause, and nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+
+from games.live import day, end, night, penalties, setup, undo
+from games.live.base import ActionRefused, ActionResult, Ctx, ReadOnly, StaleVersion
+from games.live.undo import Snapshot
+from games.models import Game, GameAction
+from games.permissions import can_edit_protocol
+from games.services import score_games
+
+HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
+    **setup.HANDLERS, **day.HANDLERS, **night.HANDLERS, **penalties.HANDLERS, **end.HANDLERS, **undo.HANDLERS,
+}
+# Payload keys a browser may send per action (everything else in the POST is ignored).
+PAYLOAD_KEYS = ("seat", "player_id", "nickname", "create", "role", "by", "nominee", "index", "hands", "delta",
+                "reason", "note", "result", "points", "clause", "id", "target", "seats")
+
+
+def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str | None,
+               action_id: str) -> ActionResult:
+    """Apply one judge action; see the module docstring for the guarantees."""
+    if kind not in HANDLERS:
+        raise ActionRefused(_("Unknown action."))
+    action_id = str(action_id or "").strip()[:64]
+    if not action_id:
+        raise ActionRefused(_("The request carries no action id; reload the page."))
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related(
+            "club", "tournament", "ruleset", "judge").get(pk=game_id)
+        if not can_edit_protocol(by, game):
+            raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
+        try:
+            stated = int(version)
+        except (TypeError, ValueError):
+            stated = -1
+        if stated != game.version:
+            if GameAction.objects.filter(game=game, action_id=action_id).exists():
+                return ActionResult(game, kind, "board", message=_("Already saved (the request was sent twice)."),
+                                    replayed=True)
+            raise StaleVersion(_("The protocol was changed on another screen (version %(stored)d, this screen "
+                                 "showed %(shown)s). Here is the current state; repeat your action if it is "
+                                 "still needed.") % {"stored": game.version, "shown": version or "?"})
+        if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
+            raise ReadOnly(_("The protocol is signed and read-only; only a protest decision changes it."))
+        ctx = Ctx(game, by, Snapshot(game))
+        payload = {k: v for k, v in payload.items() if k in PAYLOAD_KEYS or (k[:1] == "v" and k[1:].isdigit())}
+        result = HANDLERS[kind](ctx, payload)
+        game.version += 1
+        if ctx.history:
+            game.save()
+        else:
+            Game.objects.filter(pk=game.pk).update(
+                version=F("version") + 1, **{f: getattr(game, f) for f in ("phase", "result", "best_move")
+                                             if "game" in ctx.snap.data or kind == "undo"})
+        GameAction.objects.create(game=game, seq=game.version, action_id=action_id, kind=kind, payload=payload,
+                                  before=ctx.snap.data, by=by if getattr(by, "is_authenticated", False) else None)
+        if ctx.scores_changed:
+            score_games(game=game)
+    return result

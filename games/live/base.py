@@ -1,0 +1,143 @@
+"""What every live action shares: the refusals, the result of an action, the context a handler works in (the
+locked game, its rule set, the undo snapshot, the protocol read once), the engine check of a change, and input
+parsing.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+
+from games.i18n import problem_text
+from games.models import Game
+from games.rules.problems import Problem
+from games.rules.protocol import Protocol
+from games.rules.ruleset import RuleSet
+from games.rules.validate import validate
+from games.selectors import protocol_of, with_protocol
+from games.services import ServiceError
+
+if TYPE_CHECKING:
+    from games.live.undo import Snapshot
+
+
+class ActionRefused(ServiceError):
+    """The action breaks a rule or does not fit the game's state; nothing was written."""
+
+
+class StaleVersion(ServiceError):
+    """The screen showed an older version of the protocol than the one stored (another tab or judge wrote)."""
+
+
+class ReadOnly(ServiceError):
+    """The protocol is signed: only a protest decision changes it."""
+
+
+def cite(ruleset: RuleSet, *refs: str) -> str:
+    """The reference of the rule set's own book among `refs`, else the first (as the validator cites)."""
+    for ref in refs:
+        if ref.split(" ", 1)[0] == ruleset.source:
+            return ref
+    return refs[0]
+
+
+@dataclass
+class ActionResult:
+    game: Game
+    kind: str
+    affected: str  # "fouls" (one seat's foul cell), "seat" (one seat row) or "board"
+    seat: int | None = None
+    message: str = ""
+    replayed: bool = False  # a retry of an action already applied
+    fouls: int | None = None  # the seat's fouls after a foul action (the cheap fragment needs no re-read)
+
+
+class Ctx:
+    """One action being applied: the locked game, its rule set, the snapshot and lazily the whole protocol."""
+
+    def __init__(self, game: Game, by, snap: Snapshot) -> None:
+        self.game, self.by = game, by
+        self.ruleset = game.ruleset.ruleset()
+        self.snap = snap
+        self._full: Game | None = None
+        self.scores_changed = False
+        self.history = False  # save the Game with history (rare, important moments)
+
+    @property
+    def full(self) -> Game:
+        """The game with every protocol row prefetched (loaded on first use; handlers read before they write)."""
+        if self._full is None:
+            self._full = with_protocol(Game.objects.filter(pk=self.game.pk)).get()
+        return self._full
+
+    def protocol(self) -> Protocol:
+        return protocol_of(self.full)
+
+    def refuse(self, message: str) -> None:
+        raise ActionRefused(message)
+
+    def require_status(self, *statuses: str) -> None:
+        if self.game.status not in statuses:
+            labels = {Game.Status.DRAFT: _("before the game starts"), Game.Status.IN_PROGRESS: _("during the game"),
+                      Game.Status.FINISHED: _("after the result")}
+            allowed = ", ".join(str(labels.get(s, s)) for s in statuses)
+            self.refuse(_("This is done %(when)s; the game is now: %(status)s.")
+                        % {"when": allowed, "status": self.game.get_status_display()})
+
+    def phase(self) -> tuple[str, int]:
+        code = self.game.phase or "D1"
+        return code[0], int(code[1:])
+
+
+def new_errors(before: list[Problem], after: list[Problem], *prefixes: str) -> list[Problem]:
+    """Errors the change introduced, optionally only those whose field starts with one of `prefixes`."""
+    seen = {str(p) for p in before}
+    found = [p for p in after if p.is_error and str(p) not in seen]
+    if prefixes:
+        found = [p for p in found if p.field.startswith(prefixes)]
+    return found
+
+
+def check_change(ctx: Ctx, mutate: Callable[[Protocol], None], *prefixes: str, ignore: tuple[str, ...] = ()) -> None:
+    """Apply `mutate` to a copy of the protocol; refuse when the engine finds a new error there."""
+    protocol = ctx.protocol()
+    before = validate(protocol, ctx.ruleset, finished=False)
+    changed = copy.deepcopy(protocol)
+    mutate(changed)
+    errors = [p for p in new_errors(before, validate(changed, ctx.ruleset, finished=False), *prefixes)
+              if not any(text in p.message for text in ignore)]
+    if errors:
+        ctx.refuse(problem_text(errors[0]))
+
+
+def int_field(payload: dict, key: str, *, low: int = 1, high: int = 10, optional: bool = False) -> int | None:
+    value = payload.get(key)
+    if value in (None, "") and optional:
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ActionRefused(_("%(field)s: enter a number.") % {"field": key}) from None
+    if not low <= number <= high:
+        raise ActionRefused(_("%(field)s: a number from %(low)d to %(high)d.") % {"field": key, "low": low,
+                                                                                 "high": high})
+    return number
+
+
+def action_label(kind: str) -> str:
+    """The action's name in the judge's language (the log, the undo message)."""
+    labels = {
+        "seat": _("seat"), "seat_clear": _("seat cleared"), "seats_draw": _("seat draw"), "role": _("role"),
+        "start": _("start"), "speech": _("speech"), "nominate": _("nomination"), "withdraw": _("withdrawal"),
+        "votes": _("vote"), "lift": _("lift vote"), "night": _("night"), "kill": _("kill"),
+        "don_check": _("Don's check"), "sheriff_check": _("Sheriff's check"), "day": _("day"),
+        "best_move": _("best move"), "colour": _("colour on record"), "foul": _("foul"), "remove": _("removal"),
+        "result": _("result"), "extra": _("judge extra"), "adjustment": _("adjustment"),
+        "adjustment_delete": _("adjustment deleted"), "sign": _("sign-off"), "undo": _("undo"),
+        "speech_grant": _("word given"), "extra_approve": _("judge extra approved"),
+    }
+    return str(labels.get(kind, kind))

@@ -1,0 +1,179 @@
+"""The day: speeches, nominations, the vote (main round, re-votes, lift vote), nightfall (000 4.3–4.4,
+002 I.6)."""
+
+from __future__ import annotations
+
+import copy
+
+from django.utils.translation import gettext as _
+
+from games.live.base import ActionResult, Ctx, check_change, cite, int_field
+from games.live.state import day_speech, game_end, vote_state
+from games.models import Day, Game, Night
+from games.rules.protocol import Nomination, Protocol
+
+
+def _current_day(ctx: Ctx) -> tuple[int, Day]:
+    ctx.require_status(Game.Status.IN_PROGRESS)
+    kind, index = ctx.phase()
+    if kind != "D":
+        ctx.refuse(_("This is done during a day; it is night now."))
+    day = next(d for d in ctx.full.days.all() if d.index == index)
+    return index, day
+
+
+def _speech(ctx: Ctx, payload: dict) -> ActionResult:
+    """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
+    index, _day = _current_day(ctx)
+    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+    if order.current is None:
+        ctx.refuse(_("Every player at the table has spoken today."))
+    payload["day"], payload["seat"] = index, order.current
+    return ActionResult(ctx.game, "speech", "board", order.current)
+
+
+def _speech_grant(ctx: Ctx, payload: dict) -> ActionResult:
+    """The judge gives the word to a player whose speech the 3rd foul took (or shortened) today: the judge's
+    override of 000 D6.4 / 003 l.73 as the screen applies them; audited like every action."""
+    index, _day = _current_day(ctx)
+    number = int_field(payload, "seat")
+    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+    if number not in order.silenced and number not in order.short:
+        ctx.refuse(_("Seat %(seat)d has not lost today's speech.") % {"seat": number})
+    payload["day"], payload["seat"] = index, number
+    return ActionResult(ctx.game, "speech_grant", "board", number,
+                        _("Seat %(seat)d is given the word today (the judge's decision).") % {"seat": number})
+
+
+def _nominate(ctx: Ctx, payload: dict) -> ActionResult:
+    """000 4.4.2–4.4.4, 002 I.6.8–6.9: one nomination per player per day, a seat nominated once."""
+    index, day = _current_day(ctx)
+    by, nominee = int_field(payload, "by"), int_field(payload, "nominee")
+    if day.votes is not None:
+        ctx.refuse(_("%(clause)s: the vote has begun; no more nominations today.") % {
+            "clause": cite(ctx.ruleset, "000 4.4.5", "002 I.6.10")})
+
+    def add(p: Protocol) -> None:
+        p.days[index - 1].nominations = (p.days[index - 1].nominations or []) + [Nomination(by=by, nominee=nominee)]
+
+    check_change(ctx, add, f"days[{index - 1}].nominations")
+    ctx.snap.day(index, day)
+    day.nominations = (day.nominations or []) + [{"by": by, "nominee": nominee}]
+    day.save(update_fields=["nominations"])
+    return ActionResult(ctx.game, "nominate", "board", message=_("Seat %(by)d nominates seat %(nominee)d.") % {
+        "by": by, "nominee": nominee})
+
+
+def _withdraw(ctx: Ctx, payload: dict) -> ActionResult:
+    """001 r.20–22, 003 l.49: a nomination may be withdrawn; elsewhere never (000 4.4.2, 002 I.6.9)."""
+    index, day = _current_day(ctx)
+    if not ctx.ruleset.nomination_withdrawal:
+        ctx.refuse(_("%(clause)s: a nomination cannot be withdrawn under this rule set (001 r.21, 003 l.49 only).")
+                   % {"clause": cite(ctx.ruleset, "000 4.4.2", "002 I.6.9")})
+    position = int_field(payload, "index", low=0, high=len(day.nominations or []) - 1)
+    if day.votes is not None:
+        ctx.refuse(_("The vote has begun; the nominations are final."))
+    ctx.snap.day(index, day)
+    nominations = copy.deepcopy(day.nominations)
+    nominations[position]["withdrawn"] = True
+    day.nominations = nominations
+    day.save(update_fields=["nominations"])
+    return ActionResult(ctx.game, "withdraw", "board")
+
+
+def _votes(ctx: Ctx, payload: dict) -> ActionResult:
+    """One round of votes; silent votes go to the last candidate (000 4.4.9); the sum is the living players."""
+    index, day = _current_day(ctx)
+    protocol = ctx.protocol()
+    state = vote_state(protocol, ctx.ruleset, index)
+    if state.step not in ("main", "revote"):
+        ctx.refuse(state.note or _("No vote round is due now."))
+    counts: list[int | None] = []
+    for seat in state.candidates:
+        raw = payload.get(f"v{seat}", "")
+        if raw in ("", None):
+            counts.append(None)
+            continue
+        try:
+            counts.append(int(raw))
+        except (TypeError, ValueError):
+            ctx.refuse(_("Votes are whole numbers."))
+    if any(c is not None and c < 0 for c in counts):
+        ctx.refuse(_("%(clause)s: votes cannot be negative.") % {"clause": cite(ctx.ruleset, "000 4.4.12",
+                                                                                  "002 I.6.15")})
+    given = sum(c for c in counts if c is not None)
+    clause = cite(ctx.ruleset, "000 4.4.12", "001 r.27", "002 I.6.15", "003 l.58")
+    if given > state.alive:
+        ctx.refuse(_("%(clause)s: %(given)d votes, but only %(alive)d players are at the table.") % {
+            "clause": clause, "given": given, "alive": state.alive})
+    if counts and counts[-1] is None:  # the silent ones vote for the last candidate
+        counts[-1] = state.alive - sum(c for c in counts[:-1] if c is not None)
+    counts = [c or 0 for c in counts]
+    if sum(counts) != state.alive:
+        ctx.refuse(_("%(clause)s: the votes must sum to the %(alive)d living players (got %(got)d).") % {
+            "clause": clause, "alive": state.alive, "got": sum(counts)})
+    tallies = [{"seat": s, "votes": c} for s, c in zip(state.candidates, counts, strict=True)]
+    ctx.snap.day(index, day)
+    if state.step == "main":
+        day.votes = tallies
+    else:
+        day.revotes = [*day.revotes, tallies]
+    top = max(counts)
+    leaders = [s for s, c in zip(state.candidates, counts, strict=True) if c == top]
+    if len(leaders) == 1:
+        day.out = leaders
+    day.save()
+    return ActionResult(ctx.game, "votes", "board")
+
+
+def _lift(ctx: Ctx, payload: dict) -> ActionResult:
+    """The lift vote: all the tied leave with more than half of the table (000 4.4.14, 002 I.6.18.4)."""
+    index, day = _current_day(ctx)
+    state = vote_state(ctx.protocol(), ctx.ruleset, index)
+    if state.step != "lift":
+        ctx.refuse(state.note or _("No lift vote is due now."))
+    hands = int_field(payload, "hands", low=0, high=state.alive)
+    ctx.snap.day(index, day)
+    day.lift_for = hands
+    day.out = list(state.candidates) if hands * 2 > state.alive else []
+    day.save(update_fields=["lift_for", "out"])
+    return ActionResult(ctx.game, "lift", "board")
+
+
+def _to_night(ctx: Ctx, payload: dict) -> ActionResult:
+    index, day = _current_day(ctx)
+    protocol = ctx.protocol()
+    state = vote_state(protocol, ctx.ruleset, index)
+    ended = game_end(protocol, ctx.ruleset)
+    if ended and state.step == "none" and state.candidates and not day.out:
+        # A removal after the speeches ended the game: the single nominee still leaves first (000 4.4.12, 003 l.51).
+        before = copy.copy(protocol)
+        before.removals = [r for r in protocol.removals if not (r.at == f"D{index}" and r.after_vote)]
+        ended = game_end(before, ctx.ruleset)
+    if ended:
+        ctx.refuse(_("The game has ended: confirm the result."))
+    if state.step in ("main", "revote", "lift"):
+        ctx.refuse(_("Finish the vote first.") + (f" {state.note}" if state.note else ""))
+    ctx.snap.day(index, day)
+    ctx.snap.night(index, None)
+    ctx.snap.game_fields()
+    if state.step == "none" and state.candidates and not day.out:  # a single nominee from Day 2 on
+        day.out = list(state.candidates)
+        day.save(update_fields=["out"])
+        protocol.days[index - 1].out = list(day.out)
+        if game_end(protocol, ctx.ruleset):  # the vote decided the game: no night follows
+            return ActionResult(ctx.game, "night", "board", message=_("The win condition holds: confirm the result."))
+    Night.objects.create(game=ctx.game, index=index)
+    ctx.game.phase = f"N{index}"
+    return ActionResult(ctx.game, "night", "board", message=_("Night %(n)d.") % {"n": index})
+
+
+HANDLERS = {
+    "speech": _speech,
+    "speech_grant": _speech_grant,
+    "nominate": _nominate,
+    "withdraw": _withdraw,
+    "votes": _votes,
+    "lift": _lift,
+    "night": _to_night,
+}

@@ -1,0 +1,114 @@
+"""Penalties: fouls (the 3rd costs a speech, the 4th removes), disqualifications and team defeats (000 D6,
+002 II.2–II.3, 003 l.73 / l.123)."""
+
+from __future__ import annotations
+
+from django.db.models import Exists
+from django.utils.translation import gettext as _
+
+from games.live.base import ActionResult, Ctx, cite, int_field
+from games.live.state import alive_now, day_speech, foul_consequence, vote_state
+from games.models import Day, Game, Removal, Seat
+from games.rules.facts import third_foul_day
+from games.rules.protocol import DISQUALIFIED, FOULS, PPK
+from games.rules.ruleset import THIRD_FOUL_NONE
+
+
+def _foul(ctx: Ctx, payload: dict) -> ActionResult:
+    """±1 foul; the 4th removes the player (a Removal at the current phase); there is no 5th."""
+    ctx.require_status(Game.Status.IN_PROGRESS)
+    number = int_field(payload, "seat")
+    delta = 1 if str(payload.get("delta", "1")) not in ("-1", "−1") else -1
+    seat = (Seat.objects.filter(game=ctx.game, number=number)
+            .annotate(removed=Exists(Removal.objects.filter(game=ctx.game, seat=number).exclude(reason=FOULS)))
+            .first())
+    if seat is None:
+        ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
+    clause = cite(ctx.ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+    if seat.removed:
+        ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
+    fouls = seat.fouls + delta
+    if fouls > 4:
+        ctx.refuse(_("%(clause)s: there is no 5th foul; seat %(seat)d was removed at the 4th.") % {
+            "clause": clause, "seat": number})
+    if fouls < 0:
+        ctx.refuse(_("Seat %(seat)d has no fouls.") % {"seat": number})
+    ctx.snap.seat(number, seat)
+    affected = "fouls"
+    silenced_day = None
+    if 3 in (fouls, seat.fouls):
+        affected = "board"  # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73)
+    if fouls == 3 and delta == 1:
+        silenced_day = _third_foul_day(ctx, number)
+        if silenced_day:
+            payload["silenced_day"], payload["phase"] = silenced_day, ctx.game.phase
+    if fouls == 4 or seat.fouls == 4:
+        ctx.snap.rows("removals")
+        affected = "board"
+        if fouls == 4:
+            kind, index = ctx.phase()
+            day = next((d for d in ctx.full.days.all() if d.index == index), None) if kind == "D" else None
+            Removal.objects.create(game=ctx.game, order=len(ctx.snap.data["removals"]), seat=number, reason=FOULS,
+                                   at=ctx.game.phase, after_vote=_after_vote(ctx, day))
+        else:
+            Removal.objects.filter(game=ctx.game, seat=number, reason=FOULS).delete()
+    seat.fouls = fouls
+    seat.save(update_fields=["fouls"])
+    return ActionResult(ctx.game, "foul", affected, number,
+                        foul_consequence(ctx.ruleset, number, fouls, silenced_day), fouls=fouls)
+
+
+def _third_foul_day(ctx: Ctx, number: int) -> int | None:
+    """The day whose speech this 3rd foul costs: today's when the player has not begun his speech yet, else the
+    next day's (000 D6.4 "ближайшую речь", 003 l.73); None where the 3rd foul costs nothing (002 I.8.4)."""
+    kind, index = ctx.phase()
+    busy = True
+    if kind == "D" and ctx.ruleset.third_foul_effect != THIRD_FOUL_NONE:
+        day = next((d for d in ctx.full.days.all() if d.index == index), None)
+        order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+        busy = (number in order.spoken or number == order.current or order.current is None
+                or (day is not None and day.votes is not None))
+    return third_foul_day(ctx.ruleset, phase=ctx.game.phase or "", spoke_or_speaking=busy)
+
+
+def _after_vote(ctx: Ctx, day: Day | None) -> bool:
+    """A removal now is "after the vote result" (RULES.md A35, 000 S7.2, 002 I.8.2): the day's vote was held, or
+    no vote round is due today (nobody nominated, one nominee, a cancelled vote) and every speech is over."""
+    if day is None:
+        return False
+    if day.votes is not None:
+        return True
+    protocol = ctx.protocol()
+    if vote_state(protocol, ctx.ruleset, day.index).step != "none":
+        return False
+    order = day_speech(ctx.game, protocol, ctx.ruleset, day.index)
+    return bool(order.order) and order.current is None
+
+
+def _remove(ctx: Ctx, payload: dict) -> ActionResult:
+    """A disqualification or a team defeat (ППК) with its reason (000 D6.7–6.8, 002 II.2–II.3)."""
+    ctx.require_status(Game.Status.IN_PROGRESS)
+    number = int_field(payload, "seat")
+    reason = payload.get("reason")
+    if reason not in (DISQUALIFIED, PPK):
+        ctx.refuse(_("Choose disqualification or team defeat (ППК); the 4th foul removes by itself."))
+    note = str(payload.get("note", "")).strip()[:300]
+    if not note:
+        ctx.refuse(_("Write the reason (the clause broken)."))
+    kind, index = ctx.phase()
+    day = next((d for d in ctx.full.days.all() if d.index == index), None) if kind == "D" else None
+    after_vote = _after_vote(ctx, day)
+    protocol = ctx.protocol()
+    if number not in alive_now(protocol) and not (day and number in day.out) and not any(
+            n.kill == number for n in protocol.nights[-1:]):
+        ctx.refuse(_("Seat %(seat)d is not at the table.") % {"seat": number})
+    ctx.snap.rows("removals")
+    Removal.objects.create(game=ctx.game, order=len(ctx.snap.data["removals"]), seat=number, reason=reason,
+                           at=ctx.game.phase, after_vote=after_vote, note=note)
+    return ActionResult(ctx.game, "remove", "board", number)
+
+
+HANDLERS = {
+    "foul": _foul,
+    "remove": _remove,
+}

@@ -1,0 +1,123 @@
+"""Before the game: seating, the draw, roles, the start (000 4.1–4.3)."""
+
+from __future__ import annotations
+
+import random
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from games.live.base import ActionResult, Ctx, cite, int_field
+from games.models import Day, Game, Seat
+from games.rules.protocol import ROLE_COUNTS
+
+
+def _seat(ctx: Ctx, payload: dict) -> ActionResult:
+    """Put a club player at a seat: by id, or by nickname (a new player is added to the club when asked)."""
+    ctx.require_status(Game.Status.DRAFT)
+    number = int_field(payload, "seat")
+    club = ctx.game.club
+    if payload.get("player_id"):
+        player = Player.objects.filter(club=club, pk=payload["player_id"]).first()
+        if player is None:
+            ctx.refuse(_("No such player in the club."))
+    else:
+        nickname = clean_nickname(str(payload.get("nickname", "")))
+        if not nickname:
+            ctx.refuse(_("Enter a nickname."))
+        if len(nickname) > NICKNAME_MAX_LENGTH:
+            ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
+        player = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)).first()
+        if player is None:
+            if not payload.get("create"):
+                ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
+            player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
+    taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
+    if taken is not None:
+        ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,
+                                                                             "seat": taken.number})
+    seat = Seat.objects.filter(game=ctx.game, number=number).first()
+    ctx.snap.seat(number, seat)
+    if seat is None:
+        Seat.objects.create(game=ctx.game, number=number, player=player)
+    else:
+        seat.player = player
+        seat.save(update_fields=["player"])
+    return ActionResult(ctx.game, "seat", "board", number, _("Seat %(seat)d: %(nick)s.") % {
+        "seat": number, "nick": player.nickname})
+
+
+def _seat_clear(ctx: Ctx, payload: dict) -> ActionResult:
+    ctx.require_status(Game.Status.DRAFT)
+    number = int_field(payload, "seat")
+    seat = Seat.objects.filter(game=ctx.game, number=number).first()
+    ctx.snap.seat(number, seat)
+    if seat is not None:
+        seat.delete()
+    return ActionResult(ctx.game, "seat_clear", "board", number)
+
+
+def _seats_draw(ctx: Ctx, payload: dict) -> ActionResult:
+    """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
+    ctx.require_status(Game.Status.DRAFT)
+    ctx.snap.all_seats()
+    seats = list(Seat.objects.filter(game=ctx.game))
+    if len(seats) < 2:
+        ctx.refuse(_("Pick the players first, then draw their seats."))
+    players = [s.player_id for s in seats]
+    random.SystemRandom().shuffle(players)
+    numbers = random.SystemRandom().sample(range(1, 11), len(players))
+    Seat.objects.filter(game=ctx.game).delete()
+    Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in zip(numbers, players,
+                                                                                         strict=True)])
+    return ActionResult(ctx.game, "seats_draw", "board", message=_("Seats drawn at random."))
+
+
+def _role(ctx: Ctx, payload: dict) -> ActionResult:
+    """К/Ч/Ш/Д now or after the game (000 P7.4); never more than 6 К, 2 Ч, 1 Ш, 1 Д (002 I.1.1)."""
+    ctx.require_status(Game.Status.DRAFT, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+    number = int_field(payload, "seat")
+    role = str(payload.get("role", "")).strip().upper()
+    role = {"K": "К", "M": "Ч", "S": "Ш", "D": "Д"}.get(role, role)
+    if role and role not in ROLE_COUNTS:
+        ctx.refuse(_("000 P7.4.1: a role is one of К, Ч, Ш, Д."))
+    seats = list(Seat.objects.filter(game=ctx.game).only("number", "role"))
+    seat = next((s for s in seats if s.number == number), None)
+    if seat is None:
+        ctx.refuse(_("Seat %(seat)d has no player yet.") % {"seat": number})
+    if role:
+        count = sum(1 for s in seats if s.role == role and s.number != number) + 1
+        if count > ROLE_COUNTS[role]:
+            ctx.refuse(_("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
+                "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
+                "role": role, "count": count})
+    ctx.snap.seat(number, seat)
+    Seat.objects.filter(pk=seat.pk).update(role=role)
+    ctx.scores_changed = ctx.game.is_finished
+    return ActionResult(ctx.game, "role", "board", number)
+
+
+def _start(ctx: Ctx, payload: dict) -> ActionResult:
+    """Night 0 is over: Day 1 begins with seat 1's speech (000 4.3.1)."""
+    ctx.require_status(Game.Status.DRAFT)
+    if Seat.objects.filter(game=ctx.game).count() != 10:
+        ctx.refuse(_("%(clause)s: a game has exactly 10 seats; fill every seat first.") % {
+            "clause": cite(ctx.ruleset, "000 4.1.1", "002 I.1.1")})
+    ctx.snap.game_fields()
+    ctx.snap.day(1, None)
+    ctx.game.status = Game.Status.IN_PROGRESS
+    ctx.game.started_at = timezone.now()
+    ctx.game.phase = "D1"
+    ctx.history = True
+    Day.objects.create(game=ctx.game, index=1, nominations=[])
+    return ActionResult(ctx.game, "start", "board", message=_("The game has started: Day 1."))
+
+
+HANDLERS = {
+    "seat": _seat,
+    "seat_clear": _seat_clear,
+    "seats_draw": _seats_draw,
+    "role": _role,
+    "start": _start,
+}

@@ -1,0 +1,191 @@
+"""The game's state as the live screens and handlers see it: who is alive, where the day's vote stands, the
+speaking order with the 3rd-foul consequences, the game's end, what awaits approval, what a foul means — each with
+its clause, in the judge's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from games.i18n import localize
+from games.live.base import cite
+from games.models import Game, GameAction
+from games.rules.facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
+from games.rules.protocol import JudgeExtra as PJudgeExtra
+from games.rules.protocol import Protocol
+from games.rules.ruleset import (
+    THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
+    THIRD_FOUL_LOSE_NEXT_SPEECH,
+    THIRD_FOUL_NONE,
+    RuleSet,
+)
+from games.rules.validate import Replay, active_nominees, matching_lift_ban, vote_cancellations
+
+
+def game_end(protocol: Protocol, ruleset: RuleSet):
+    """The engine's verdict: the moment a win or draw condition holds (None while the game goes on)."""
+    replay = Replay(protocol, ruleset)
+    replay.run()
+    return replay.end
+
+
+def alive_now(protocol: Protocol) -> set[int]:
+    """Seats still at the table at the current moment of the log."""
+    gone = {r.seat for r in protocol.removals}
+    gone |= {n.kill for n in protocol.nights if n.kill is not None}
+    for day in protocol.days:
+        gone |= set(day.out)
+    return {s.seat for s in protocol.seats} - gone
+
+
+@dataclass
+class VoteState:
+    """Where the day's vote stands: what the judge enters next."""
+
+    nominees: list[int]
+    step: str  # "none" (no vote), "main", "revote", "lift", "done"
+    candidates: list[int]
+    alive: int
+    note: str = ""
+
+
+def vote_state(protocol: Protocol, ruleset: RuleSet, index: int) -> VoteState:
+    """The vote flow of Day `index` (000 4.4.5–4.4.15, 002 I.6.10–6.18): main round, re-votes, lift vote."""
+    day = protocol.days[index - 1]
+    nominees = active_nominees(day) or []
+    alive = len(alive_now(protocol) | set(day.out))
+    cancelled = vote_cancellations(protocol, ruleset).get(index)
+    if cancelled:
+        return VoteState(nominees, "none", [], alive, localize(cancelled))
+    if day.out or (day.votes is not None and day.lift is not None):
+        return VoteState(nominees, "done", [], alive)
+    if day.votes is None:
+        if not nominees:
+            return VoteState(nominees, "none", [], alive, cite(ruleset, "000 4.4.13", "002 I.6.17")
+                             + ": " + _("nobody is nominated; no vote"))
+        if index == 1 and len(nominees) == 1:
+            return VoteState(nominees, "none", [], alive, cite(ruleset, "000 4.4.13", "001 r.29", "002 I.6.17",
+                                                               "003 l.22")
+                             + ": " + _("a single nominee on Day 1 is not voted on"))
+        if len(nominees) == 1:
+            return VoteState(nominees, "none", nominees, alive, cite(ruleset, "000 4.4.12", "003 l.51")
+                             + ": " + _("the single nominee leaves without a vote"))
+        return VoteState(nominees, "main", nominees, alive)
+    rounds = [day.votes, *day.revotes]
+    tied: list[int] | None = None
+    for tallies in rounds:
+        top = max(t.votes for t in tallies)
+        leaders = [t.seat for t in tallies if t.votes == top]
+        if len(leaders) == 1:
+            return VoteState(nominees, "done", [], alive)
+        if tied is not None and leaders == tied:
+            ban = matching_lift_ban(ruleset.lift_bans, alive=alive, tied=len(leaders), day=index)
+            if ban is not None:
+                return VoteState(nominees, "done", [], alive, f"{localize(ban.clause)}: " + _(
+                    "no lift vote of %(n)d at %(alive)d players; night falls") % {"n": len(leaders),
+                                                                                   "alive": alive})
+            return VoteState(nominees, "lift", leaders, alive, cite(ruleset, "000 4.4.14", "002 I.6.18.4") + ": "
+                             + _("a second tie: vote on lifting all of them"))
+        tied = leaders
+    return VoteState(nominees, "revote", tied or [], alive, cite(ruleset, "000 4.4.14", "002 I.6.18") + ": "
+                     + _("a tie: 30-second speeches, then a re-vote among the tied"))
+
+
+def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = None) -> str:
+    """What the foul count means now, with its clause (000 D6.4–6.5, 002 I.8.4 / II.2.1, 003 l.73 / l.123);
+    `day` is the day whose speech the 3rd foul costs, when known (`games.rules.facts.third_foul_day`)."""
+    if fouls == 3:
+        effect = ruleset.third_foul_effect
+        if effect == THIRD_FOUL_LOSE_NEXT_SPEECH and day:
+            return " ".join([
+                _("%(clause)s: seat %(seat)d loses the next speech, on Day %(day)d (keeps the right to nominate).")
+                % {"clause": cite(ruleset, "000 D6.4"), "seat": seat, "day": day},
+                _("000 S7.4: may speak in a tie speech; 000 S7.8: 30 s when 3–4 players are left.")])
+        if effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT and day:
+            return _("%(clause)s: seat %(seat)d loses the speech of Day %(day)d (3rd remark; keeps the right to "
+                     "nominate).") % {"clause": cite(ruleset, "003 l.73"), "seat": seat, "day": day}
+        if effect == THIRD_FOUL_LOSE_NEXT_SPEECH:
+            return _("%(clause)s: seat %(seat)d loses the next speech (keeps the right to nominate).") % {
+                "clause": cite(ruleset, "000 D6.4"), "seat": seat}
+        if effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT:
+            return _("%(clause)s: seat %(seat)d loses this round's speech, or the next one if the foul came "
+                     "during the speech.") % {"clause": cite(ruleset, "003 l.73"), "seat": seat}
+        if effect == THIRD_FOUL_NONE:
+            return _("%(clause)s: no penalty for the 3rd foul.") % {"clause": cite(ruleset, "002 I.8.4")}
+    if fouls == 4:
+        return _("%(clause)s: the 4th foul removes seat %(seat)d from the game without a last word.") % {
+            "clause": cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123"), "seat": seat}
+    return ""
+
+
+def awaiting_approval(protocol: Protocol, ruleset: RuleSet) -> list[PJudgeExtra]:
+    """Judge extras at or above the rule set's approval threshold the head judge has not approved (000 T6.1.3)."""
+    if ruleset.judge_approval_from is None:
+        return []
+    return [e for e in protocol.judge_extras if e.points >= ruleset.judge_approval_from and not e.approved]
+
+
+@dataclass
+class SpeechOrder:
+    first: int | None
+    order: list[int]  # living seats in speaking order
+    spoken: list[int]
+    current: int | None
+    silenced: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is lost (skipped)
+    short: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is 30 s (000 S7.8)
+    granted: list[int] = field(default_factory=list)  # silenced seats the judge gave the word anyway
+
+
+SPEECH_LOG_KINDS = ("speech", "speech_grant", "foul")
+
+
+def speech_log(game: Game) -> list[tuple[str, dict]]:
+    """The actions the speaking order depends on (one query): speeches, the judge's grants, fouls."""
+    return list(GameAction.objects.filter(game=game, kind__in=SPEECH_LOG_KINDS, undone=False)
+                .order_by("seq").values_list("kind", "payload"))
+
+
+def third_foul_marks(log: list[tuple[str, dict]]) -> dict[int, int]:
+    """Seat -> the day whose speech its 3rd foul costs (recorded by the foul action; the latest counts)."""
+    marks: dict[int, int] = {}
+    for kind, payload in log:
+        if kind == "foul" and payload.get("silenced_day"):
+            marks[int(payload["seat"])] = int(payload["silenced_day"])
+    return marks
+
+
+def speech_order(protocol: Protocol, index: int, log: list[tuple[str, dict]], ruleset: RuleSet) -> SpeechOrder:
+    """Day `index`'s speaking order (the rule set's `speech_start`) with the 3rd-foul consequences applied: a lost
+    speech is skipped, a short one marked 30 s; the judge may grant the word anyway (`speech_grant`)."""
+    living = alive_now(protocol)
+    alive = set(living) | set(protocol.days[index - 1].out)
+    order = [s for s in speaking_order(protocol, ruleset, index) if s in alive]
+    spoken = [int(p["seat"]) for k, p in log if k == "speech" and p.get("day") == index]
+    granted = [int(p["seat"]) for k, p in log if k == "speech_grant" and p.get("day") == index]
+    if not order:
+        return SpeechOrder(None, [], spoken, None)
+    fouls = {e.seat: e.fouls for e in protocol.seats}
+    silenced, short = {}, {}
+    for seat, day in third_foul_marks(log).items():
+        if day != index or fouls.get(seat) != 3 or seat not in order or seat in granted:
+            continue
+        effect, clause = third_foul_speech(ruleset, alive=len(living))
+        if effect == SPEECH_LOST:
+            silenced[seat] = _("%(clause)s: seat %(seat)d loses today's speech (3rd foul) and keeps the right to "
+                               "nominate.") % {"clause": clause, "seat": seat}
+        elif effect == SPEECH_SHORT:
+            short[seat] = _("%(clause)s: seat %(seat)d has 30 s today (3rd foul, %(alive)d players at the "
+                            "table).") % {"clause": clause, "seat": seat, "alive": len(living)}
+    current = next((s for s in order if s not in spoken and s not in silenced), None)
+    return SpeechOrder(order[0], order, spoken, current, silenced, short, granted)
+
+
+def day_speech(game: Game, protocol: Protocol, ruleset: RuleSet, index: int) -> SpeechOrder:
+    return speech_order(protocol, index, speech_log(game), ruleset)
+
+
+def best_move_right_text(right: tuple[bool, str]) -> tuple[bool, str]:
+    """The engine's (English) reason why there is no best move, in the judge's language; the clause is kept."""
+    entitled, reason = right
+    return entitled, localize(reason)
