@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -20,9 +19,6 @@ from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
 from games.selectors import protocol_of, with_protocol
 from games.services import ServiceError
-
-if TYPE_CHECKING:
-    from games.live.undo import Snapshot
 
 
 class ActionRefused(ServiceError):
@@ -59,7 +55,8 @@ class ActionResult:
 class Ctx:
     """One action being applied: the locked game, its rule set, the snapshot and lazily the whole protocol."""
 
-    def __init__(self, game: Game, by, snap: Snapshot) -> None:
+    def __init__(self, game: Game, by, snap) -> None:
+        # `snap`: the `games.live.undo.Snapshot` the handler fills with what it overwrites
         self.game, self.by = game, by
         self.ruleset = game.ruleset.ruleset()
         self.snap = snap
