@@ -64,6 +64,12 @@ def _fresh_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _immediate_tasks(settings):
+    """Background tasks (django-tasks) run at once inside the test, so the tests cover the task paths."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
 def _hypothesis_profiles():
     """On CI the hypothesis examples are derandomized, so a run is reproducible; locally they vary."""
     from hypothesis import settings as hypothesis_settings

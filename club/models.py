@@ -6,6 +6,7 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +35,12 @@ class Club(models.Model):
         verbose_name=_("default rule set"), help_text=_("Used for new tournaments and club evenings."),
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # The club's Elo (docs/elo.md): everybody starts at elo_start; a game moves a player by elo_k × (result − expected).
+    elo_start = models.FloatField(_("starting Elo"), default=1000.0,
+                                  validators=[MinValueValidator(0.0), MaxValueValidator(10000.0)])
+    elo_k = models.FloatField(_("Elo K factor"), default=20.0,
+                              validators=[MinValueValidator(1.0), MaxValueValidator(200.0)],
+                              help_text=_("How far one game moves a player's Elo."))
 
     class Meta:
         verbose_name = _("club")

@@ -82,6 +82,8 @@ INSTALLED_APPS = [
     "club",
     "games",
     "ratings",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -204,6 +206,17 @@ CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_config(CACHE_URL)}
 
 # django-axes: lock out an IP + username pair after repeated failed logins.
+# Background work (long rating recomputes): django-tasks with its database backend; `manage.py db_worker` runs the
+# tasks (`./dev.sh run` starts one beside the site). TASKS_BACKEND=immediate runs them inside the request instead.
+TASKS_BACKEND = env_str("TASKS_BACKEND", "database")
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend"
+        if TASKS_BACKEND == "immediate"
+        else "django_tasks_db.DatabaseBackend"
+    }
+}
+
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]

@@ -1,7 +1,9 @@
 """The rating history chart as plain numbers for an inline SVG (pure Python, no Django, no JavaScript).
 
-Two lines over the same x axis (the player's games in order): cumulative points (left scale) and rank (right
-scale, 1 at the top). The template draws them; `table` keeps a sample of the values as text for screen readers
+Three lines over the same x axis (the player's games in order): cumulative points (left scale), rank (right
+scale, 1 at the top) and the club Elo after each game (its own scale, labelled at its ends). A long history is
+downsampled to the plot's pixel width (one point per pixel column, keeping the first and the last game), so the
+SVG does not grow with the number of games. The template draws them; `table` keeps a sample of the values as text for screen readers
 and phones, the full series is the CSV download.
 """
 
@@ -32,6 +34,9 @@ class Chart:
     final_rank: int
     best_rank: int
     table: list[tuple[int, dt.date, Decimal, int]]  # (game number, date, cumulative, rank) sampled
+    elo_line: str = ""
+    elo_labels: list[tuple[float, str]] = ()  # (y, label) of the lowest and highest Elo drawn
+    final_elo: float | None = None
     plot_left: int = LEFT
     plot_right: int = WIDTH - RIGHT
     plot_top: int = TOP
@@ -42,7 +47,23 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".") if value % 1 else str(int(value))
 
 
-def history_chart(history: Sequence[tuple[dt.date, Decimal, int]]) -> Chart:
+def sample(n: int, width: int) -> list[int]:
+    """At most `width` indices of 0..n-1, evenly spread, the first and the last kept (one per pixel column)."""
+    if n <= width:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (width - 1)) for i in range(width)})
+
+
+def history_chart(history: Sequence[tuple[dt.date, Decimal, int]],
+                  elo: Sequence[float | None] | None = None) -> Chart:
+    """`history`: (date, cumulative points, rank) after each game; `elo`: the Elo after the same games (or None)."""
+    total = len(history)
+    final = history[-1]
+    best_rank = min(r for _, _, r in history)
+    keep = sample(total, WIDTH - LEFT - RIGHT)
+    positions = keep  # the x of a kept point is its place among all the games
+    history = [history[i] for i in keep]
+    elo = [elo[i] for i in keep] if elo is not None else None
     n = len(history)
     values = [float(c) for _, c, _ in history]
     ranks = [r for _, _, r in history]
@@ -53,7 +74,7 @@ def history_chart(history: Sequence[tuple[dt.date, Decimal, int]]) -> Chart:
     x0, x1, y0, y1 = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
 
     def x(i: int) -> float:
-        return x0 + (x1 - x0) * (i / (n - 1) if n > 1 else 0.5)
+        return x0 + (x1 - x0) * (positions[i] / (total - 1) if total > 1 else 0.5)
 
     def y_points(v: float) -> float:
         return y1 - (y1 - y0) * (v - low) / (high - low)
@@ -66,11 +87,23 @@ def history_chart(history: Sequence[tuple[dt.date, Decimal, int]]) -> Chart:
     y_ticks = [(y_points(low + (high - low) * k / 4), _fmt(low + (high - low) * k / 4)) for k in range(5)]
     rank_ticks = sorted({(y_rank(r), str(r)) for r in {1, (worst + 1) // 2, worst}})
     x_labels = [(x(i), history[i][0].isoformat()) for i in sorted({0, n - 1})]
-    step = max(1, -(-n // TABLE_ROWS))
-    sample = sorted({*range(0, n, step), n - 1})
+    elo_line, elo_labels, final_elo = "", [], None
+    drawn = [(i, e) for i, e in enumerate(elo or ()) if e is not None]
+    if drawn:
+        e_low, e_high = min(e for _, e in drawn), max(e for _, e in drawn)
+        span = (e_high - e_low) or 1.0
+
+        def y_elo(v: float) -> float:
+            return y1 - (y1 - y0) * (v - e_low) / span
+
+        elo_line = " ".join(f"{x(i):.1f},{y_elo(e):.1f}" for i, e in drawn)
+        elo_labels = sorted({(y_elo(e_low), f"{e_low:.0f}"), (y_elo(e_high), f"{e_high:.0f}")})
+        final_elo = drawn[-1][1]
+    rows = sorted({*range(0, n, max(1, -(-n // TABLE_ROWS))), n - 1})
     return Chart(
         width=WIDTH, height=HEIGHT, points_line=points_line, rank_line=rank_line, y_ticks=y_ticks,
-        rank_ticks=rank_ticks, x_labels=x_labels, zero_y=y_points(0.0) if low < 0 < high else None, games=n,
-        final_points=history[-1][1], final_rank=ranks[-1], best_rank=min(ranks),
-        table=[(i + 1, history[i][0], history[i][1], history[i][2]) for i in sample],
+        rank_ticks=rank_ticks, x_labels=x_labels, zero_y=y_points(0.0) if low < 0 < high else None, games=total,
+        final_points=final[1], final_rank=final[2], best_rank=best_rank,
+        table=[(positions[i] + 1, history[i][0], history[i][1], history[i][2]) for i in rows],
+        elo_line=elo_line, elo_labels=elo_labels, final_elo=final_elo,
     )

@@ -177,3 +177,56 @@ class RatingPoint(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} #{self.seq}: {self.cumulative} ({self.rank})"
+
+
+class EloChange(models.Model):
+    """One player's Elo change in one counted game (docs/elo.md), in the club's order of games (date, game id)."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="elo_changes")
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    date = models.DateField()
+    team = models.CharField(max_length=5)  # red / black
+    score = models.FloatField()  # 1 won, 0 lost, 0.5 draw
+    before = models.FloatField()
+    delta = models.FloatField()
+    after = models.FloatField()
+    games = models.PositiveIntegerField()  # the player's counted games in the club up to and including this one
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="elo_change_once")]
+        indexes = [models.Index(fields=["club", "date", "game"]), models.Index(fields=["player", "date", "game"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} @ {self.game_id}: {self.delta:+.1f}"
+
+
+class EloRating(models.Model):
+    """A player's current Elo in his club: the `after` of his last EloChange (the club Elo table)."""
+
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
+    player = models.OneToOneField("club.Player", on_delete=models.CASCADE, related_name="elo")
+    elo = models.FloatField()
+    games = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "-elo"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.elo:.0f}"
+
+
+class PendingTail(models.Model):
+    """A long recompute queued for the task worker: aggregates from (since_date, since_game) on are stale.
+
+    `key` names what is recomputed ("elo:<club id>", "history:<scope id>"); while the row exists the pages say
+    "пересчитывается". The task deletes it in the transaction that writes the new rows.
+    """
+
+    key = models.CharField(max_length=40, unique=True)
+    since_date = models.DateField()
+    since_game = models.BigIntegerField()
+    queued_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} from {self.since_date} #{self.since_game}"

@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from games.models import Protest, Seat, Tournament
 from ratings.charts import Chart, history_chart
 from ratings.models import PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.selectors_elo import player_elo_series
 from ratings.standings import METRICS, PlayerRecord, StandingRow
 
 CACHE_TIMEOUT = 24 * 3600
@@ -214,14 +215,17 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
     if scope is None:
         return Profile(player=player, scope=None, stats=None)
     stats = PlayerStats.objects.filter(scope=scope, player=player).first()
-    history = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
-                   .values_list("date", "cumulative", "rank"))
+    points = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
+                  .values_list("date", "cumulative", "rank", "game_id"))
+    history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
+    elo_after = player_elo_series(player, scope.games_q("game__")) if points else {}
+    elo = [elo_after.get(game_id) for *_, game_id in points]
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
     games = list(PlayerGame.objects.filter(scope.games_q(), player=player).select_related("game__tournament")
                  .order_by("-date", "-game_id")[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
-                   chart=history_chart(history) if history else None, games=games, page=page, pages=pages)
+                   chart=history_chart(history, elo) if history else None, games=games, page=page, pages=pages)
 
 
 def player_summary(player, club) -> tuple[Season | None, PlayerStats | None]:

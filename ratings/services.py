@@ -21,9 +21,10 @@ from django.db.models import Count, F, Max, Min, Q, Sum
 from django.db.models.functions import Coalesce, TruncMonth
 from django.utils import timezone
 
-from club.models import Player
+from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
+from ratings import services_elo
 from ratings.models import Lot, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.standings import PlayerRecord, draw_lots, rank
 
@@ -65,6 +66,7 @@ def refresh(game_ids: Iterable[int]) -> None:
             dates_by_club.setdefault(club_id, set()).add(date)
         for scope in _season_scopes(dates_by_club):
             recompute_scope(scope, since=since)
+        services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched)
 
 
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
@@ -100,6 +102,8 @@ def recompute_all(club=None) -> int:
     for scope in _season_scopes(dates_by_club):
         recompute_scope(scope)
         scopes += 1
+    for club_id in (Club.objects.values_list("pk", flat=True) if club is None else [club.pk]):
+        services_elo.recompute(club_id)
     return scopes
 
 

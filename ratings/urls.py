@@ -5,6 +5,7 @@ from ratings import views, views_seasons
 app_name = "ratings"
 urlpatterns = [
     path("", views.club_rating, name="club_rating"),
+    path("elo/", views.club_elo, name="club_elo"),
     path("statistics/", views.club_stats, name="club_stats"),
     path("seasons/", views_seasons.season_list, name="season_list"),
     path("seasons/<int:pk>/edit/", views_seasons.season_edit, name="season_edit"),

@@ -10,7 +10,7 @@ from django.urls import reverse
 from club.models import Player
 from club.selectors import get_site_club
 from games.models import Tournament
-from ratings import selectors
+from ratings import selectors, selectors_elo
 from ratings.models import RatingPoint, RatingScope, Season
 
 CSV_COLUMNS = ["rank", "player", "games", "wins", "main", "extras", "total"]
@@ -148,3 +148,10 @@ def club_stats(request):
     stats = selectors.club_statistics(scope) if scope is not None else None
     template = "ratings/club_stats.html#stats-body" if request.htmx else "ratings/club_stats.html"
     return render(request, template, {"club": club, "seasons": seasons, "season": season, "stats": stats})
+
+
+def club_elo(request):
+    """The club's Elo table (docs/elo.md), read from the stored current ratings."""
+    club = get_site_club()
+    return render(request, "ratings/elo.html", {"club": club, "rows": selectors_elo.elo_table(club),
+                                                "recomputing": selectors_elo.recomputing(club)})

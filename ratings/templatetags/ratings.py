@@ -10,3 +10,16 @@ def player_rating_summary(player):
     """The current season's line of a player, for the club's player page (two queries)."""
     season, stats = player_summary(player, player.club)
     return {"player": player, "season": season, "stats": stats}
+
+
+@register.simple_tag
+def game_elo(game):
+    """The Elo changes of a game by player id (the protocol page; one query; empty for a game that does not count)."""
+    from ratings.selectors_elo import game_elo as changes
+
+    return changes(game) if game.counts else {}
+
+
+@register.filter
+def elo_of(changes, player_id):
+    return changes.get(player_id) if changes else None

@@ -16,7 +16,7 @@ from games.rules.protocol import Night as NightEntry
 from games.services import score_games
 from games.tests.rules_builders import game
 from ratings import services
-from ratings.models import PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.models import EloChange, EloRating, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors import tournament_standings
 
 from .conftest import generated, make_tournament, store
@@ -40,7 +40,11 @@ def snapshot() -> dict:
     facts = {(g.game_id, g.player_id): (g.role, g.won, g.total, g.best_move_blacks, g.sheriff_black_finds,
                                         g.don_sheriff_finds, g.date, g.tournament_id)
              for g in PlayerGame.objects.all()}
-    return {"stats": stats, "points": points, "summaries": summaries, "facts": facts}
+    elo = {(c.game_id, c.player_id): (c.team, c.score, c.before, c.delta, c.after, c.games, c.date)
+           for c in EloChange.objects.all()}
+    current = {r.player_id: (r.elo, r.games) for r in EloRating.objects.all()}
+    return {"stats": stats, "points": points, "summaries": summaries, "facts": facts, "elo": elo,
+            "elo_current": current}
 
 
 def assert_matches_scratch():

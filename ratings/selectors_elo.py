@@ -1,0 +1,45 @@
+"""Reads of the club Elo (docs/elo.md): the Elo table, a game's changes, a player's Elo line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ratings.models import EloChange, EloRating, PendingTail
+from ratings.services_elo import pending_key
+
+
+@dataclass
+class EloRow:
+    rank: int
+    player_id: int
+    player: str
+    elo: float
+    games: int
+
+
+def elo_table(club) -> list[EloRow]:
+    """The club's players by current Elo (highest first; equal Elo by nickname)."""
+    if club is None:
+        return []
+    rows = (EloRating.objects.filter(club=club).order_by("-elo", "player__nickname")
+            .values_list("player_id", "player__nickname", "elo", "games"))
+    return [EloRow(i, pid, nick, elo, games) for i, (pid, nick, elo, games) in enumerate(rows, start=1)]
+
+
+def elo_json(club) -> dict:
+    return {"rows": [{"player": r.player, "elo": round(r.elo, 2), "games": r.games} for r in elo_table(club)]}
+
+
+def recomputing(club) -> bool:
+    """A long Elo recompute of the club is queued or running: the pages say "пересчитывается"."""
+    return club is not None and PendingTail.objects.filter(key=pending_key(club.pk)).exists()
+
+
+def game_elo(game) -> dict[int, EloChange]:
+    """The Elo changes of a game by seat player id (empty for a game that does not count)."""
+    return {c.player_id: c for c in EloChange.objects.filter(game=game)}
+
+
+def player_elo_series(player, games_q) -> dict[int, float]:
+    """The player's Elo after each of his games selected by `games_q` (a RatingScope.games_q(): game id → Elo)."""
+    return dict(EloChange.objects.filter(games_q, player=player).values_list("game_id", "after"))

@@ -1,0 +1,146 @@
+"""Writes of the club Elo (docs/elo.md): one `EloChange` row per player per counted game, and `EloRating`.
+
+Games are ordered by (date, game id) within a club. When games change (scored, a protest decided, an import), the
+Elo of every game from the earliest changed one on is recomputed: a short tail at once, in the scoring
+transaction; a long one (more than INLINE_TAIL games) by the task worker (`ratings.tasks.recompute_elo`), with a
+`PendingTail` row saying "пересчитывается" until it is done. The recompute streams the games in chunks and starts
+from the ratings stored before the changed game, so its cost is the tail's, not the club's history.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+
+from club.models import Club
+from games.models import Game, Seat
+from ratings import elo
+from ratings.models import EloChange, EloRating, PendingTail
+
+INLINE_TAIL = 100  # games after a change recomputed in the request; a longer tail goes to the worker
+CHUNK = 1000
+COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
+
+Key = tuple[dt.date, int]  # (date, game id): the order of a club's games
+
+
+def pending_key(club_id: int) -> str:
+    return f"elo:{club_id}"
+
+
+def _tail_games(club_id: int, since: Key):
+    date, game_id = since
+    return (Game.objects.filter(club_id=club_id, status__in=COUNTED).exclude(result="")
+            .filter(Q(date__gt=date) | Q(date=date, pk__gte=game_id)))
+
+
+def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:
+    """Games (club id, date, game id) were (re)scored: recompute each club's Elo from its earliest changed game."""
+    since: dict[int, Key] = {}
+    for club_id, date, game_id in touched:
+        key = (date, game_id)
+        if club_id not in since or key < since[club_id]:
+            since[club_id] = key
+    for club_id, key in since.items():
+        schedule(club_id, key)
+
+
+def schedule(club_id: int, since: Key) -> None:
+    """Recompute the club's Elo from `since` now, or queue it for the worker when the tail is long."""
+    from ratings.tasks import enqueue, recompute_elo
+
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club_id).first()  # one Elo writer per club at a time
+        pending = PendingTail.objects.filter(key=pending_key(club_id)).first()
+        if pending is not None:  # a recompute is queued: it will cover this change too
+            if since < (pending.since_date, pending.since_game):
+                pending.since_date, pending.since_game = since
+                pending.save()
+            return
+        if _tail_games(club_id, since)[:INLINE_TAIL + 1].count() <= INLINE_TAIL:
+            recompute(club_id, since)
+            return
+        PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
+        enqueue(recompute_elo, club_id)
+
+
+def run_pending(club_id: int) -> int:
+    """The worker's side: recompute the queued tail of the club (if still queued). Returns the games recomputed."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club_id).first()
+        pending = PendingTail.objects.filter(key=pending_key(club_id)).first()
+        if pending is None:
+            return 0
+        since = (pending.since_date, pending.since_game)
+        pending.delete()
+        return recompute(club_id, since)
+
+
+def recompute(club_id: int, since: Key | None = None) -> int:
+    """Rewrite the club's EloChange rows from `since` (all if None) on, and the EloRating of the players in it."""
+    club = Club.objects.get(pk=club_id)
+    changes = EloChange.objects.filter(club_id=club_id)
+    if since is None:
+        since = (dt.date.min, 0)
+    date, game_id = since
+    old_tail = changes.filter(Q(date__gt=date) | Q(date=date, game_id__gte=game_id))
+    touched = set(old_tail.values_list("player_id", flat=True).distinct())
+    old_tail.delete()
+    ratings: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    before = changes.filter(Q(date__lt=date) | Q(date=date, game_id__lt=game_id))
+    ids = list(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result"))
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start:start + CHUNK]
+        seats: dict[int, list[tuple[int, str]]] = {}
+        for game_id_, player_id, role in Seat.objects.filter(game_id__in=[g for g, _, _ in chunk]).order_by(
+                "game_id", "number").values_list("game_id", "player_id", "role"):
+            seats.setdefault(game_id_, []).append((player_id, role))
+        new = {p for rows in seats.values() for p, _ in rows} - ratings.keys()
+        if new:  # the rating each newcomer to the tail had just before it
+            for player_id, after, games in _last_before(before, new):
+                ratings[player_id], counts[player_id] = after, games
+        rows: list[EloChange] = []
+        for game_id_, game_date, result in chunk:
+            game_seats = [elo.Seat(p, elo.team_of(role), _score(result, elo.team_of(role)))
+                          for p, role in seats.get(game_id_, [])]
+            if not game_seats:
+                continue
+            for change in elo.game_changes(game_seats, ratings, k=club.elo_k, start=club.elo_start):
+                seat = next(s for s in game_seats if s.player == change.player)
+                counts[change.player] = counts.get(change.player, 0) + 1
+                rows.append(EloChange(club_id=club_id, game_id=game_id_, player_id=change.player, date=game_date,
+                                      team=seat.team, score=seat.score, before=change.before, delta=change.delta,
+                                      after=change.after, games=counts[change.player]))
+                ratings[change.player] = change.after
+        EloChange.objects.bulk_create(rows, batch_size=2000)
+    stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
+    for player_id, after, games in _last_before(before, stale):
+        ratings[player_id], counts[player_id] = after, games
+    players = touched | ratings.keys()
+    EloRating.objects.filter(player_id__in=players).delete()
+    EloRating.objects.bulk_create([EloRating(club_id=club_id, player_id=p, elo=ratings[p], games=counts[p])
+                                   for p in sorted(ratings)], batch_size=2000)
+    return len(ids)
+
+
+def _score(result: str, team: str) -> float:
+    if result == "draw":
+        return 0.5
+    return 1.0 if result == team else 0.0
+
+
+def _last_before(before, players: set[int]) -> list[tuple[int, float, int]]:
+    """(player, Elo, games) after each player's last game in `before` (players without one are left out)."""
+    if not players:
+        return []
+    from club.models import Player
+
+    last = before.filter(player_id=OuterRef("pk")).order_by("-date", "-game_id")
+    rows = (Player.objects.filter(pk__in=players)
+            .annotate(last_after=Subquery(last.values("after")[:1]), last_games=Subquery(last.values("games")[:1]))
+            .values_list("pk", "last_after", "last_games"))
+    return [(p, a, g) for p, a, g in rows if a is not None]
