@@ -54,8 +54,13 @@ cmd_run() {
     fi
     # seed_demo is idempotent; on a filled database it only prints the demo logins.
     "$VENV/bin/python" manage.py seed_demo
-    say "serving http://127.0.0.1:8000 (Ctrl+C stops)"
-    exec "$VENV/bin/python" manage.py runserver "${PORT:-127.0.0.1:8000}"
+    # The task worker (django-tasks database backend) runs beside the site: long rating recomputes go there.
+    say "starting the task worker (manage.py db_worker)"
+    "$VENV/bin/python" manage.py db_worker &
+    WORKER_PID=$!
+    trap 'kill "$WORKER_PID" 2>/dev/null; wait "$WORKER_PID" 2>/dev/null' EXIT INT TERM
+    say "serving http://127.0.0.1:8000 (Ctrl+C stops the site and the worker)"
+    "$VENV/bin/python" manage.py runserver "${PORT:-127.0.0.1:8000}"
 }
 
 postgres_url() {

@@ -132,7 +132,10 @@ WSGI_APPLICATION = "club.wsgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
+        # Keep a connection for a minute instead of opening one per request (README "Running it for real");
+        # the health check drops a connection the server closed. CONN_MAX_AGE=0 closes after every request.
+        conn_max_age=env_int("CONN_MAX_AGE", 60),
+        conn_health_checks=True,
     )
 }
 

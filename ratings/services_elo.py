@@ -2,7 +2,7 @@
 
 Games are ordered by (date, game id) within a club. When games change (scored, a protest decided, an import), the
 Elo of every game from the earliest changed one on is recomputed: a short tail at once, in the scoring
-transaction; a long one (more than INLINE_TAIL games) by the task worker (`ratings.tasks.recompute_elo`), with a
+transaction; a long one (more than INLINE_TAIL games) by the task worker (`recompute_elo`), with a
 `PendingTail` row saying "пересчитывается" until it is done. The recompute streams the games in chunks and starts
 from the ratings stored before the changed game, so its cost is the tail's, not the club's history.
 """
@@ -14,11 +14,13 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
+from django_tasks import task
 
 from club.models import Club
 from games.models import Game, Seat
 from ratings import elo
 from ratings.models import EloChange, EloRating, PendingTail
+from ratings.tasks import enqueue
 
 INLINE_TAIL = 100  # games after a change recomputed in the request; a longer tail goes to the worker
 CHUNK = 1000
@@ -50,8 +52,6 @@ def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:
 
 def schedule(club_id: int, since: Key) -> None:
     """Recompute the club's Elo from `since` now, or queue it for the worker when the tail is long."""
-    from ratings.tasks import enqueue, recompute_elo
-
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club_id).first()  # one Elo writer per club at a time
         pending = PendingTail.objects.filter(key=pending_key(club_id)).first()
@@ -65,6 +65,12 @@ def schedule(club_id: int, since: Key) -> None:
             return
         PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
         enqueue(recompute_elo, club_id)
+
+
+@task()
+def recompute_elo(club_id: int) -> int:
+    """The worker's task: the club's queued Elo tail."""
+    return run_pending(club_id)
 
 
 def run_pending(club_id: int) -> int:

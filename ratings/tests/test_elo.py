@@ -105,19 +105,17 @@ def test_an_annulled_game_drops_its_changes(two_tournaments, club):
 
 @pytest.mark.django_db
 def test_a_long_tail_is_queued_as_a_task_and_the_task_brings_it_up_to_date(two_tournaments, club, monkeypatch):
-    from ratings import tasks
-
     first, _ = two_tournaments
     monkeypatch.setattr(services_elo, "INLINE_TAIL", 3)
     ran = []
-    original = tasks.recompute_elo.call
+    original = services_elo.recompute_elo.call
 
     def spy(*args, **kwargs):
         # while the task runs its PendingTail is there: the pages say "пересчитывается"
         ran.append(PendingTail.objects.filter(key=services_elo.pending_key(club.pk)).exists())
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(type(tasks.recompute_elo), "call", lambda self, *a, **k: spy(*a, **k))
+    monkeypatch.setattr(type(services_elo.recompute_elo), "call", lambda self, *a, **k: spy(*a, **k))
     early = first.games.order_by("number")[0]
     early.result = "black" if early.result != "black" else "red"
     early.save()
