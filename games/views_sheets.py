@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
 
+from games import sheet_cache
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.selectors import with_protocol
@@ -26,13 +31,40 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
 
 
 def game_protocol_pdf(request, pk: int):
-    """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff."""
+    """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff.
+
+    A signed game's sheet is cached under the digest of what it prints (`games.sheet_cache`), which is also its
+    ETag: a conditional GET is answered 304, a repeated GET from the cache.
+    """
     game, _can_write = get_game_for_user(request.user, pk)
+    show_secrets = can_see_secrets(request.user, game)
+    language = sheet_language(request.GET.get("lang"))
+    filename = f"protocol-{game.pk}.pdf"
+    if not sheet_cache.cacheable(game):
+        return _pdf(_render_game_pdf(game, show_secrets, language), filename)
+    tag = sheet_cache.etag(game, language=language, show_secrets=show_secrets)
+    etag = f'"{tag}"'
+    last_modified = sheet_cache.rendered_at(tag)
+    response = get_conditional_response(request, etag=etag, last_modified=last_modified)
+    if response is None:
+        content = sheet_cache.get(tag) if last_modified is not None else None
+        if content is None:
+            content = _render_game_pdf(game, show_secrets, language)
+            last_modified = int(time.time())
+            sheet_cache.put(tag, content, last_modified)
+        response = _pdf(content, filename)
+    response["ETag"] = etag
+    if last_modified is not None:  # (a 304 on the ETag alone after the cache lost the entry has none)
+        response["Last-Modified"] = http_date(last_modified)
+    # Revalidate every time (a rescoring of the tournament may change the sheet); private: it may show secrets.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _render_game_pdf(game: Game, show_secrets: bool, language: str) -> bytes:
     game = with_protocol(Game.objects.filter(pk=game.pk)).select_related("judge").prefetch_related(
         "seats__score_items").get()
-    sheet = game_sheet(game, show_secrets=can_see_secrets(request.user, game))
-    return _pdf(render_sheets_pdf([sheet], language=sheet_language(request.GET.get("lang"))),
-                f"protocol-{game.pk}.pdf")
+    return render_sheets_pdf([game_sheet(game, show_secrets=show_secrets)], language=language)
 
 
 def blank_protocol_pdf(request):
