@@ -16,3 +16,63 @@ class ClubLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in supported else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class RejectNulMiddleware:
+    """Any GET or POST field (name or value) holding a NUL character is refused with a 400 that names the field.
+
+    PostgreSQL cannot store NUL in text and SQLite would keep it silently, so no form of the site may pass one on;
+    the answer is plain text (nothing of the input is echoed as HTML). Uploaded files are their import's concern.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = self._nul_field(request)
+        if field is not None:
+            from django.http import HttpResponseBadRequest
+            from django.utils.translation import gettext as _
+
+            message = _("Field “%(field)s”: the NUL character (\\0) is not allowed; nothing was saved.") % {
+                "field": field.replace("\x00", "\\0")[:60]}
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+    @staticmethod
+    def _nul_field(request) -> str | None:
+        sources = [request.GET]
+        content_type = request.META.get("CONTENT_TYPE", "")
+        if request.method == "POST" and content_type.startswith(("application/x-www-form-urlencoded",
+                                                                 "multipart/form-data")):
+            sources.append(request.POST)
+        for data in sources:
+            for key, values in data.lists():
+                if "\x00" in key or any("\x00" in value for value in values):
+                    return key
+        return None
+
+
+class DatabaseBusyMiddleware:
+    """A write that waited longer than the database's busy timeout (SQLite "database is locked", a PostgreSQL
+    deadlock) is answered 503 with a message and Retry-After, never a 500. The judge's actions answer such a
+    conflict themselves (409 with the current state); this covers every other page."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from club.db import is_conflict
+
+        if not is_conflict(exception):
+            return None
+        from django.http import HttpResponse
+        from django.utils.translation import gettext as _
+
+        response = HttpResponse(_("The site is busy with another write; nothing was saved. Please try again in a "
+                                  "moment."), status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = "2"
+        return response

@@ -30,6 +30,12 @@ def can_edit_protocol(user, game: Game) -> bool:
     return is_table_judge(user, game) or is_game_head_judge(user, game) or is_club_admin(user, game.club)
 
 
+def may_change_finished(user, game: Game) -> bool:
+    """Who changes a finished protocol beyond the post-game entries (reopens the result, edits it after a protest
+    decision): the head judge or a club admin who did not judge the table (000 T6.3.2, 002 III.15.2)."""
+    return not is_table_judge(user, game) and (is_game_head_judge(user, game) or is_club_admin(user, game.club))
+
+
 def can_see_secrets(user, game: Game) -> bool:
     """Roles and night checks are secret until the game ends; before that only the judge staff sees them."""
     if game.is_finished or game.status == Game.Status.ANNULLED:

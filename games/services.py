@@ -319,6 +319,19 @@ def scoring_scope(game: Game):
     return Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date__year=game.date.year)
 
 
+def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> None:
+    """Serialise the rescoring of one scope until the transaction ends: a row lock on the tournament, or for club
+    games (scored per club and season) on the club. Call inside a transaction, after locking the game itself.
+
+    On PostgreSQL this is `SELECT … FOR UPDATE`; SQLite has no row locks, but there every write transaction
+    begins IMMEDIATE (club.settings), which serialises the writers as a whole.
+    """
+    if tournament_id is not None:
+        list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk", flat=True))
+    elif club_id is not None:
+        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+
+
 def score_games(*, tournament: Tournament | None = None, game: Game | None = None) -> int:
     """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
 
@@ -330,9 +343,13 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         scope = scoring_scope(game)
     else:
         raise ValueError("score_games needs a tournament or a game")
-    games = list(with_protocol(scope.order_by("date", "number", "id")))
-    counting = [g for g in games if g.counts]
     with transaction.atomic():
+        # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
+        # second must read after the first has committed, or it would store the first game as unfinished.
+        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
+                           club_id=None if tournament is not None else game.club_id)
+        games = list(with_protocol(scope.order_by("date", "number", "id")))
+        counting = [g for g in games if g.counts]
         ScoreItem.objects.filter(seat__game__in=games).delete()
         by_version: dict[int, list[Game]] = {}
         for g in counting:

@@ -17,7 +17,7 @@ from club.permissions import is_club_admin
 from club.selectors import get_site_club, player_search
 from games.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.apply import HANDLERS, live_apply
-from games.live.base import ActionRefused, ReadOnly, StaleVersion
+from games.live.base import ActionRefused, Busy, ReadOnly, StaleVersion
 from games.live.screen import judge_screen, spectator_days
 from games.models import ClubEvening, Game, Tournament
 from games.permissions import can_approve_extras, can_see_secrets, can_start_game, get_game_for_user
@@ -57,7 +57,7 @@ def judge_action(request, pk: int, kind: str):
             level = "info"
     except Game.DoesNotExist as exc:
         raise Http404("no such game") from exc
-    except StaleVersion as exc:
+    except (StaleVersion, Busy) as exc:  # a conflict: 409 with the current state, never a 500
         message, affected, status, level = str(exc), "board", 409, "warning"
     except (ActionRefused, ReadOnly, ServiceError) as exc:
         message, affected, status, level = str(exc), "board", 422, "danger"

@@ -7,7 +7,12 @@ action_id)`:
 * no lost update: `version` must equal the game's current version, else `StaleVersion` with the current state;
 * each handler snapshots what it overwrites into `GameAction.before`, so `undo` restores the last action;
 * the rule checks come from the pure engine (`games.rules`): a refused action raises `ActionRefused` whose message
-  cites the clause, and nothing is written.
+  cites the clause, and nothing is written;
+* conflicts are answered here, for every handler: a write that outlasts the database's busy timeout (SQLite
+  "database is locked", a PostgreSQL deadlock) raises `Busy`, an action id used before raises `ActionRefused`,
+  a NUL character in any field raises `ActionRefused` naming the field — never a database error;
+* once a protest of the game is decided, the table judge's changes stop (the head judge's go on, through the
+  protest); undo never reaches past the decision (`games.live.undo`).
 """
 
 from __future__ import annotations
@@ -15,15 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from club.db import is_conflict
 from games.live import day, end, night, penalties, setup, undo
-from games.live.base import ActionRefused, ActionResult, Ctx, ReadOnly, StaleVersion
+from games.live.base import ActionRefused, ActionResult, Busy, Ctx, ReadOnly, StaleVersion, action_label
 from games.live.undo import Snapshot
-from games.models import Game, GameAction
-from games.permissions import can_edit_protocol
+from games.models import Game, GameAction, Protest
+from games.permissions import can_edit_protocol, may_change_finished
 from games.services import score_games
 
 HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
@@ -34,6 +40,18 @@ PAYLOAD_KEYS = ("seat", "player_id", "nickname", "create", "role", "by", "nomine
                 "reason", "note", "result", "points", "clause", "id", "target", "seats")
 
 
+def _refuse_nul(action_id: str, payload: dict) -> None:
+    """A NUL character is never stored (PostgreSQL refuses it in text, SQLite would keep it): refuse, naming
+    the field, the same on both databases."""
+    if "\x00" in action_id:
+        raise ActionRefused(_("%(field)s: the NUL character is not allowed.") % {"field": "action_id"})
+    for key, value in payload.items():
+        values = value if isinstance(value, list | tuple) else [value]
+        if "\x00" in str(key) or any(isinstance(v, str) and "\x00" in v for v in values):
+            raise ActionRefused(_("%(field)s: the NUL character is not allowed.") % {
+                "field": str(key).replace("\x00", "")})
+
+
 def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str | None,
                action_id: str) -> ActionResult:
     """Apply one judge action; see the module docstring for the guarantees."""
@@ -42,6 +60,26 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
     action_id = str(action_id or "").strip()[:64]
     if not action_id:
         raise ActionRefused(_("The request carries no action id; reload the page."))
+    _refuse_nul(action_id, payload)
+    try:
+        return _apply(game_id=game_id, by=by, kind=kind, payload=payload, version=version, action_id=action_id)
+    except IntegrityError:
+        # The row lock lets a second use of an action id with the current version (not a retry: a retry carries
+        # the version it was sent with) reach the unique constraint; the transaction was rolled back.
+        used = GameAction.objects.filter(game_id=game_id, action_id=action_id).first()
+        if used is None:
+            raise
+        raise ActionRefused(_("%(field)s: this action id was already used (action %(seq)d, %(kind)s); reload the "
+                              "page and repeat your action.") % {"field": "action_id", "seq": used.seq,
+                                                                 "kind": action_label(used.kind)}) from None
+    except OperationalError as error:
+        if not is_conflict(error):
+            raise
+        raise Busy(_("Another judge's write kept the protocol busy; nothing was saved. Here is the current "
+                     "state; repeat your action.")) from error
+
+
+def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: str) -> ActionResult:
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related(
             "club", "tournament", "ruleset", "judge").get(pk=game_id)
@@ -57,9 +95,14 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
                                     replayed=True)
             raise StaleVersion(_("The protocol was changed on another screen (version %(stored)d, this screen "
                                  "showed %(shown)s). Here is the current state; repeat your action if it is "
-                                 "still needed.") % {"stored": game.version, "shown": version or "?"})
+                                 "still needed.") % {"stored": game.version, "shown": str(version or "?")[:12]})
         if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
             raise ReadOnly(_("The protocol is signed and read-only; only a protest decision changes it."))
+        if (game.status == Game.Status.FINISHED and kind != "sign"
+                and Protest.objects.filter(game=game).exclude(status=Protest.Status.PENDING).exists()
+                and not may_change_finished(by, game)):
+            raise ActionRefused(_("A protest decision changed this protocol; from now on only the head judge "
+                                  "changes it, through the protest."))
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if k in PAYLOAD_KEYS or (k[:1] == "v" and k[1:].isdigit())}
         result = HANDLERS[kind](ctx, payload)

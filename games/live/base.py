@@ -33,6 +33,11 @@ class ReadOnly(ServiceError):
     """The protocol is signed: only a protest decision changes it."""
 
 
+class Busy(ServiceError):
+    """Another write held the database longer than the busy timeout (SQLite "database is locked", a PostgreSQL
+    deadlock or lock timeout); nothing was written and the action may simply be repeated."""
+
+
 def cite(ruleset: RuleSet, *refs: str) -> str:
     """The reference of the rule set's own book among `refs`, else the first (as the validator cites)."""
     for ref in refs:
@@ -109,6 +114,9 @@ def check_change(ctx: Ctx, mutate: Callable[[Protocol], None], *prefixes: str, i
               if not any(text in p.message for text in ignore)]
     if errors:
         ctx.refuse(problem_text(errors[0]))
+
+
+MAX_ID = 2**63 - 1  # a primary key (BigAutoField) fits a signed 64-bit integer on every database
 
 
 def int_field(payload: dict, key: str, *, low: int = 1, high: int = 10, optional: bool = False) -> int | None:

@@ -9,12 +9,13 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.i18n import localize, problem_text
-from games.live.base import ActionRefused, ActionResult, Ctx, cite, int_field, new_errors
+from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, cite, int_field, new_errors
 from games.live.state import awaiting_approval, game_end
-from games.models import Adjustment, Game, JudgeExtra
+from games.models import Adjustment, Game, GameAction, JudgeExtra, Protest
 from games.permissions import can_approve_extras
 from games.rules.protocol import RESULTS, ROLE_COUNTS, Protocol
 from games.rules.protocol import Adjustment as PAdjustment
@@ -36,10 +37,18 @@ def _result(ctx: Ctx, payload: dict) -> ActionResult:
     if end is None and Counter(s.role for s in protocol.seats) == Counter(ROLE_COUNTS):
         ctx.refuse(_("%(clause)s: the win condition does not hold yet; the game goes on.") % {
             "clause": cite(ctx.ruleset, "002 I.1.4", "001 r.4", "003 l.64")})
+    if Protest.objects.filter(game=ctx.game).exclude(status=Protest.Status.PENDING).exists():
+        ctx.refuse(_("A protest decision changed this protocol; from now on only the head judge changes it, "
+                     "through the protest."))
     ctx.snap.game_fields()
     ctx.game.result = result
     ctx.game.status = Game.Status.FINISHED
-    ctx.game.ended_at = timezone.now()
+    # "Стоп игра" is recorded once: a result entered again after an undo keeps the first moment, so the protest
+    # window (000 T6.3.1, 002 III.15.1) is never moved or reopened by a re-entry.
+    first = (GameAction.objects.filter(game=ctx.game, kind="result").order_by("seq")
+             .values_list("payload", "at").first())
+    ctx.game.ended_at = (parse_datetime(first[0].get("ended_at") or "") or first[1]) if first else timezone.now()
+    payload["ended_at"] = ctx.game.ended_at.isoformat()
     ctx.history = True
     ctx.scores_changed = True
     return ActionResult(ctx.game, "result", "board")
@@ -115,7 +124,8 @@ def _adjustment(ctx: Ctx, payload: dict) -> ActionResult:
 def _adjustment_delete(ctx: Ctx, payload: dict) -> ActionResult:
     ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     ctx.snap.rows("adjustments")
-    rows = Adjustment.objects.filter(game=ctx.game, source=Adjustment.Source.JUDGE, pk=payload.get("id"))
+    rows = Adjustment.objects.filter(game=ctx.game, source=Adjustment.Source.JUDGE,
+                                     pk=int_field(payload, "id", high=MAX_ID))
     if not rows.exists():
         ctx.refuse(_("No such item."))
     rows.delete()

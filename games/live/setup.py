@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
-from games.live.base import ActionResult, Ctx, cite, int_field
+from games.live.base import MAX_ID, ActionResult, Ctx, cite, int_field
 from games.models import Day, Game, Seat
 from games.rules.protocol import ROLE_COUNTS
 
@@ -19,7 +19,7 @@ def _seat(ctx: Ctx, payload: dict) -> ActionResult:
     number = int_field(payload, "seat")
     club = ctx.game.club
     if payload.get("player_id"):
-        player = Player.objects.filter(club=club, pk=payload["player_id"]).first()
+        player = Player.objects.filter(club=club, pk=int_field(payload, "player_id", high=MAX_ID)).first()
         if player is None:
             ctx.refuse(_("No such player in the club."))
     else:

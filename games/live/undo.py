@@ -13,7 +13,19 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.live.base import ActionResult, Ctx, action_label
-from games.models import Adjustment, Day, Game, GameAction, JudgeExtra, Night, RecordedColour, Removal, Seat
+from games.models import (
+    Adjustment,
+    Day,
+    Game,
+    GameAction,
+    JudgeExtra,
+    Night,
+    Protest,
+    RecordedColour,
+    Removal,
+    Seat,
+)
+from games.permissions import may_change_finished
 
 
 def _iso(value):
@@ -98,12 +110,30 @@ def restore(game: Game, before: dict[str, Any]) -> None:
             model.objects.bulk_create([model(game=game, **row) for row in before[name]])
 
 
+def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:
+    """An undo never reaches past a protest decision (for anyone: the decision is not in the action log and is
+    final, 000 T6.3.4, 002 III.15.4), past a result under protest, nor, for the table judge, past the finish."""
+    decided = (Protest.objects.filter(game=ctx.game, decided_at__isnull=False)
+               .exclude(status=Protest.Status.PENDING).order_by("-decided_at").values_list("decided_at", flat=True)
+               .first())
+    if decided is not None and last.at <= decided:
+        ctx.refuse(_("A protest decision changed this protocol after that action; it cannot be undone. From now "
+                     "on only the head judge changes the protocol, through the protest."))
+    if last.kind != "result":
+        return
+    if Protest.objects.filter(game=ctx.game, status=Protest.Status.PENDING).exists():
+        ctx.refuse(_("A protest against this result awaits the head judge's decision; the result is not undone."))
+    if not may_change_finished(ctx.by, ctx.game):
+        ctx.refuse(_("The game is finished: only the head judge (or a club admin) reopens the result."))
+
+
 def undo(ctx: Ctx, payload: dict) -> ActionResult:
     """Undo the last action still in effect (the log keeps it, marked undone)."""
     last = (GameAction.objects.filter(game=ctx.game, undone=False).exclude(kind="undo")
             .order_by("-seq").first())
     if last is None:
         ctx.refuse(_("Nothing to undo."))
+    _check_undo_reach(ctx, last)
     ctx.snap.game_fields()
     restore(ctx.game, last.before)
     last.undone = True

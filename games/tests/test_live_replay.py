@@ -126,7 +126,9 @@ class Replayer:
         if self.undo_each and kind != "sign":
             after = self.stored()
             version = Game.objects.values_list("version", flat=True).get(pk=self.game.pk)
-            live_apply(game_id=self.game.pk, by=self.cast.judge, kind="undo", payload={}, version=version,
+            # The table judge undoes his own entries; reopening a result is the head judge's (live._check_undo_reach).
+            undoer = self.cast.head_judge if kind == "result" else self.cast.judge
+            live_apply(game_id=self.game.pk, by=undoer, kind="undo", payload={}, version=version,
                        action_id=f"u{next(self.ids)}")
             once()
             assert self.stored() == after, f"undo + redo of {kind} {payload} changed the protocol"
