@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "simple_history",
     "axes",
+    "csp",
     "club",
     "games",
     "ratings",
@@ -88,6 +89,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "club.middleware.ClubLocaleMiddleware",
@@ -236,6 +238,25 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# Content-Security-Policy (django-csp) on every answer: scripts only from our own static files (no inline script,
+# no eval: htmx runs with allowEval off, see templates/base.html), nothing framed, no plugins, forms post only here.
+# Styles: our static files, plus inline `style` attributes and the admin's one <style> block ('unsafe-inline' for
+# styles only — the chart widths and a few input widths are computed in the templates).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],  # Bootstrap draws its icons as data: SVG
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

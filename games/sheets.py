@@ -22,11 +22,14 @@ from urllib.parse import unquote, urlsplit
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.exceptions import SuspiciousFileOperation
+from django.db.models import Count, Max
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from club.permissions import is_club_staff
 from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
@@ -329,26 +332,63 @@ def blank_sheet(header: SheetHeader | None = None, nicknames: dict[int, str] | N
 
 
 class RoundQueryError(ValueError):
-    """A round document was asked for with parameters that name no round."""
+    """A round document was asked for with parameters that name no round (the message is for the reader)."""
+
+
+class RoundTooLarge(RoundQueryError):
+    """A round document larger than this reader may print."""
+
+
+# The most sheets one document holds for the club's judge staff (each sheet is two A4 pages): a few rounds of a big
+# tournament. Anyone else prints at most one round of the tournament (its tables), see `round_sheet_limit`.
+STAFF_MAX_SHEETS = 40
+MAX_GAME_NUMBERS = 1000  # `?games=` asks for at most this many numbers (the matching games are then counted)
+MAX_TABLES = 100  # `?tables=` above this names no real tournament
 
 
 def parse_numbers(spec: str) -> list[int]:
     """"1-20", "3,5,7-9" → sorted game numbers."""
     numbers: set[int] = set()
+    if len(spec) > 2000:
+        raise RoundQueryError(_("The list of game numbers is too long."))
     for part in spec.split(","):
         part = part.strip()
         if not part:
             continue
-        match = re.fullmatch(r"(\d+)\s*[-–]\s*(\d+)|(\d+)", part)
+        match = re.fullmatch(r"(\d{1,9})\s*[-–]\s*(\d{1,9})|(\d{1,9})", part)
         if not match:
-            raise RoundQueryError(f"not a list of game numbers: {spec!r} (use e.g. 1-20 or 3,5,7-9)")
+            raise RoundQueryError(_("Not a list of game numbers: “%(value)s” (write e.g. 1-20 or 3,5,7-9).")
+                                  % {"value": spec})
         low, high = (int(match.group(1)), int(match.group(2))) if match.group(3) is None else (int(match.group(3)),) * 2
-        if high < low or high - low > 500:
-            raise RoundQueryError(f"not a usable range of game numbers: {part!r}")
+        if high < low or len(numbers) + high - low + 1 > MAX_GAME_NUMBERS:
+            raise RoundQueryError(_("Not a usable range of game numbers: “%(value)s” (at most %(limit)s numbers).")
+                                  % {"value": part, "limit": MAX_GAME_NUMBERS})
         numbers.update(range(low, high + 1))
     if not numbers:
-        raise RoundQueryError("no game numbers given")
+        raise RoundQueryError(_("No game numbers given."))
     return sorted(numbers)
+
+
+def tournament_tables(tournament: Tournament) -> int:
+    """How many tables the tournament plays at: the highest table number of its games (or their count of tables)."""
+    tables = tournament.games.exclude(table=None).aggregate(high=Max("table"), count=Count("table", distinct=True))
+    return max(tables["high"] or 0, tables["count"] or 0)
+
+
+def round_sheet_limit(tournament: Tournament, user) -> int:
+    """The most sheets `user` may print in one round document of `tournament`: one round (a sheet per table of the
+    tournament, at least one) for everyone, `STAFF_MAX_SHEETS` for the club's judges and admins."""
+    if is_club_staff(user, tournament.club):
+        return STAFF_MAX_SHEETS
+    return max(1, min(tournament_tables(tournament), STAFF_MAX_SHEETS))
+
+
+def too_large_message(tournament: Tournament, size: int, limit: int) -> str:
+    if limit >= STAFF_MAX_SHEETS:
+        return _("This document would have %(size)s sheets; at most %(limit)s fit in one document. Print it "
+                 "round by round or in smaller ranges of games.") % {"size": size, "limit": limit}
+    return _("This document would have %(size)s sheets, but a round of this tournament has at most %(limit)s "
+             "tables. Larger documents are printed by the club's judges and admins.") % {"size": size, "limit": limit}
 
 
 def round_games(tournament: Tournament, *, stage: str | None = None, round_no: int | None = None,
@@ -363,7 +403,7 @@ def round_games(tournament: Tournament, *, stage: str | None = None, round_no: i
     if numbers is not None:
         return list(games.filter(number__in=numbers).order_by("number"))
     if round_no is None or round_no < 1:
-        raise RoundQueryError("give ?round=N (with ?stage=…) or ?games=1-20")
+        raise RoundQueryError(_("Name the round or the games (e.g. 1-20)."))
     if stage is not None:
         games = games.filter(stage=stage)
     per_table: dict[int | None, list[Game]] = {}
@@ -374,11 +414,18 @@ def round_games(tournament: Tournament, *, stage: str | None = None, round_no: i
 
 
 def round_sheets(tournament: Tournament, user, *, stage: str | None = None, round_no: int | None = None,
-                 numbers: list[int] | None = None, tables: int = 0, blank: bool = False) -> list[Sheet]:
+                 numbers: list[int] | None = None, tables: int = 0, blank: bool = False,
+                 max_sheets: int | None = None) -> list[Sheet]:
     """One sheet per table of a round: each stored game as far as `user` may see it (secrets only for the judge
     staff of an unfinished game); `blank` prints only the header and the seating. Tables 1..`tables` with no
-    stored game get an empty sheet with the tournament, stage and table (and the judge that table had last)."""
+    stored game get an empty sheet with the tournament, stage and table (and the judge that table had last).
+    More than `max_sheets` sheets: RoundTooLarge, before any protocol is loaded."""
     picked = round_games(tournament, stage=stage, round_no=round_no, numbers=numbers)
+    if max_sheets is not None:
+        present = {g.table for g in picked}
+        size = len(picked) + sum(1 for table in range(1, tables + 1) if table not in present)
+        if size > max_sheets:
+            raise RoundTooLarge(too_large_message(tournament, size, max_sheets))
     ids = [g.pk for g in picked]
     loaded = {g.pk: g for g in with_protocol(Game.objects.filter(pk__in=ids)).select_related("judge")
               .prefetch_related("seats__score_items")}

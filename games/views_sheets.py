@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import time
 
-from django.http import HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
+from django.utils.translation import gettext as _
 
 from games import sheet_cache
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.selectors import with_protocol
 from games.sheets import (
+    MAX_TABLES,
     RoundQueryError,
     blank_sheet,
     game_sheet,
     parse_numbers,
     render_sheets_pdf,
+    round_sheet_limit,
     round_sheets,
     sheet_language,
 )
@@ -72,19 +75,37 @@ def blank_protocol_pdf(request):
                 "protocol-blank.pdf")
 
 
+def _int_param(request, name: str, *, low: int, high: int, message: str) -> int | None:
+    raw = (request.GET.get(name) or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise RoundQueryError(message)
+    return int(raw)
+
+
 def round_sheets_pdf(request, pk: int):
     """`?stage=S&round=N` (N-th game of every table in stage S) or `?games=1-20`; `&tables=T` adds empty sheets
-    for tables without a stored game; `&blank=1` prints only the headers and the seating."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    for tables without a stored game; `&blank=1` prints only the headers and the seating.
+
+    One round (the tournament's tables) for everyone; larger documents, up to `STAFF_MAX_SHEETS`, for the club's
+    judges and admins. Anything else is refused on a page that shows the reason (escaped, never the raw input
+    as markup)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
     try:
         numbers = parse_numbers(request.GET["games"]) if request.GET.get("games") else None
-        round_no = int(request.GET["round"]) if request.GET.get("round") else None
-        tables = min(int(request.GET.get("tables") or 0), 100)
+        round_no = _int_param(request, "round", low=1, high=10_000,
+                              message=_("The round is a whole number from 1."))
+        tables = _int_param(request, "tables", low=0, high=MAX_TABLES,
+                            message=_("The number of tables is a whole number from 0 to %(limit)s.")
+                            % {"limit": MAX_TABLES}) or 0
         sheets = round_sheets(tournament, request.user, stage=request.GET.get("stage") or None, round_no=round_no,
-                              numbers=numbers, tables=tables, blank=request.GET.get("blank") == "1")
-    except (RoundQueryError, ValueError) as exc:
-        return HttpResponseBadRequest(str(exc))
-    if not sheets:
-        return HttpResponseBadRequest("no games in that round")
+                              numbers=numbers, tables=tables, blank=request.GET.get("blank") == "1",
+                              max_sheets=round_sheet_limit(tournament, request.user))
+        if not sheets:
+            raise RoundQueryError(_("There are no games in that round."))
+    except RoundQueryError as exc:
+        return render(request, "games/sheets_refused.html", {"tournament": tournament, "message": str(exc)},
+                      status=400)
     return _pdf(render_sheets_pdf(sheets, language=sheet_language(request.GET.get("lang"))),
                 f"tournament-{tournament.pk}-sheets.pdf")

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import translation
 from pypdf import PdfReader
 
-from club.models import Club, Player
-from club.tests.factories import UserFactory
+from club.models import Club, Membership, Player
+from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Day, Game, Night, Seat, Tournament
 from games.selectors import with_protocol
 from games.services import import_documents
@@ -207,12 +207,14 @@ def test_round_document_has_a_sheet_per_table(client, games):
     # the finished game (table 1) shows its roles, the unfinished one (table 2) does not
     per_table = [_text(reader, 0), _text(reader, 2)]
     assert _role_tokens(per_table[0]) > _role_tokens(per_table[1])
-    # four tables asked for: two stored games, two empty prefilled sheets
+    assert len(_pdf(client.get(url, {"games": "1-2"})).pages) == 4
+    assert client.get(url).status_code == 400
+    # four tables asked for (more than this tournament's round: the judge staff's document): two stored games,
+    # two empty prefilled sheets
+    client.force_login(MembershipFactory(club=tournament.club, role=Membership.Role.JUDGE).user)
     reader = _pdf(client.get(url, {"stage": "Финал", "round": 1, "tables": 4}))
     assert len(reader.pages) == 8
     assert TOURNAMENT in _text(reader, 6) and "Судья Иванова" not in _text(reader, 6)
-    assert len(_pdf(client.get(url, {"games": "1-2"})).pages) == 4
-    assert client.get(url).status_code == 400
 
 
 def test_round_is_the_nth_game_of_every_table_in_a_stage(games):
@@ -309,3 +311,50 @@ def test_pdf_reads_hashed_static_files_after_collectstatic(client, settings, tmp
     # still only static files: a hashed-looking name outside STATIC_ROOT is refused
     with pytest.raises(ValueError):
         static_file_for("/static/../../etc/passwd")
+
+
+XSS = '<script>alert(1)</script>"><img src=x onerror=alert(1)>'
+
+
+@pytest.mark.parametrize("query", [{"games": XSS}, {"round": XSS}, {"tables": XSS}, {"games": "1-2", "tables": XSS},
+                                   {"round": "0"}, {"tables": "-1"}, {"games": "1-5,3-2"}, {"games": "1-99999999"},
+                                   {"round": "99999999999999999999999"}, {}])
+def test_round_document_refuses_bad_input_with_an_escaped_russian_page(client, games, query):
+    """A bad request is a 400 page saying why, in Russian, with the input escaped (never echoed as markup)."""
+    finished, _ = games
+    response = client.get(reverse("games:round_sheets_pdf", args=[finished.tournament.pk]), query)
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    body = response.content.decode()
+    assert "<script>alert" not in body and "<img src=x" not in body
+    assert "Content-Security-Policy" in response.headers
+    message = re.search(r'data-testid="sheets-refused">(.*?)</div>', body, re.S).group(1).strip()
+    assert message and re.search("[а-яё]", message, re.I) and not re.search(r"\b(not|the|give)\b", message), message
+    if "games" in query and XSS in query["games"]:
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body  # shown, escaped
+
+
+def test_round_document_is_bounded_by_the_tournaments_tables_for_the_public(client, games):
+    """A round is at most the tournament's tables: anyone prints that much; the club's judge staff up to
+    STAFF_MAX_SHEETS; beyond, nobody — refused before a protocol is loaded, with a message."""
+    from games.sheets import STAFF_MAX_SHEETS, round_sheet_limit, tournament_tables
+
+    finished, _ = games
+    tournament = finished.tournament
+    url = reverse("games:round_sheets_pdf", args=[tournament.pk])
+    assert tournament_tables(tournament) == 2
+    assert round_sheet_limit(tournament, UserFactory()) == 2
+    for query in ({"games": "1-500", "tables": 100}, {"round": 1, "tables": 3}, {"games": "1-2", "tables": 3}):
+        response = client.get(url, query)
+        assert response.status_code == 400, query
+        assert "больше одного тура печатают судьи и администраторы клуба" in response.content.decode()
+    assert len(_pdf(client.get(url, {"round": 1, "tables": 2})).pages) == 4  # one whole round: fine
+    judge = MembershipFactory(club=tournament.club, role=Membership.Role.JUDGE).user
+    assert round_sheet_limit(tournament, judge) == STAFF_MAX_SHEETS
+    client.force_login(judge)
+    response = client.get(url, {"games": "1-500", "tables": 100})
+    assert response.status_code == 400
+    assert f"не больше {STAFF_MAX_SHEETS}" in response.content.decode()
+    # a judge of another club is the public here
+    client.force_login(MembershipFactory(role=Membership.Role.JUDGE).user)
+    assert client.get(url, {"round": 1, "tables": 3}).status_code == 400
