@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
 from games import signals
-from games.i18n import problem_line
+from games.i18n import problem_line, problem_text
 from games.models import (
     Adjustment,
     ClubEvening,
@@ -40,7 +40,7 @@ from games.models import (
 )
 from games.permissions import can_start_game
 from games.rules.i18n import N_
-from games.rules.interchange import GameProblem, parse_document
+from games.rules.interchange import NUL_MESSAGE, GameProblem, parse_document
 from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.ruleset import RuleSet
@@ -82,21 +82,56 @@ class ImportReport:
 def _load(label: str, raw: bytes | str) -> tuple[object | None, list[str]]:
     try:
         return json.loads(raw), []
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except RecursionError:  # "[[[[…" nested deeper than the decoder's stack
+        return None, [f"{label}: document: broken JSON: nested too deeply"]
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of more than 4300 digits
         return None, [f"{label}: document: broken JSON: {exc}"]
+
+
+def _safe_date(value: str) -> dt.date | None:
+    """The ISO date, or None when it is not one; 2026-02-30 is well formed but no date (parse_date raises)."""
+    try:
+        return parse_date(value)
+    except ValueError:
+        return None
+
+
+def _safe_datetime(value: str) -> dt.datetime | None:
+    try:
+        return parse_datetime(value)
+    except ValueError:
+        return None
+
+
+def _too_long(path: str, value: str, model, field_name: str) -> list[Problem]:
+    """The model's max_length, checked here: SQLite would store a longer text and PostgreSQL refuse it."""
+    limit = model._meta.get_field(field_name).max_length
+    if value and len(value) > limit:
+        return [error_t(path, N_("must be at most %(max)s characters long, got %(got)s"), max=limit, got=len(value))]
+    return []
 
 
 def _header_problems(p: Protocol) -> list[Problem]:
     problems = []
-    if not p.date or parse_date(p.date) is None:
+    if not p.date or _safe_date(p.date) is None:
         problems.append(error_t("date", N_("must be an ISO date like 2026-11-28, got %(got)s (000 P7.2.2)"),
                                 got=repr(p.date)))
-    if p.ended_at and parse_datetime(p.ended_at) is None:
+    if p.ended_at and _safe_datetime(p.ended_at) is None:
         problems.append(error_t("ended_at", N_("must be an ISO date-time, got %(got)s"), got=repr(p.ended_at)))
     for s in p.seats:
         if len(clean_nickname(s.player)) > NICKNAME_MAX_LENGTH:
             problems.append(error_t(f"seats[{s.seat}].player", N_("a nickname has at most %(max)s characters"),
                                     max=NICKNAME_MAX_LENGTH))
+    problems += _too_long("stage", p.stage, Game, "stage")
+    problems += _too_long("judge", p.judge, Game, "judge_name")
+    for i, r in enumerate(p.removals):
+        problems += _too_long(f"removals[{i}].at", r.at, Removal, "at")
+        problems += _too_long(f"removals[{i}].note", r.note, Removal, "note")
+    for i, e in enumerate(p.judge_extras):
+        problems += _too_long(f"judge_extras[{i}].note", e.note, JudgeExtra, "note")
+    for i, a in enumerate(p.adjustments):
+        problems += _too_long(f"adjustments[{i}].clause", a.clause, Adjustment, "clause")
+        problems += _too_long(f"adjustments[{i}].note", a.note, Adjustment, "note")
     return problems
 
 
@@ -141,17 +176,38 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
         for p in doc.problems:
             if p.problem.is_error:
                 report(label, p.game, p.problem)
-        parsed.append((label, doc))
+        if not any(p.problem.template == NUL_MESSAGE for p in doc.problems):
+            parsed.append((label, doc))  # a text holding NUL is never sent to the database, not even in a query
 
     if club is not None and by is not None and not is_club_admin(by, club):
         raise PermissionDenied("only a club admin may import protocols")
+    if club is None and club_name:
+        for p in _too_long("club", club_name.strip(), Club, "name"):
+            problems.append(f"--club: {p}")
+            shown.append(f"--club: {problem_text(p)}")
+        if problems:
+            raise ImportFailed(problems, shown)
 
+    try:
+        return _import_parsed(parsed, club=club, club_name=club_name, problems=problems, shown=shown,
+                              warnings=warnings, warnings_shown=warnings_shown, report_problem=report)
+    except (DataError, IntegrityError, OverflowError) as exc:
+        # The checks above mirror every column's limit; should one still be missed, the database's refusal is a
+        # message (and the transaction is rolled back), never a server error.
+        line = f"{documents[0][0] if len(documents) == 1 else '-'}: document: the database refused it: {exc}"
+        raise ImportFailed(problems + [line], shown + [line]) from exc
+
+
+def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnings_shown, report_problem):
+    report = report_problem
     with transaction.atomic():
         target_club = club or resolve_club(club_name)
         planned = []
         for label, doc in parsed:
             if doc.tournament is None:
                 continue
+            for p in _too_long("tournament.name", doc.tournament.name, Tournament, "name"):
+                report(label, "-", p)
             version = ruleset_by_slug(doc.tournament.ruleset, target_club)
             if version is None:
                 known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
@@ -230,7 +286,7 @@ def _store_lots(tournament: Tournament, lots: dict[str, int], players: dict[str,
 def _ended_at(protocol: Protocol) -> dt.datetime | None:
     if not protocol.ended_at:
         return None
-    value = parse_datetime(protocol.ended_at)
+    value = _safe_datetime(protocol.ended_at)
     if value is not None and timezone.is_naive(value):
         value = timezone.make_aware(value)
     return value
@@ -243,7 +299,7 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         "ruleset": version,
         "table": protocol.table,
         "stage": protocol.stage,
-        "date": parse_date(protocol.date),
+        "date": _safe_date(protocol.date),
         "judge_name": protocol.judge,
         "status": Game.Status.FINISHED if protocol.result else Game.Status.IN_PROGRESS,
         "ended_at": _ended_at(protocol),

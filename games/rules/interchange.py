@@ -32,6 +32,12 @@ from .ruleset import PRESETS
 
 FORMAT = "mafclub/1"
 _NOT_POINTS = N_("must be a number of points, got %(got)s")
+# The largest whole number both databases (SQLite, PostgreSQL) store in a positive integer column: game numbers,
+# tables and lots above it are refused here with the limit instead of failing (or differing) in the database.
+MAX_INTEGER = 2**31 - 1
+# Points are stored with 14 digits, 6 of them after the decimal point.
+MAX_POINTS = Decimal("99999999.999999")
+NUL_MESSAGE = N_("must not contain the NUL character (U+0000)")
 
 
 @dataclass
@@ -98,6 +104,10 @@ class _Reader:
             return None
         if not result.is_finite():
             self.fail(path, N_("must be a finite number, got %(got)s"), got=repr(value))
+            return None
+        if abs(result) > MAX_POINTS:
+            self.fail(path, N_("must be between %(low)s and %(high)s, got %(got)s"), low=-MAX_POINTS,
+                      high=MAX_POINTS, got=repr(value))
             return None
         return result
 
@@ -266,8 +276,8 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
         judge_extras=extras,
         adjustments=adjustments,
         result=result,
-        number=r.integer(obj.get("number"), "number", low=1, optional=True),
-        table=r.integer(obj.get("table"), "table", low=1, optional=True),
+        number=r.integer(obj.get("number"), "number", low=1, high=MAX_INTEGER, optional=True),
+        table=r.integer(obj.get("table"), "table", low=1, high=MAX_INTEGER, optional=True),
         stage=r.text(obj.get("stage"), "stage"),
         date=r.text(obj.get("date"), "date"),
         judge=r.text(obj.get("judge"), "judge"),
@@ -281,6 +291,7 @@ def parse_document(data: Any) -> Document:
     problems: list[GameProblem] = []
     if not isinstance(data, dict):
         return Document(None, [], [GameProblem("-", error_t("document", N_("must be a JSON object")))])
+    problems += _nul_problems(data)
     if data.get("format") != FORMAT:
         problems.append(GameProblem("-", error_t("format", N_("must be %(format)s, got %(got)s"), format=repr(FORMAT),
                                                  got=repr(data.get('format')))))
@@ -306,10 +317,10 @@ def parse_document(data: Any) -> Document:
         stages = t.get("stages") if isinstance(t.get("stages"), list) else []
         lots = t.get("lots") or {}
         if not isinstance(lots, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_INTEGER
                 for k, v in lots.items()):
-            problems.append(GameProblem("-", error_t("tournament.lots",
-                                                     N_("must map nicknames to positive lot numbers"))))
+            problems.append(GameProblem("-", error_t("tournament.lots", N_(
+                "must map nicknames to lot numbers between 1 and %(high)s"), high=MAX_INTEGER)))
             lots = {}
         if isinstance(name, str) and isinstance(ruleset, str):
             tournament = TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
@@ -322,9 +333,7 @@ def parse_document(data: Any) -> Document:
         games_raw = []
     seen_numbers: dict[int, int] = {}
     for i, raw in enumerate(games_raw):
-        number = raw.get("number") if isinstance(raw, dict) else None
-        valid_number = isinstance(number, int) and not isinstance(number, bool) and number >= 1
-        label = str(number) if valid_number else f"#{i + 1}"  # a bad number (0, -1) is reported under "#n"
+        label = _game_label(raw, i)
         protocol, game_problems = parse_game(raw, label)
         problems.extend(GameProblem(label, p) for p in game_problems)
         if protocol is None:
@@ -339,6 +348,39 @@ def parse_document(data: Any) -> Document:
         seen_numbers[protocol.number] = i
         games.append(protocol)
     return Document(tournament, games, problems)
+
+
+def _game_label(raw: Any, i: int) -> str:
+    """How problems name a game: its number, or "#n" (its position) when the number is missing or bad (0, -1)."""
+    number = raw.get("number") if isinstance(raw, dict) else None
+    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= MAX_INTEGER:
+        return str(number)
+    return f"#{i + 1}"
+
+
+def _nul_problems(data: dict[str, Any], limit: int = 20) -> list[GameProblem]:
+    """Every text (key or value) holding the NUL character, which PostgreSQL cannot store (and SQLite would keep,
+    so the two databases would differ): located by game and path. Walked without recursion."""
+    found: list[GameProblem] = []
+    games = data.get("games") if isinstance(data.get("games"), list) else []
+    stack: list[tuple[str, str, Any]] = [("-", key, value) for key, value in data.items() if key != "games"]
+    for i, raw in enumerate(games):
+        stack.append((_game_label(raw, i), "game", raw))
+    while stack and len(found) < limit:
+        label, path, value = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(GameProblem(label, error_t(path, NUL_MESSAGE)))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and "\x00" in key:
+                    found.append(GameProblem(label, error_t(path, NUL_MESSAGE)))
+                shown = str(key).replace("\x00", "\\x00")
+                child = f"{path}.{shown}" if path != "game" else shown
+                stack.append((label, child, item))
+        elif isinstance(value, list):
+            stack.extend((label, f"{path}[{i}]", item) for i, item in enumerate(value))
+    return found
 
 
 def _num(value: Decimal) -> float | int:
