@@ -1,0 +1,206 @@
+"""Reading never writes: every GET URL pattern of the site, crawled over the demo data as anonymous, player, judge,
+head judge and admin, runs no INSERT, UPDATE or DELETE — except on the session, the login throttle (django-axes)
+and a database cache table, which are bookkeeping of the request itself, not the site's data.
+
+The URL list is built from the URL configuration itself, so a new pattern is crawled without editing this file;
+a pattern whose parameters this file cannot fill makes the test fail (add its value to `values_for`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from club.models import Club, Player, PlayerClaim
+from games.demo import DEMO_LIVE_NUMBER, DEMO_TOURNAMENT
+from games.models import ClubEvening, Game, Protest, Tournament
+from games.services import ruleset_copy
+from ratings.models import Season
+
+pytestmark = pytest.mark.django_db
+
+ROLES = (None, "player", "judge1", "headjudge", "admin")  # None: anonymous
+WRITE = re.compile(r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+["`]?(\w+)', re.IGNORECASE)
+
+
+def exempt_tables() -> set[str]:
+    tables = {"django_session"}
+    tables |= {m._meta.db_table for m in _axes_models()}
+    for cache in settings.CACHES.values():
+        if cache.get("BACKEND", "").endswith("DatabaseCache"):
+            tables.add(cache["LOCATION"])
+    return tables
+
+
+def _axes_models():
+    from django.apps import apps
+
+    return apps.get_app_config("axes").get_models() if apps.is_installed("axes") else []
+
+
+def patterns(resolvers=None, prefix: str = "", namespace: str | None = None):
+    """(route, name) of every URL pattern, routes joined from their includes."""
+    for p in get_resolver().url_patterns if resolvers is None else resolvers:
+        if isinstance(p, URLResolver):
+            ns = f"{namespace}:{p.namespace}" if namespace and p.namespace else (p.namespace or namespace)
+            yield from patterns(p.url_patterns, prefix + str(p.pattern), ns)
+        elif isinstance(p, URLPattern):
+            name = f"{namespace}:{p.name}" if namespace and p.name else p.name
+            yield prefix + str(p.pattern), name
+
+
+@dataclass
+class World:
+    tournament: Tournament
+    empty_tournament: Tournament
+    finished: Game
+    live: Game
+    player: Player
+    pending: Protest
+    decided: Protest
+    claim: PlayerClaim
+    evening: ClubEvening
+    season: Season
+    club_rules: int
+    preset_rules: int
+
+
+@pytest.fixture
+def world(db) -> World:
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    club = Club.objects.get()
+    User = get_user_model()
+    tournament = Tournament.objects.get(name=DEMO_TOURNAMENT)
+    finished = tournament.games.filter(status=Game.Status.FINISHED).order_by("number").last()
+    live = tournament.games.get(number=DEMO_LIVE_NUMBER)
+    player = Player.objects.get(user__username="player")
+    now = timezone.now()
+    pending = Protest.objects.create(game=finished, filed_by=User.objects.get(username="player"),
+                                     category=Protest.Category.RESULT, text="the result is wrong", filed_at=now)
+    other = tournament.games.filter(status=Game.Status.FINISHED).order_by("number").first()
+    decided = Protest.objects.create(game=other, filed_by=User.objects.get(username="judge2"),
+                                     category=Protest.Category.RESULT, text="a foul was missed", filed_at=now,
+                                     status=Protest.Status.REJECTED, decided_at=now,
+                                     decided_by=User.objects.get(username="headjudge"), explanation="no evidence")
+    outsider = User.objects.create_user("outsider", password="x-outsider-2026")
+    claim = PlayerClaim.objects.create(user=outsider, player=Player.objects.filter(user=None).first())
+    evening = ClubEvening.objects.create(club=club, date=now.date(), name="Вечер", ruleset=tournament.ruleset)
+    copy = ruleset_copy(club=club, by=User.objects.get(username="admin"), source=tournament.ruleset,
+                        name="Правила клуба", slug="club-rules")
+    empty = Tournament.objects.create(club=club, name="Ещё не сыгран", ruleset=tournament.ruleset)
+    return World(tournament=tournament, empty_tournament=empty, finished=finished, live=live, player=player,
+                 pending=pending, decided=decided, claim=claim, evening=evening, season=Season.objects.get(club=club),
+                 club_rules=copy.pk, preset_rules=tournament.ruleset_id)
+
+
+def pk_values(w: World) -> dict[str, list[int]]:
+    """The objects each named pattern with a `pk` is crawled with (several where the page has branches)."""
+    games = [w.finished.pk, w.live.pk]
+    tournaments = [w.tournament.pk, w.empty_tournament.pk]
+    return {
+        "player_detail": [w.player.pk], "player_edit": [w.player.pk], "player_claim": [w.player.pk],
+        "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
+        "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
+        "games:round_sheets_pdf": [w.tournament.pk],
+        "games:ruleset_detail": [w.preset_rules, w.club_rules], "games:ruleset_copy": [w.preset_rules],
+        "games:ruleset_edit": [w.club_rules], "games:ruleset_default": [w.club_rules],
+        "games:game_detail": games, "games:game_json": games, "games:protocol_pdf": [w.finished.pk],
+        "games:evening_detail": [w.evening.pk],
+        "games:judge": games, "games:judge_players": [w.live.pk], "games:judge_action": [w.live.pk],
+        "games:live": games,
+        "games:protest_detail": [w.pending.pk, w.decided.pk], "games:protest_decide": [w.pending.pk],
+        "games:protest_file": games, "games:protest_paper": [w.finished.pk],
+        "ratings:season_edit": [w.season.pk], "ratings:season_delete": [w.season.pk],
+        "ratings:season_standings_csv": [w.season.pk],
+        "ratings:player_profile": [w.player.pk], "ratings:player_history_csv": [w.player.pk],
+        "ratings:tournament_standings": tournaments, "ratings:tournament_standings_csv": tournaments,
+        "ratings:tournament_standings_json": tournaments,
+    }
+
+
+# Query strings that select another branch of a page (tried besides the bare URL).
+QUERIES = {
+    "ratings:club_rating": lambda w: [f"?season={w.season.pk}"],
+    "ratings:club_stats": lambda w: [f"?season={w.season.pk}"],
+    "ratings:player_profile": lambda w: [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
+    "ratings:player_history_csv": lambda w: [f"?tournament={w.tournament.pk}"],
+    "games:judge_players": lambda w: ["?q=Ли"],
+    "player_list": lambda w: ["?q=Ли"],
+}
+
+ADMIN_OBJECT = re.compile(r"^admin/(\w+)/(\w+)/(<path:object_id>|<id>)/")
+
+
+def urls_of(route: str, name: str | None, w: World) -> list[str]:
+    """Concrete URLs for one pattern; AssertionError when a parameter has no known value."""
+    route = route.replace("^", "").replace("$", "").replace("<slug:kind>", "start")
+    if "<int:pk>" in route:
+        assert name in pk_values(w), f"no object to crawl {route} ({name}) with: add it to pk_values"
+        urls = [route.replace("<int:pk>", str(pk)) for pk in pk_values(w)[name]]
+    elif m := ADMIN_OBJECT.match(route):
+        from django.apps import apps
+
+        model = apps.get_model(m.group(1), m.group(2))
+        first = model._default_manager.order_by("pk").first()
+        urls = [route.replace(m.group(3), str(first.pk if first else 1))]
+    elif "<path:content_type_id>" in route:
+        ct = ContentType.objects.get_for_model(Game)
+        urls = [route.replace("<path:content_type_id>", str(ct.pk)).replace("<path:object_id>", str(w.finished.pk))]
+    elif m := re.search(r"\(\?P<app_label>([\w|]+)\)", route):
+        urls = [route.replace(m.group(0), label) for label in m.group(1).split("|")]
+    elif "(?P<url>.*)" in route:
+        urls = [route.replace("(?P<url>.*)", "no-such-page/")]
+    elif "(?P<path>.*)" in route:
+        urls = [route.replace("(?P<path>.*)", "no-such-file.txt")]
+    else:
+        urls = [route]
+    for url in urls:
+        assert "<" not in url and "(?" not in url, f"cannot fill {route} ({name}): teach urls_of its parameter"
+    extra = [u + q for u in urls for q in QUERIES.get(name, lambda w: [])(w)]
+    return ["/" + u for u in urls + extra]
+
+
+def htmx_too(url: str) -> bool:
+    """Pages also answer htmx requests with a fragment (another code path); files and the admin do not."""
+    return not url.startswith("/admin/") and not re.search(r"\.(pdf|csv|json)(\?|$)", url)
+
+
+def test_no_get_writes_to_the_database(world, monkeypatch):
+    # The PDF views run in full (data, template); only WeasyPrint's layout, which never touches the database and
+    # takes a second per sheet, is skipped.
+    monkeypatch.setattr("weasyprint.HTML.write_pdf", lambda self, *a, **kw: b"%PDF-1.7 (layout skipped)")
+    exempt = exempt_tables()
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=[r for r in ROLES if r])}
+    urls = [url for route, name in patterns() for url in urls_of(route, name, world)]
+    assert len(urls) > 150, "the URL configuration was not walked"
+    writes, errors, crawled = [], [], 0
+    for role in ROLES:
+        client = Client(raise_request_exception=False)
+        if role:
+            client.force_login(users[role])
+        for url in urls:
+            for headers in ({}, {"HTTP_HX_REQUEST": "true"}) if htmx_too(url) else ({},):
+                with CaptureQueriesContext(connection) as queries:
+                    response = client.get(url, **headers)
+                crawled += 1
+                if response.status_code >= 500:
+                    errors.append(f"{role or 'anonymous'} GET {url}: {response.status_code}")
+                for q in queries.captured_queries:
+                    m = WRITE.match(q["sql"])
+                    if m and m.group(1) not in exempt:
+                        writes.append(f"{role or 'anonymous'} GET {url}{' (htmx)' if headers else ''}: "
+                                      f"{q['sql'][:160]}")
+    assert crawled >= len(ROLES) * len(urls)
+    assert not errors, "\n".join(errors)
+    assert not writes, f"{len(writes)} writes on GET:\n" + "\n".join(writes[:40])
