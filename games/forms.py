@@ -98,10 +98,9 @@ class ProtestDecisionForm(forms.Form):
         self.team_vote_allowed = False
         if game is not None:
             from games.models import ScoreItem
-            from games.rules.ruleset import THREE_MISSES_RED_WIN
 
             ruleset = game.ruleset.ruleset()
-            self.team_vote_allowed = ruleset.draw_rule == THREE_MISSES_RED_WIN or ruleset.source == "003"
+            self.team_vote_allowed = ruleset.team_vote_annulment
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
             self.fields["remove_penalties"].choices = [
                 (str(i.pk), f"{i.seat.number}: {i.points.normalize()} {i.clause}") for i in items]

@@ -12,7 +12,6 @@ with the decider as `history_user`. After a decision the whole scoring scope is 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -31,7 +30,8 @@ from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
 from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
 from games.rules.protocol import BLACK, DRAW, RED, team_of
-from games.rules.ruleset import THREE_MISSES_RED_WIN, RuleSet
+from games.rules.ruleset import RuleSet
+from games.rules.scoring import clause
 from games.rules.validate import validate
 from games.selectors import protocol_of, with_protocol
 from games.services import ServiceError, score_games
@@ -58,12 +58,6 @@ REJECT, UPHOLD = "reject", "uphold"
 NEEDS_SK = frozenset({REVERSE_RESULT, REPLAY, ADD_PENALTY, REMOVE_PENALTY})
 # The stored fields a protocol correction may change (002 App. l.493–512: a correctable technical error).
 CORRECTABLE_FIELDS = ("seat_role", "seat_fouls", "night_kill", "night_don_check", "night_sheriff_check")
-
-# A27: judge-entered items that depend on the result, and when they lapse after a reversal.
-# 002 III.6 l.345: the −0.3 list applies only when the player's team lost or drew → lapses when the team now won.
-_LOSS_OR_DRAW_ONLY = re.compile(r"III\.6\s*/\s*-0\.3")
-# 002 III.5 l.317: the mechanical ±0.3 of the "red lost" case → lapses when red did not lose any more.
-_RED_LOST_ONLY = re.compile(r"III\.5\s*l\.317")
 
 
 # ---------------------------------------------------------------------------------------------- the window
@@ -259,7 +253,7 @@ def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str
     if ctx.game.status == Game.Status.ANNULLED:
         raise ProtestError(_("This game is annulled; nothing of it counts any more."))
     # 002 III.16, II.3.7, App. l.544–556 (invariant 43): the СК representative agrees to these outcomes.
-    if ctx.ruleset.source == "002" and NEEDS_SK & set(kinds):
+    if ctx.ruleset.protest_needs_sk_agreement and NEEDS_SK & set(kinds):
         if not sk:
             raise ProtestError(_("Name the СК duty representative who agreed (002 III.16, App. l.544–556)."))
     if sk:
@@ -357,7 +351,7 @@ def _remove_penalty(ctx: _Context, outcome: dict[str, Any]) -> None:
     # the decision cancels the points with a compensating item instead (App. l.553).
     compensation = _protest_adjustment(
         ctx, seat=item.seat.number, points=-item.points,
-        clause="002 App. l.553" if ctx.ruleset.source == "002" else "protest decision",
+        clause=clause(ctx.ruleset, "penalty_removed"),
         note=f"cancels {item.kind} {item.points.normalize()} ({item.clause})")
     ctx.records.append({"kind": REMOVE_PENALTY, "compensated": {
         "seat": item.seat.number, "item": item.kind, "points": str(item.points), "clause": item.clause},
@@ -381,9 +375,8 @@ def _reverse_result(ctx: _Context, outcome: dict[str, Any]) -> None:
     roles = {s.number: s.role for s in game.seats.all()}
     for adjustment in list(game.adjustments.filter(source=Adjustment.Source.JUDGE)):
         team = team_of(roles.get(adjustment.seat) or None)
-        lapses = ((_LOSS_OR_DRAW_ONLY.search(adjustment.clause) and team is not None and team == new)
-                  or (_RED_LOST_ONLY.search(adjustment.clause) and new != BLACK))
-        if lapses:
+        # The rule set lists the kinds of item that hold only under some results (RuleSet.conditional_items).
+        if any(kind.lapses and not kind.holds(new, team) for kind in ctx.ruleset.conditional_items_for(adjustment.clause)):
             ctx.records.append({"kind": LAPSED, "reason": "RULES.md A27", "removed": _adjustment_record(adjustment)})
             adjustment.delete()
 
@@ -419,7 +412,7 @@ def _annul(ctx: _Context, reason: str) -> None:
 
 # -- 003 l.127: annulment by the vote of the whole protesting team and at least one opponent
 def _team_vote(ctx: _Context, outcome: dict[str, Any], *, upheld: bool) -> None:
-    if not (ctx.ruleset.draw_rule == THREE_MISSES_RED_WIN or ctx.ruleset.source == "003"):
+    if not ctx.ruleset.team_vote_annulment:
         raise ProtestError(_("The team vote on annulment belongs to the Moscow rules (003 l.127)."))
     roles = {s.number: team_of(s.role or None) for s in ctx.game.seats.all()}
     team = roles.get(ctx.protest.seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import fields
 from decimal import Decimal
 
@@ -18,6 +19,8 @@ from games.rules.ruleset import (
     DRAW_NONE,
     DRAW_THREE_NIGHTS,
     DRAW_THREE_NIGHTS_AND_DAYS,
+    ITEM_IF_RED_LOST,
+    ITEM_IF_TEAM_LOST_OR_DREW,
     SPEECH_AFTER_PREVIOUS_FIRST,
     SPEECH_SEAT_OF_DAY,
     TB_TOTAL,
@@ -26,10 +29,13 @@ from games.rules.ruleset import (
     THIRD_FOUL_NONE,
     THREE_MISSES_RED_WIN,
     TIEBREAKER_LABELS,
+    ConditionalItem,
     LiftBan,
     RuleSet,
     _jsonable,
 )
+
+CONDITIONS = (ITEM_IF_TEAM_LOST_OR_DREW, ITEM_IF_RED_LOST)
 
 
 def _points(label, *, required=True, help_text=""):
@@ -113,6 +119,17 @@ class RuleSetForm(forms.Form):
     protest_window_minutes = forms.IntegerField(label=_("Protest window, minutes"), min_value=1, max_value=24 * 60)
     extras_protest_minus_only = forms.BooleanField(label=_("Protests about extra points only against a minus"),
                                                    required=False)
+    protest_needs_sk_agreement = forms.BooleanField(
+        label=_("A protest decision that changes the result or a penalty, or orders a replay, needs the agreement "
+                "of the СК duty representative"), required=False)
+    team_vote_annulment = forms.BooleanField(
+        label=_("A game is annulled when the whole protesting team and one opponent vote for the protest"),
+        required=False)
+    conditional_items = forms.CharField(
+        label=_("Judge-entered items that hold only under some results"), widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        help_text=_('JSON list, e.g. [{"pattern": "III.5 l.317", "holds_if": "red_lost", "clause": "002 III.5 l.317", '
+                    '"checked": false, "lapses": true}]; holds_if: team_lost_or_drew or red_lost'))
 
     # --------------------------------------------------------------------------------------- conversion
     @classmethod
@@ -126,6 +143,7 @@ class RuleSetForm(forms.Form):
             judge_team_cap_black=(ruleset.judge_team_cap or {}).get("black"),
             lift_bans=json.dumps([{k: v for k, v in vars(b).items() if v not in (None, False)}
                                   for b in ruleset.lift_bans], ensure_ascii=False),
+            conditional_items=json.dumps([vars(item) for item in ruleset.conditional_items], ensure_ascii=False),
             tiebreakers=", ".join(ruleset.tiebreakers),
             difficult_roles=list(ruleset.difficult_roles),
         )
@@ -148,6 +166,21 @@ class RuleSetForm(forms.Form):
             raise forms.ValidationError(
                 _("A JSON list of objects with clause, alive, tied, day, tied_is_all: %(error)s") % {"error": exc}
             ) from exc
+
+    def clean_conditional_items(self):
+        raw = self.cleaned_data["conditional_items"].strip() or "[]"
+        try:
+            items = tuple(ConditionalItem(**item) for item in json.loads(raw))
+            for item in items:
+                re.compile(item.pattern)
+                if item.holds_if not in CONDITIONS:
+                    raise ValueError(item.holds_if)
+        except (ValueError, TypeError, re.error) as exc:
+            raise forms.ValidationError(
+                _("A JSON list of objects with pattern (a regular expression), holds_if (%(conditions)s), clause, "
+                  "checked, lapses: %(error)s") % {"conditions": ", ".join(CONDITIONS), "error": exc}
+            ) from exc
+        return items
 
     def clean_tiebreakers(self):
         names = [n.strip() for n in self.cleaned_data["tiebreakers"].split(",") if n.strip()]

@@ -15,15 +15,18 @@ from decimal import Decimal
 from .i18n import N_, NC_
 from .problems import Problem, error_t, warning_t
 from .protocol import BLACK, DISQUALIFIED, DRAW, FOULS, RED, SEATS, Protocol
-from .ruleset import RuleSet
+from .ruleset import ITEM_IF_RED_LOST, ITEM_IF_TEAM_LOST_OR_DREW, RuleSet
 from .scoring import JudgeExtraState, clause, extras_in_effect
 
 ZERO = Decimal("0")
 _SEATS_CLAUSE = "000 4.1.1 / 002 I.1.1"
 _NOT_A_SEAT = N_("%(clause)s: seat %(seat)s is not a seat 1–10")
 
-# 002 III.6 −0.3 list: only when the team lost or drew (l.345).
-_LOSS_ONLY_MINUS_03 = re.compile(r"III\.6\s*/\s*-0\.3")
+# What a conditional item (RuleSet.conditional_items) that the recorded result breaks is told, by its condition.
+_BROKEN_CONDITION = {
+    ITEM_IF_TEAM_LOST_OR_DREW: N_("%(clause)s: %(item)s applies only when the team lost or drew; seat %(seat)s won"),
+    ITEM_IF_RED_LOST: N_("%(clause)s: %(item)s applies only when red lost"),
+}
 # The removal −0.5 is automatic; a judge item for the same act would apply it twice (002 III.10, A15).
 _REMOVAL_AGAIN = re.compile(r"III\.1\.5|III\.6\s*/\s*-0\.5\s*#1(?![\d.])|8\.2\.4")
 
@@ -217,13 +220,12 @@ def _check_adjustments(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
                 where, N_("%(clause)s: explain the item for seat %(seat)s on the back side"),
                 clause=clause(ruleset, 'back_side'), seat=adjustment.seat,
             ))
-        # 002 III.6 l.345: the −0.3 list applies only when the player's team lost or drew.
+        # Items that hold only under some results (002 III.6 l.345: the −0.3 list only when the team lost or drew).
         team = protocol.team_of_seat(adjustment.seat)
-        if _LOSS_ONLY_MINUS_03.search(text) and team is not None and team == protocol.result:
-            problems.append(error_t(
-                where, N_("002 III.6 l.345: %(item)s applies only when the team lost or drew; seat %(seat)s won"),
-                item=text, seat=adjustment.seat,
-            ))
+        for kind in ruleset.conditional_items_for(text):
+            if kind.checked and protocol.result and not kind.holds(protocol.result, team):
+                problems.append(error_t(where, _BROKEN_CONDITION[kind.holds_if], clause=kind.clause, item=text,
+                                        seat=adjustment.seat))
         # 002 III.10 / A15: the −0.5 for a removal is applied once, automatically.
         if _REMOVAL_AGAIN.search(text) and adjustment.seat in removed:
             problems.append(error_t(

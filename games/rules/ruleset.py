@@ -7,11 +7,13 @@ below are the binding decisions of RULES.md; a club copies one and edits its cop
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields, is_dataclass, replace
 from decimal import Decimal
 from typing import Any
 
 from .i18n import N_, Text
+from .protocol import BLACK
 
 D = Decimal
 
@@ -86,6 +88,40 @@ class LiftBan:
         return True
 
 
+# ConditionalItem.holds_if values: the results under which a judge-entered item applies
+ITEM_IF_TEAM_LOST_OR_DREW = "team_lost_or_drew"  # 002 III.6 l.345: the −0.3 list
+ITEM_IF_RED_LOST = "red_lost"  # 002 III.5 l.317: the mechanical ±0.3 of the critical round
+
+
+@dataclass(frozen=True)
+class ConditionalItem:
+    """A kind of judge-entered item (an adjustment) that applies only under some results.
+
+    Adjustments carry free clause text ("002 III.6 / -0.3 #2"); `pattern` is the regular expression, searched in
+    that text, that recognises the kind. `holds_if` names the results under which the item applies (ITEM_IF_*),
+    `clause` the rule-book clause that says so. `checked`: the validator refuses such an item when the recorded
+    result breaks the condition. `lapses`: when a protest decision reverses the result and the new one breaks
+    the condition, the item is removed and the removal recorded in the decision (docs/rules.md D-27).
+    """
+
+    pattern: str
+    holds_if: str
+    clause: str
+    checked: bool = False
+    lapses: bool = True
+
+    def matches(self, clause_text: str) -> bool:
+        return re.search(self.pattern, clause_text) is not None
+
+    def holds(self, result: str | None, team: str | None) -> bool:
+        """Whether the item applies to a player of `team` ("red"/"black"/None) when the game's result is `result`."""
+        if self.holds_if == ITEM_IF_TEAM_LOST_OR_DREW:
+            return team is None or team != result
+        if self.holds_if == ITEM_IF_RED_LOST:
+            return result == BLACK
+        return True
+
+
 @dataclass(frozen=True)
 class RuleSet:
     slug: str
@@ -149,6 +185,16 @@ class RuleSet:
     protest_window_minutes: int = 10
     extras_protest_minus_only: bool = False  # 002 III.1.7
     back_side_detail: str = "detailed"  # 000 P7.9 detailed; 002 III.1.8 grades only
+    # 002 III.16, II.3.7, App. l.544–556: reversing the result, a replay, adding or removing a penalty need the
+    # agreement of the СК duty representative, whose name the decision records
+    protest_needs_sk_agreement: bool = False
+    team_vote_annulment: bool = False  # 003 l.127: the protesting team and one opponent vote the game annulled
+    # judge-entered items that hold only under some results (002 III.6 l.345, III.5 l.317; docs/rules.md D-27)
+    conditional_items: tuple[ConditionalItem, ...] = ()
+
+    def conditional_items_for(self, clause_text: str) -> list[ConditionalItem]:
+        """The conditional kinds a judge-entered item with this clause text belongs to."""
+        return [kind for kind in self.conditional_items if kind.matches(clause_text)]
 
     # ------------------------------------------------------------------ conversion
     def to_dict(self) -> dict[str, Any]:
@@ -159,7 +205,8 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
-        base = PRESETS.get(values.get("slug", ""), PRESETS["xcraft"])
+        # A parameter missing from stored data takes the value of the preset it was copied from.
+        base = PRESETS.get(values.get("slug", "")) or PRESETS_BY_SOURCE.get(values.get("source", ""), PRESETS["xcraft"])
         kwargs = {}
         for f in fields(cls):
             if f.name not in values:
@@ -200,6 +247,8 @@ def _revive(name: str, value: Any) -> Any:
         return tuple(Decimal(str(v)) for v in value)
     if name == "lift_bans":
         return tuple(LiftBan(**ban) for ban in value)
+    if name == "conditional_items":
+        return tuple(ConditionalItem(**item) for item in value)
     if name in {"tiebreakers", "difficult_roles"}:
         return tuple(value)
     return value
@@ -279,6 +328,14 @@ CML = RuleSet(
     difficult_roles=("Д", "Ш"),  # A17
     extras_protest_minus_only=True,  # III.1.7
     back_side_detail="grades_only",  # III.1.8
+    protest_needs_sk_agreement=True,  # III.16, II.3.7, App. l.544–556
+    conditional_items=(
+        # the −0.3 list, only when the player's team lost or drew
+        ConditionalItem(pattern=r"III\.6\s*/\s*-0\.3", holds_if=ITEM_IF_TEAM_LOST_OR_DREW, clause="002 III.6 l.345",
+                        checked=True),
+        # the mechanical ±0.3 of the case "red lost"
+        ConditionalItem(pattern=r"III\.5\s*l\.317", holds_if=ITEM_IF_RED_LOST, clause="002 III.5 l.317"),
+    ),
 )
 
 # Decision 11: rule books without scoring (kamchatka, moscow) score win 1 / loss 0 / draw 0, removal -0.5,
@@ -317,9 +374,41 @@ MOSCOW = RuleSet(
     # l.79: removing 2 at 4 is allowed (decision 10) — no alive=4 ban.
     draw_rule=THREE_MISSES_RED_WIN,  # l.83
     vote_cancel_rule=CANCEL_NOMINEE_ONLY,  # l.81
+    team_vote_annulment=True,  # l.127
 )
 
 PRESETS: dict[str, RuleSet] = {rs.slug: rs for rs in (XCRAFT, KAMCHATKA, CML, MOSCOW)}
+PRESETS_BY_SOURCE: dict[str, RuleSet] = {rs.source: rs for rs in PRESETS.values()}
+
+# Which clause of which rule book an item or a check comes from, by `RuleSet.source`. "*" is the fallback for the
+# rule books without scoring (001, 003), whose presets follow RULES.md decision 11.
+_D11 = "mafclub decision 11"
+CLAUSES: dict[str, dict[str, str]] = {
+    "main": {"000": "000 8.2", "002": "002 III.1.2", "*": _D11},
+    "best_move": {"000": "000 BM-4", "002": "002 III.2", "*": _D11},
+    "best_move_8_3": {"000": "000 8.3"},
+    "best_move_right": {"000": "000 S7.12", "002": "002 I.7.8", "*": "000 S7.12 / 002 I.7.8"},
+    "exclusive": {"002": "002 III.11", "*": "002 III.11"},
+    "ci": {"002": "002 III.3", "*": "002 III.3"},
+    "judge_extra": {"000": "000 T6.1", "002": "002 III.4", "*": _D11},
+    "judge_draw": {"000": "000 T6.1.6", "002": "002 III.13", "*": "000 T6.1.6"},
+    "judge_values": {"000": "000 T6.1.3", "002": "002 III.4", "*": _D11},
+    "judge_recipients": {"000": "000 T6.1.1", "*": "000 T6.1.1"},
+    "judge_total": {"000": "000 T6.1.2", "*": "000 T6.1.2"},
+    "judge_winner": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
+    "judge_loser": {"000": "000 T6.1.4", "*": "000 T6.1.4"},
+    "judge_approval": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
+    "judge_team_cap": {"002": "002 III.4", "*": "002 III.4"},
+    "judge_top": {"002": "002 III.4.2", "*": "002 III.4.2"},
+    "judge_second": {"002": "002 III.4.3", "*": "002 III.4.3"},
+    "removal_penalty": {"000": "000 8.2.4", "002": "002 III.1.5", "*": _D11},
+    "ppk": {"002": "002 III.1.6", "*": "002 III.1.6"},
+    "one_penalty": {"002": "002 III.10", "*": "002 III.10"},
+    "wrong_colour": {"002": "002 III.5 l.311", "*": "002 III.5 l.311"},
+    "back_side": {"000": "000 P7.9", "*": "000 P7.9"},
+    # a protest decision cancels a computed penalty with a compensating item
+    "penalty_removed": {"002": "002 App. l.553", "*": "protest decision"},
+}
 
 
 def get_preset(slug: str) -> RuleSet:

@@ -32,7 +32,7 @@ from .protocol import (
     Protocol,
     team_of,
 )
-from .ruleset import RuleSet
+from .ruleset import CLAUSES, RuleSet
 
 ZERO = Decimal("0")
 CI_PLACES = Decimal("0.000001")  # stored nearly exact (A7); pages show 2-3 decimals
@@ -53,39 +53,15 @@ PENALTY_KINDS = frozenset({REMOVAL_PENALTY, PPK_PENALTY})
 AUTO, JUDGE = "auto", "judge"
 
 # ---------------------------------------------------------------------------------------------- clauses
-# Which clause of which rule book an item or a check comes from, by `RuleSet.source`. "*" is the fallback for the
-# rule books without scoring (001, 003), whose presets follow RULES.md decision 11.
-_D11 = "mafclub decision 11"
-CLAUSES: dict[str, dict[str, str]] = {
-    "main": {"000": "000 8.2", "002": "002 III.1.2", "*": _D11},
-    "best_move": {"000": "000 BM-4", "002": "002 III.2", "*": _D11},
-    "best_move_8_3": {"000": "000 8.3"},
-    "best_move_right": {"000": "000 S7.12", "002": "002 I.7.8", "*": "000 S7.12 / 002 I.7.8"},
-    "exclusive": {"002": "002 III.11", "*": "002 III.11"},
-    "ci": {"002": "002 III.3", "*": "002 III.3"},
-    "judge_extra": {"000": "000 T6.1", "002": "002 III.4", "*": _D11},
-    "judge_draw": {"000": "000 T6.1.6", "002": "002 III.13", "*": "000 T6.1.6"},
-    "judge_values": {"000": "000 T6.1.3", "002": "002 III.4", "*": _D11},
-    "judge_recipients": {"000": "000 T6.1.1", "*": "000 T6.1.1"},
-    "judge_total": {"000": "000 T6.1.2", "*": "000 T6.1.2"},
-    "judge_winner": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
-    "judge_loser": {"000": "000 T6.1.4", "*": "000 T6.1.4"},
-    "judge_approval": {"000": "000 T6.1.3", "*": "000 T6.1.3"},
-    "judge_team_cap": {"002": "002 III.4", "*": "002 III.4"},
-    "judge_top": {"002": "002 III.4.2", "*": "002 III.4.2"},
-    "judge_second": {"002": "002 III.4.3", "*": "002 III.4.3"},
-    "removal_penalty": {"000": "000 8.2.4", "002": "002 III.1.5", "*": _D11},
-    "ppk": {"002": "002 III.1.6", "*": "002 III.1.6"},
-    "one_penalty": {"002": "002 III.10", "*": "002 III.10"},
-    "wrong_colour": {"002": "002 III.5 l.311", "*": "002 III.5 l.311"},
-    "back_side": {"000": "000 P7.9", "*": "000 P7.9"},
-}
-
-
 def clause(ruleset: RuleSet, key: str) -> str:
-    """The clause for `key` in the rule book of `ruleset` (RULES.md §0.2 citation format)."""
+    """The clause for `key` in the rule book of `ruleset` (`ruleset.CLAUSES`; docs/rules.md, "Citations")."""
     table = CLAUSES[key]
     return table.get(ruleset.source) or table.get("*") or ruleset.source
+
+
+def own_clause(ruleset: RuleSet, key: str) -> str | None:
+    """The clause for `key` only when the rule book of `ruleset` has one of its own (no fallback)."""
+    return CLAUSES[key].get(ruleset.source)
 
 
 # ---------------------------------------------------------------------------------------------- results
@@ -217,10 +193,10 @@ def best_move_award(protocol: Protocol, ruleset: RuleSet) -> BestMoveAward | Non
     points = ruleset.best_move_points.get(blacks, ZERO)
     if not points:
         return None
-    key = "best_move"
-    if ruleset.source == "000" and ruleset.best_move_points.get(3) == Decimal("0.3"):
-        key = "best_move_8_3"  # a club that chose the 8.3 values (A1)
-    return BestMoveAward(seat=first_night_victim(protocol), points=points, blacks=blacks, clause=clause(ruleset, key))
+    cited = clause(ruleset, "best_move")
+    if ruleset.best_move_points.get(3) == Decimal("0.3") and own_clause(ruleset, "best_move_8_3"):
+        cited = own_clause(ruleset, "best_move_8_3")  # a club that chose the 8.3 values of its book (A1)
+    return BestMoveAward(seat=first_night_victim(protocol), points=points, blacks=blacks, clause=cited)
 
 
 def extras_in_effect(protocol: Protocol, ruleset: RuleSet) -> ExtrasInEffect:

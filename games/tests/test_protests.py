@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Adjustment, DecidedProtestIsFinal, Game, Protest, ScoreItem, Seat
+from games.models import Adjustment, DecidedProtestIsFinal, Game, Protest, RuleSetVersion, ScoreItem, Seat
 from games.protests import (
     ProtestError,
     protest_deadline,
@@ -473,6 +473,39 @@ def test_cml_has_no_team_vote(cast):
     with pytest.raises(ProtestError, match="003 l.127"):
         protest_decide(protest=protest, by=cast.head_judge, decision="uphold", explanation="x",
                        outcomes=[{"kind": "team_vote", "votes": list(range(1, 11))}])
+
+
+def _as_club_copy(cast, **changes):
+    """Play `cast.game` under a club copy of its rule set with `changes` (docs/rules.md, "Parameters")."""
+    params = dict(cast.game.ruleset.params, slug="cml-club", **changes)
+    version = RuleSetVersion.objects.create(slug="cml-club", name="CML клуба", club=cast.club, params=params)
+    Game.objects.filter(pk=cast.game.pk).update(ruleset=version)
+    cast.game.refresh_from_db()
+    return version
+
+
+def test_the_rule_set_data_not_the_book_number_asks_for_the_sk_representative(cast):
+    _as_club_copy(cast, protest_needs_sk_agreement=False)  # still the 002 book
+    protest_decide(protest=file_p1(cast), by=cast.head_judge, decision="uphold", explanation="peeking",
+                   outcomes=[{"kind": "reverse_result", "result": "red"}])
+    assert fresh(cast.game).result == "red"
+
+
+def test_the_rule_set_data_not_the_book_number_allows_the_team_vote(cast):
+    _as_club_copy(cast, team_vote_annulment=True)
+    protest = file_p1(cast, text="x")
+    protest_decide(protest=protest, by=cast.head_judge, decision="reject", explanation="vote failed",
+                   outcomes=[{"kind": "team_vote", "votes": [1, 3]}])
+    assert Protest.objects.get(pk=protest.pk).outcomes[0]["annuls"] is False
+
+
+def test_a_conditional_item_lapses_by_the_rule_sets_list_only(cast):
+    """Without the 002 III.6 l.345 entry in `conditional_items`, the −0.3 of the winning team stays."""
+    _as_club_copy(cast, conditional_items=[])
+    protest_decide(protest=file_p1(cast), by=cast.head_judge, decision="uphold", sk_representative=SK,
+                   explanation="peeking", outcomes=[{"kind": "reverse_result", "result": "red"}])
+    assert not [o for o in Protest.objects.get().outcomes if o["kind"] == "lapsed"]
+    assert fresh(cast.game).adjustments.filter(clause__contains="III.6").exists()
 
 
 # ---------------------------------------------------------------------------------------------- pages

@@ -139,3 +139,56 @@ def test_the_rule_set_pages_render(client, club_and_admin):
     assert "CML" in page and "X-Craft" in page
     cml = RuleSetVersion.objects.get(slug="cml", is_preset=True)
     assert client.get(reverse("games:ruleset_detail", args=[cml.pk])).status_code == 200
+
+
+NEW_PARAMETERS = ("protest_needs_sk_agreement", "team_vote_annulment", "conditional_items")
+
+
+@pytest.mark.parametrize("slug", sorted(PRESETS))
+def test_a_club_copy_stored_before_a_parameter_existed_reads_it_from_its_rule_book(slug):
+    preset = PRESETS[slug]
+    stored = {k: v for k, v in preset.to_dict().items() if k not in NEW_PARAMETERS}
+    copy = RuleSet.from_dict(dict(stored, slug="our-club-rules"))
+    assert [getattr(copy, name) for name in NEW_PARAMETERS] == [getattr(preset, name) for name in NEW_PARAMETERS]
+
+
+def test_the_migration_gives_stored_versions_the_values_their_behaviour_had():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0005_ruleset_protest_fields")
+    club = Club.objects.create(name="Полночь")
+    rows = {}
+    for slug, preset in PRESETS.items():
+        params = {k: v for k, v in preset.to_dict().items() if k not in NEW_PARAMETERS}
+        rows[slug] = RuleSetVersion.objects.create(slug=f"old-{slug}", name=slug, club=club,
+                                                   params=dict(params, slug=f"old-{slug}"))
+    # an old club copy of 000 that chose the 003 stalemate rule had the team vote (draw_rule was the test)
+    rows["xcraft-3-misses"] = RuleSetVersion.objects.create(
+        slug="old-x3", name="x3", club=club, params=dict(rows["xcraft"].params, slug="old-x3",
+                                                         draw_rule="three_misses_red_win"))
+    migration.fill(apps, None)
+    for slug, preset in PRESETS.items():
+        params = RuleSetVersion.objects.get(pk=rows[slug].pk).params
+        assert {k: params[k] for k in NEW_PARAMETERS} == {k: preset.to_dict()[k] for k in NEW_PARAMETERS}
+    assert RuleSetVersion.objects.get(pk=rows["xcraft-3-misses"].pk).params["team_vote_annulment"] is True
+
+
+def test_conditional_items_are_checked_json_with_a_known_condition(client, club_and_admin):
+    _club, admin = club_and_admin
+    client.force_login(admin)
+    copy = _copy(client)
+    before = copy.params
+    for bad in ('[{"pattern": "(", "holds_if": "red_lost", "clause": "x"}]',
+                '[{"pattern": "x", "holds_if": "sometimes", "clause": "x"}]', '{"pattern": 1}', "[1]"):
+        response = _edit(client, copy, conditional_items=bad)
+        assert response.status_code == 400, bad
+        assert "conditional_items" in response.context["form"].errors
+    copy.refresh_from_db()
+    assert copy.params == before
+    items = '[{"pattern": "III\\\\.6", "holds_if": "team_lost_or_drew", "clause": "002 III.6 l.345"}]'
+    assert _edit(client, copy, conditional_items=items, team_vote_annulment="on").status_code == 302
+    edited = RuleSetVersion.objects.filter(slug=copy.slug).order_by("-version").first().ruleset()
+    assert edited.team_vote_annulment and edited.protest_needs_sk_agreement
+    assert [(i.pattern, i.checked, i.lapses) for i in edited.conditional_items] == [(r"III\.6", False, True)]
