@@ -1,0 +1,29 @@
+"""Tournament seating: who sits at which table, in which seat, in every round (pure Python, no Django).
+
+`solve(SeatingRequest(...))` returns a `Schedule`; `evaluate(...)` measures one. The `manage.py seating` command
+and the tournament pages call the same code.
+"""
+
+from games.seating.solver import (
+    TABLE_SIZE,
+    Schedule,
+    SeatingImpossible,
+    SeatingRequest,
+    Stats,
+    assign_seats,
+    evaluate,
+    random_schedule,
+    solve,
+)
+
+__all__ = [
+    "TABLE_SIZE",
+    "Schedule",
+    "SeatingImpossible",
+    "SeatingRequest",
+    "Stats",
+    "assign_seats",
+    "evaluate",
+    "random_schedule",
+    "solve",
+]

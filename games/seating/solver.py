@@ -1,0 +1,538 @@
+"""A balanced seating schedule for a tournament: P participants, R rounds, tables of ten.
+
+What it optimises, in order (the order of the organiser's wishes):
+
+1. Everyone plays the same number of games, ±1 when P × games is not a multiple of ten: each round the
+   participants who have played the most so far sit out, ties broken by a seeded draw, so sitting out goes in turn.
+2. Seats are spread: within every block of ten rounds nobody sits in the same seat twice. Once the tables are
+   fixed this is a bipartite edge colouring (tables × participants, every table of degree ten, every participant of
+   degree ≤ ten), which König's theorem says always exists with ten colours; `assign_seats` finds one by
+   alternating paths. Locked seats turn it into a pre-coloured colouring, solved with OR-Tools CP-SAT.
+3. Pairs meet evenly: with m the average number of meetings of a pair, every pair should meet ⌊m⌋ or ⌈m⌉ times.
+   The total number of meetings is fixed, so this is exactly minimising Σ c² over the pairs; its lower bound is
+   known, and the search stops when it is reached. The search is a tabu search over swaps of two participants
+   between tables of one round (as in Dotú & Van Hentenryck's local search for the social golfer problem): each
+   step takes a participant who meets a tablemate too often, evaluates every swap with him in that round at once
+   (the change in Σ c² of a swap touches 36 pairs and is computed from the meetings matrix), and makes the best
+   one not forbidden by the tabu list.
+4. Pairs that must not share a table (`avoid`) weigh far more than any meeting, so the search never seats them
+   together while another swap exists; if some still sit together at the end the request is refused.
+
+Deterministic for a given seed: the search is bounded by a number of steps; the time limit only cuts a search
+that would run longer than the organiser wants to wait (then the result depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+TABLE_SIZE = 10
+SEAT_BLOCK = 10  # no seat repeated within this many rounds
+_AVOID_WEIGHT = 10_000
+_BIG = np.iinfo(np.int64).max // 4
+_OUTSIDE = 3  # a pair d meetings outside ⌊m⌋…⌈m⌉ costs 3·d² more
+
+
+class SeatingImpossible(ValueError):
+    """The request cannot be met; the message says why, for the organiser."""
+
+
+@dataclass(frozen=True)
+class Lock:
+    """Participant `participant` sits at table `table`, seat `seat` in round `round` (all numbered from 1)."""
+
+    round: int
+    table: int
+    seat: int
+    participant: int
+
+
+@dataclass(frozen=True)
+class SeatingRequest:
+    participants: int
+    rounds: int
+    seed: int = 0
+    avoid: tuple[tuple[int, int], ...] = ()
+    # round (from 1) -> participants who do not play it (withdrawn before it, or entered later)
+    absent: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    locks: tuple[Lock, ...] = ()
+    max_steps: int = 60_000
+    time_limit: float = 10.0
+
+
+@dataclass
+class Schedule:
+    participants: int
+    # rounds[r][t] = the participant numbers at table t+1 of round r+1, in seat order 1..10
+    rounds: list[list[list[int]]]
+    steps: int = 0
+    seconds: float = 0.0
+
+    def as_contract(self) -> dict:
+        return {"participants": self.participants, "rounds": self.rounds}
+
+    def sitting_out(self, round_index: int) -> list[int]:
+        playing = {p for table in self.rounds[round_index] for p in table}
+        return [p for p in range(1, self.participants + 1) if p not in playing]
+
+
+@dataclass
+class Stats:
+    games_min: int
+    games_max: int
+    seat_repeats: int  # a participant's seat repeated within a block of SEAT_BLOCK rounds
+    avoid_together: int
+    mean_meetings: float
+    max_deviation: float  # largest |meetings of a pair − mean|
+    pairs_outside: int  # pairs meeting fewer than ⌊m⌋ or more than ⌈m⌉ times
+    pairs: int
+
+
+# --------------------------------------------------------------------------------------------------- validation
+
+
+def _check(req: SeatingRequest) -> None:
+    P, R = req.participants, req.rounds
+    if P < TABLE_SIZE:
+        raise SeatingImpossible(f"participants: at least {TABLE_SIZE} are needed for one table, got {P}")
+    if P > 2000:
+        raise SeatingImpossible(f"participants: at most 2000, got {P}")
+    if R < 1 or R > 100:
+        raise SeatingImpossible(f"rounds: between 1 and 100, got {R}")
+    for a, b in req.avoid:
+        for x in (a, b):
+            if not 1 <= x <= P:
+                raise SeatingImpossible(f"avoid: participant {x} is not between 1 and {P}")
+        if a == b:
+            raise SeatingImpossible(f"avoid: a pair needs two different participants, got {a},{b}")
+    for r, gone in req.absent.items():
+        if not 1 <= r <= R:
+            raise SeatingImpossible(f"absent: round {r} is not between 1 and {R}")
+        if P - len(gone) < TABLE_SIZE:
+            raise SeatingImpossible(f"round {r}: fewer than {TABLE_SIZE} participants present")
+    seen_seat, seen_player = set(), set()
+    for lock in req.locks:
+        if not 1 <= lock.round <= R or not 1 <= lock.seat <= TABLE_SIZE or not 1 <= lock.participant <= P:
+            raise SeatingImpossible(f"lock: round {lock.round}, seat {lock.seat}, participant {lock.participant} "
+                                    "is out of range")
+        if lock.participant in req.absent.get(lock.round, ()):
+            raise SeatingImpossible(f"lock: participant {lock.participant} is absent in round {lock.round}")
+        tables = (P - len(req.absent.get(lock.round, ()))) // TABLE_SIZE
+        if not 1 <= lock.table <= tables:
+            raise SeatingImpossible(f"lock: round {lock.round} has {tables} tables, not table {lock.table}")
+        if (lock.round, lock.table, lock.seat) in seen_seat:
+            raise SeatingImpossible(f"lock: round {lock.round}, table {lock.table}, seat {lock.seat} is locked twice")
+        if (lock.round, lock.participant) in seen_player:
+            raise SeatingImpossible(f"lock: participant {lock.participant} is locked twice in round {lock.round}")
+        seen_seat.add((lock.round, lock.table, lock.seat))
+        seen_player.add((lock.round, lock.participant))
+
+
+# --------------------------------------------------------------------------------------------------- who plays
+
+
+def _playing(req: SeatingRequest, rng: np.random.Generator) -> list[list[int]]:
+    """For every round, the participants (0-based) who play it: those who have played most sit out first."""
+    P = req.participants
+    order = rng.permutation(P)  # the seeded tie-break: a fixed rotation order
+    rank = np.empty(P, dtype=np.int64)
+    rank[order] = np.arange(P)
+    games = np.zeros(P, dtype=np.int64)
+    locked = {(lk.round, lk.participant - 1) for lk in req.locks}
+    out = []
+    for r in range(1, req.rounds + 1):
+        gone = {p - 1 for p in req.absent.get(r, ())}
+        present = [p for p in range(P) if p not in gone]
+        tables = len(present) // TABLE_SIZE
+        sit = len(present) - tables * TABLE_SIZE
+        # must play: locked; then fewest games first; ties by the rotating draw
+        present.sort(key=lambda p: ((r, p) not in locked, games[p], (rank[p] - r * sit) % P))
+        play = present[: tables * TABLE_SIZE]
+        if sum(1 for p in present[tables * TABLE_SIZE:] if (r, p) in locked):
+            raise SeatingImpossible(f"round {r}: more locked participants than seats")
+        games[play] += 1
+        out.append(sorted(play))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------- the search
+
+
+def _lower_bound(total_meetings: int, pairs: int) -> int:
+    q, rem = divmod(total_meetings, pairs)
+    return (pairs - rem) * q * q + rem * (q + 1) * (q + 1)
+
+
+class _Search:
+    """Tabu search over swaps of two participants between tables of one round.
+
+    The cost of a pair meeting c times is c² + 3·d², d being how far c is outside ⌊m⌋…⌈m⌉ (c² alone spreads the
+    meetings; the second term aims at what the organiser counts, quadratic so that one pair meeting three times
+    costs more than two pairs meeting twice); a pair to keep apart costs `_AVOID_WEIGHT` per meeting.
+    """
+
+    def __init__(self, req: SeatingRequest, playing: list[list[int]], rng: np.random.Generator):
+        self.req, self.rng = req, rng
+        P = self.P = req.participants
+        self.meet = np.zeros((P, P), dtype=np.int64)
+        self.apart = np.zeros((P, P), dtype=bool)
+        for a, b in req.avoid:
+            self.apart[a - 1, b - 1] = self.apart[b - 1, a - 1] = True
+        total = sum(len(p) for p in playing) // TABLE_SIZE * (TABLE_SIZE * (TABLE_SIZE - 1) // 2)
+        self.pairs = P * (P - 1) // 2
+        self.mean = total / self.pairs
+        self.floor, self.ceil = int(np.floor(self.mean)), int(np.ceil(self.mean))
+        c = np.arange(req.rounds + 2)
+        d = np.maximum(0, self.floor - c) + np.maximum(0, c - self.ceil)
+        f = c * c + _OUTSIDE * d * d
+        self.f = f
+        self.inc = np.append(f[1:] - f[:-1], 0)  # inc[c] = f(c+1) − f(c)
+        self.dec = np.insert(f[:-1] - f[1:], 0, 0)  # dec[c] = f(c−1) − f(c)
+        self.bound = self._bound(total)
+        self.groups: list[np.ndarray] = []
+        self.movable: list[np.ndarray] = []
+        lock_at = {(lk.round - 1, lk.participant - 1): lk.table - 1 for lk in req.locks}
+        for r, play in enumerate(playing):
+            groups, movable = self._greedy(r, play, lock_at)
+            self.groups.append(groups)
+            self.movable.append(movable)
+        self.cost = self._cost()
+
+    def _bound(self, total: int) -> int:
+        q, rem = divmod(total, self.pairs)
+        return int((self.pairs - rem) * self.f[q] + rem * self.f[q + 1])
+
+    def _step_costs(self, m: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        inc = np.where(apart, _AVOID_WEIGHT, self.inc[m])
+        dec = np.where(apart, -_AVOID_WEIGHT, self.dec[m])
+        return inc, dec
+
+    def _greedy(self, r: int, play: list[int], lock_at: Mapping) -> tuple[np.ndarray, np.ndarray]:
+        tables = len(play) // TABLE_SIZE
+        members: list[list[int]] = [[] for _ in range(tables)]
+        fixed: list[list[bool]] = [[] for _ in range(tables)]
+        free = []
+        for p in play:
+            if (r, p) in lock_at:
+                members[lock_at[(r, p)]].append(p)
+                fixed[lock_at[(r, p)]].append(True)
+            else:
+                free.append(p)
+        for p in self.rng.permutation(free):
+            open_ = [t for t in range(tables) if len(members[t]) < TABLE_SIZE]
+            costs = []
+            for t in open_:
+                inc, _ = self._step_costs(self.meet[p, members[t]], self.apart[p, members[t]])
+                costs.append(int(inc.sum()))
+            best = min(costs)
+            choice = [t for t, c in zip(open_, costs, strict=True) if c == best]
+            t = choice[int(self.rng.integers(len(choice)))]
+            self.meet[p, members[t]] += 1
+            self.meet[members[t], p] += 1
+            members[t].append(int(p))
+            fixed[t].append(False)
+        return (np.array(members, dtype=np.int64).reshape(tables, TABLE_SIZE),
+                ~np.array(fixed, dtype=bool).reshape(tables, TABLE_SIZE))
+
+    def _cost(self) -> int:
+        upper = np.triu_indices(self.P, 1)
+        c = self.meet[upper]
+        apart = self.apart[upper]
+        return int(np.where(apart, _AVOID_WEIGHT * c, self.f[c]).sum())
+
+    def _swap(self, r: int, ta: int, ia: int, tb: int, ib: int) -> None:
+        g = self.groups[r]
+        a, b = g[ta, ia], g[tb, ib]
+        X = np.delete(g[ta], ia)
+        Y = np.delete(g[tb], ib)
+        m = self.meet
+        m[a, X] -= 1
+        m[X, a] -= 1
+        m[b, X] += 1
+        m[X, b] += 1
+        m[a, Y] += 1
+        m[Y, a] += 1
+        m[b, Y] -= 1
+        m[Y, b] -= 1
+        g[ta, ia], g[tb, ib] = b, a
+
+    def _deltas(self, r: int, step: int, best_cost: int, tabu: np.ndarray) -> np.ndarray:
+        """The change of the cost for every swap of two participants of round r (a matrix over its seats, in the
+        order of `self.groups[r].reshape(-1)`); forbidden swaps (same table, locked, tabu without aspiration) get
+        `_BIG`."""
+        g = self.groups[r]
+        tables = len(g)
+        flat = g.reshape(-1)
+        n = len(flat)
+        tab_of = np.repeat(np.arange(tables), TABLE_SIZE)
+        ix = np.ix_(flat, flat)
+        inc, dec = self._step_costs(self.meet[ix], self.apart[ix])
+        np.fill_diagonal(dec, 0)
+        ts_inc = inc.reshape(n, tables, TABLE_SIZE).sum(2)  # ts_inc[i, t]: everyone at table t meets i once more
+        own_dec = dec.reshape(n, tables, TABLE_SIZE).sum(2)[np.arange(n), tab_of]  # i's tablemates, once less
+        cross = ts_inc[:, tab_of]  # cross[i, j] = ts_inc[i, table of j]
+        # a = flat[i] leaves its table for b's, b = flat[j] the other way round; the pair a-b is unchanged
+        delta = own_dec[:, None] + own_dec[None, :] + cross + cross.T - inc - inc.T
+        mv = self.movable[r].reshape(-1)
+        forbid = (tab_of[:, None] == tab_of[None, :]) | ~mv[:, None] | ~mv[None, :]
+        held = tabu[r][flat] > step
+        forbid |= (held[:, None] | held[None, :]) & (self.cost + delta >= best_cost)
+        return np.where(forbid, _BIG, delta)
+
+    def run(self) -> int:
+        req, rng = self.req, self.rng
+        rounds = [r for r, g in enumerate(self.groups) if len(g) >= 2 and self.movable[r].sum() >= 2]
+        best_cost = self.cost
+        best = [g.copy() for g in self.groups]
+        if not rounds or self.cost <= self.bound:
+            return 0
+        tabu = np.zeros((len(self.groups), self.P), dtype=np.int64)
+        self.tenure = max(2, len(self.groups[rounds[0]].reshape(-1)) // 4)
+        deadline = time.monotonic() + req.time_limit
+        last_gain = step = 0
+        while step < req.max_steps:
+            step += 1
+            if step % 64 == 0 and time.monotonic() > deadline:
+                break
+            r = rounds[int(rng.integers(len(rounds)))]
+            delta = self._deltas(r, step, best_cost, tabu)
+            low = delta.min()
+            if low >= _BIG:
+                continue
+            choice = np.argwhere(delta == low)
+            i, j = choice[int(rng.integers(len(choice)))]
+            ta, ia = divmod(int(i), TABLE_SIZE)
+            tb, ib = divmod(int(j), TABLE_SIZE)
+            g = self.groups[r]
+            a, b = g[ta, ia], g[tb, ib]
+            self._swap(r, ta, ia, tb, ib)
+            self.cost += int(low)
+            tabu[r, a] = tabu[r, b] = step + self.tenure + int(rng.integers(self.tenure + 1))
+            if self.cost < best_cost:
+                best_cost, last_gain = self.cost, step
+                best = [x.copy() for x in self.groups]
+                if best_cost <= self.bound:
+                    break
+            elif step - last_gain > 5000:  # stuck for long: start again from the best found, shaken a little
+                self._restore(best)
+                for _ in range(3):
+                    rr = rounds[int(rng.integers(len(rounds)))]
+                    mv = np.argwhere(self.movable[rr])
+                    i1, i2 = rng.choice(len(mv), 2, replace=False)
+                    (t1, s1), (t2, s2) = mv[i1], mv[i2]
+                    if t1 != t2:
+                        self._swap(rr, t1, s1, t2, s2)
+                self.cost = self._cost()
+                last_gain = step
+        self._restore(best)
+        self.cost = best_cost
+        return step
+
+    def _restore(self, groups: list[np.ndarray]) -> None:
+        self.groups = [g.copy() for g in groups]
+        self.meet[:] = 0
+        for g in self.groups:
+            for table in g:
+                self.meet[np.ix_(table, table)] += 1
+        np.fill_diagonal(self.meet, 0)
+
+
+# --------------------------------------------------------------------------------------------------- the seats
+
+
+def _colour_block(games: list[list[int]], rng: np.random.Generator) -> list[list[int]]:
+    """Edge-colour the bipartite graph games × participants with TABLE_SIZE colours (König: always possible when
+    every participant is in at most TABLE_SIZE games). Returns, for each game, its participants in seat order."""
+    n = TABLE_SIZE
+    g_at: list[list[int]] = [[-1] * n for _ in games]  # game -> colour -> participant
+    p_at: dict[int, list[int]] = {}  # participant -> colour -> game
+    edges = [(gi, p) for gi, members in enumerate(games) for p in members]
+    for k in rng.permutation(len(edges)):
+        gi, p = edges[k]
+        pc = p_at.setdefault(p, [-1] * n)
+        free_g = [c for c in range(n) if g_at[gi][c] < 0]
+        free_p = [c for c in range(n) if pc[c] < 0]
+        common = [c for c in free_g if pc[c] < 0]
+        if common:
+            c = common[int(rng.integers(len(common)))]
+        else:
+            c1, c2 = free_g[0], free_p[0]  # c1 is used at p, c2 is used at gi
+            # flip the c1/c2 alternating path starting at p; it cannot reach gi (bipartite parity), so after the
+            # flip c1 is free at both ends of the new edge
+            path = []  # (participant, game, colour)
+            node_is_p, node, colour = True, p, c1
+            while True:
+                nxt = p_at[node][colour] if node_is_p else g_at[node][colour]
+                if nxt < 0:
+                    break
+                path.append((node, nxt, colour) if node_is_p else (nxt, node, colour))
+                node_is_p, node = not node_is_p, nxt
+                colour = c2 if colour == c1 else c1
+            for q, gg, old in path:
+                p_at[q][old] = -1
+                g_at[gg][old] = -1
+            for q, gg, old in path:
+                new = c2 if old == c1 else c1
+                p_at[q][new] = gg
+                g_at[gg][new] = q
+            c = c1
+        g_at[gi][c] = p
+        pc[c] = gi
+    return [[g_at[gi][c] for c in range(n)] for gi in range(len(games))]
+
+
+def assign_seats(groups: Sequence[Sequence[Sequence[int]]], seed: int = 0,
+                 locks: Iterable[Lock] = ()) -> list[list[list[int]]]:
+    """Order each table's participants into seats 1..10 so nobody repeats a seat within a block of ten rounds.
+
+    `groups[r][t]` are the participants of table t in round r (any order); the result has the same shape.
+    """
+    rng = np.random.default_rng(seed)
+    locks = list(locks)
+    out: list[list[list[int]]] = []
+    for start in range(0, len(groups), SEAT_BLOCK):
+        block = groups[start:start + SEAT_BLOCK]
+        games = [list(table) for rnd in block for table in rnd]
+        block_locks = [lk for lk in locks if start < lk.round <= start + SEAT_BLOCK]
+        if block_locks:
+            seated = _seats_cp_sat(block, start, block_locks, seed)
+        else:
+            seated = _colour_block(games, rng)
+        it = iter(seated)
+        for rnd in block:
+            out.append([list(next(it)) for _ in rnd])
+    return out
+
+
+def _seats_cp_sat(block: Sequence[Sequence[Sequence[int]]], start: int, locks: list[Lock],
+                  seed: int) -> list[list[int]]:
+    """Seats with some of them locked: a pre-coloured edge colouring, which no simple path-flipping handles, so
+    OR-Tools CP-SAT places everyone else (each seat once per table, each participant's seats distinct)."""
+    from ortools.sat.python import cp_model
+
+    n = TABLE_SIZE
+    model = cp_model.CpModel()
+    games = [(r, t, list(table)) for r, rnd in enumerate(block) for t, table in enumerate(rnd)]
+    x = {}
+    for gi, (_, _, members) in enumerate(games):
+        for p in members:
+            for s in range(n):
+                x[gi, p, s] = model.new_bool_var(f"x{gi}_{p}_{s}")
+            model.add_exactly_one(x[gi, p, s] for s in range(n))
+        for s in range(n):
+            model.add_exactly_one(x[gi, p, s] for p in members)
+    by_player: dict[int, list[int]] = {}
+    for gi, (_, _, members) in enumerate(games):
+        for p in members:
+            by_player.setdefault(p, []).append(gi)
+    for p, gis in by_player.items():
+        for s in range(n):
+            model.add_at_most_one(x[gi, p, s] for gi in gis)
+    index = {(r, t): gi for gi, (r, t, _) in enumerate(games)}
+    for lk in locks:
+        gi = index.get((lk.round - 1 - start, lk.table - 1))
+        p = lk.participant - 1
+        if gi is None or (gi, p, lk.seat - 1) not in x:
+            raise SeatingImpossible(f"lock: participant {lk.participant} is not at table {lk.table} "
+                                    f"in round {lk.round}")
+        model.add(x[gi, p, lk.seat - 1] == 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # deterministic, and the machine is shared
+    solver.parameters.random_seed = seed
+    solver.parameters.max_time_in_seconds = 20.0
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SeatingImpossible("locked seats: no seating keeps every locked seat and gives nobody the same seat "
+                                "twice")
+    seated = []
+    for gi, (_, _, members) in enumerate(games):
+        row = [-1] * n
+        for p in members:
+            for s in range(n):
+                if solver.boolean_value(x[gi, p, s]):
+                    row[s] = p
+        seated.append(row)
+    return seated
+
+
+# --------------------------------------------------------------------------------------------------- entry points
+
+
+def solve(req: SeatingRequest) -> Schedule:
+    """The seating schedule for `req`, or SeatingImpossible with the reason."""
+    t0 = time.perf_counter()
+    _check(req)
+    rng = np.random.default_rng(req.seed)
+    playing = _playing(req, rng)
+    search = _Search(req, playing, rng)
+    steps = search.run()
+    together = _avoid_together(search.groups, req.avoid)
+    if together:
+        a, b = together[0]
+        raise SeatingImpossible(f"avoid: participants {a} and {b} could not be kept at different tables "
+                                f"in every round ({len(together)} pair(s) sit together)")
+    groups = [[list(map(int, t)) for t in g] for g in search.groups]
+    seated = assign_seats(groups, seed=req.seed, locks=req.locks)
+    rounds = [[[p + 1 for p in table] for table in rnd] for rnd in seated]
+    return Schedule(req.participants, rounds, steps=steps, seconds=time.perf_counter() - t0)
+
+
+def _avoid_together(groups: list[np.ndarray], avoid: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    out = []
+    for a, b in avoid:
+        for g in groups:
+            if any((a - 1) in t and (b - 1) in t for t in g.tolist()):
+                out.append((a, b))
+                break
+    return out
+
+
+def random_schedule(participants: int, rounds: int, seed: int = 0) -> Schedule:
+    """Random seating with the same sitting-out rule (for comparison in the benchmark)."""
+    req = SeatingRequest(participants, rounds, seed=seed)
+    _check(req)
+    rng = np.random.default_rng(seed)
+    playing = _playing(req, rng)
+    out = []
+    for play in playing:
+        shuffled = rng.permutation(play) + 1
+        out.append([list(map(int, shuffled[i:i + TABLE_SIZE])) for i in range(0, len(shuffled), TABLE_SIZE)])
+    return Schedule(participants, out)
+
+
+def evaluate(participants: int, rounds: Sequence[Sequence[Sequence[int]]],
+             avoid: Iterable[tuple[int, int]] = ()) -> Stats:
+    """Measure a schedule (participant numbers from 1)."""
+    P = participants
+    games = np.zeros(P + 1, dtype=np.int64)
+    meet = np.zeros((P + 1, P + 1), dtype=np.int64)
+    seat_repeats = 0
+    seats_in_block: dict[tuple[int, int], set[int]] = {}
+    for r, rnd in enumerate(rounds):
+        for table in rnd:
+            for s, p in enumerate(table):
+                games[p] += 1
+                key = (r // SEAT_BLOCK, p)
+                if s in seats_in_block.setdefault(key, set()):
+                    seat_repeats += 1
+                seats_in_block[key].add(s)
+            for a, b in itertools.combinations(table, 2):
+                meet[a, b] += 1
+                meet[b, a] += 1
+    upper = np.triu_indices(P, 1)
+    c = meet[1:, 1:][upper]
+    pairs = len(c)
+    mean = float(c.sum()) / pairs if pairs else 0.0
+    lo, hi = int(np.floor(mean)), int(np.ceil(mean))
+    avoid_together = sum(
+        1 for a, b in avoid for rnd in rounds for t in rnd if a in t and b in t)
+    return Stats(
+        games_min=int(games[1:].min()), games_max=int(games[1:].max()), seat_repeats=seat_repeats,
+        avoid_together=avoid_together, mean_meetings=mean,
+        max_deviation=float(np.abs(c - mean).max()) if pairs else 0.0,
+        pairs_outside=int(((c < lo) | (c > hi)).sum()), pairs=pairs)
