@@ -68,7 +68,6 @@ class RatingScope(models.Model):
                                 related_name="+", help_text="whose tie-breakers order the table")
     version = models.PositiveIntegerField(default=0)
     refreshed_at = models.DateTimeField(null=True, blank=True)
-    summary = models.JSONField(default=dict, blank=True)  # club statistics: results per rule set, games per month
 
     class Meta:
         verbose_name = _("rating scope")

@@ -16,12 +16,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Count, Max, Min
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from games.models import Protest, Seat, Tournament
+from games.models import Game, Protest, Seat, Tournament
 from ratings.charts import Chart, history_chart
-from ratings.models import PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors_elo import player_elo_series
 from ratings.standings import METRICS, PlayerRecord, StandingRow
 
@@ -140,6 +142,24 @@ def cached(parts: tuple, render: Callable[[], str]) -> tuple[str, bool]:
     return html, False
 
 
+def cached_value(parts: tuple, compute: Callable[[], Any]) -> tuple[Any, bool]:
+    """Like `cached`, for any picklable value."""
+    key = "ratings:" + hashlib.sha1(":".join(str(p) for p in parts).encode()).hexdigest()
+    value = cache.get(key)
+    if value is not None:
+        return value, True
+    value = compute()
+    cache.set(key, value, CACHE_TIMEOUT)
+    return value, False
+
+
+def history_pending(scope: RatingScope | None) -> bool:
+    """A long rewrite of the scope's rating history is queued: the chart says "пересчитывается"."""
+    from ratings.services import history_key
+
+    return scope is not None and PendingTail.objects.filter(key=history_key(scope.pk)).exists()
+
+
 def provisional_key(provisional: set[int]) -> str:
     return ",".join(map(str, sorted(provisional))) or "-"
 
@@ -248,7 +268,7 @@ class ClubStatistics:
 
 
 def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
-    summary = scope.summary or {}
+    summary, _ = cached_value(("summary", scope.pk, scope.version), lambda: season_summary(scope))
     rulesets = []
     for entry in summary.get("rulesets", []):
         n = entry["games"] or 1
@@ -260,3 +280,21 @@ def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
     most_active = list(PlayerStats.objects.filter(scope=scope).select_related("player").order_by("-games", "rank")[:top])
     return ClubStatistics(scope=scope, rulesets=rulesets, months=months, games=summary.get("games", 0),
                           most_active=most_active)
+
+
+def season_summary(scope: RatingScope) -> dict:
+    """The club statistics of a season: results per rule set, games per month (computed when read)."""
+    games = Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.SIGNED]).exclude(result="").filter(
+        scope.games_q())
+    by_ruleset: dict[str, dict] = {}
+    for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
+        entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
+        entry["games"] += n
+        entry[result] += n
+    months = [{"month": row["m"].strftime("%Y-%m"), "games": row["n"]} for row in
+              games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
+    first_last = games.aggregate(first=Min("date"), last=Max("date"))
+    return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,
+            "games": sum(e["games"] for e in by_ruleset.values()),
+            "first": first_last["first"].isoformat() if first_last["first"] else None,
+            "last": first_last["last"].isoformat() if first_last["last"] else None}

@@ -1,11 +1,21 @@
-"""Writes of the stored ratings: per-game facts, per-scope aggregates, rating history (issue 7).
+"""Writes of the stored ratings: per-game facts, per-scope aggregates, rating history.
 
-`refresh(game_ids)` runs in the scoring transaction (`ratings.receivers` on `games.signals.scores_changed`): it rebuilds the `PlayerGame`
-rows of those games, then for every scope that holds them (the tournament, the seasons covering their dates)
-recomputes the `PlayerStats` table with one SQL aggregate, the `RatingPoint` history from the first changed game
-onwards, the club statistics, and bumps `RatingScope.version` — the key of every cached page of that scope.
+`refresh(game_ids)` runs in the scoring transaction (`ratings.receivers` on `games.signals.scores_changed`). Its
+cost follows what changed, not the season:
 
-Work streams over games in chunks: a season of 300,000 seats is never held in Python at once.
+* the `PlayerGame` facts of the games are rebuilt in memory and compared with the stored ones; games whose facts
+  did not change (a sign-off, the other games of a rescored tournament) are left alone — nothing else runs for them;
+* each scope holding a changed game (the tournament, the seasons covering its date) has its `PlayerStats` updated
+  incrementally: the changed games' old rows subtracted, the new ones added, the few hundred players re-ranked in
+  Python; only the rows whose values or rank moved are written;
+* the `RatingPoint` history is rewritten from the first changed game on, starting from the cumulative totals the
+  stats give (no scan of the earlier history): at once for a short tail — a new game at the end is an append —
+  and by the task worker for a long one (`recompute_history`), the pages saying "пересчитывается" meanwhile;
+* the club statistics are computed when read (`ratings.selectors.club_statistics`, cached per scope version);
+* the club Elo follows the same rule (`ratings.services_elo`).
+
+`recompute_scope` / `recompute_all` rebuild everything from the seat scores (one SQL aggregate per scope): after an
+upgrade, for a moved season, and as the reference the tests compare the incremental path with.
 """
 
 from __future__ import annotations
@@ -17,16 +27,18 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Min, Q, Sum
-from django.db.models.functions import Coalesce, TruncMonth
+from django.db.models import Count, F, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django_tasks import task
 
 from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
 from ratings import services_elo
-from ratings.models import Lot, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.standings import PlayerRecord, draw_lots, rank
+from ratings.tasks import enqueue
 
 CHUNK = 2000  # games per streamed chunk
 UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
@@ -51,37 +63,67 @@ def refresh(game_ids: Iterable[int]) -> None:
     if not game_ids:
         return
     with transaction.atomic():
-        old = list(PlayerGame.objects.filter(game_id__in=game_ids)
-                   .values_list("club_id", "tournament_id", "date", "game_id").distinct())
-        PlayerGame.objects.filter(game_id__in=game_ids).delete()
-        new = list(Game.objects.filter(pk__in=game_ids).values_list("club_id", "tournament_id", "date", "pk"))
-        _store_player_games(counted_games().filter(pk__in=game_ids))
-        touched = old + new
+        old_rows = _stored_facts(game_ids)
+        new_rows = {(r.game_id, r.player_id): r for chunk in _build_player_games(counted_games().filter(
+            pk__in=game_ids)) for r in chunk}
+        changed = _changed_games(old_rows, new_rows)
+        if not changed:
+            return
+        old = [r for r in old_rows.values() if r["game_id"] in changed]
+        new = [r for r in new_rows.values() if r.game_id in changed]
+        PlayerGame.objects.filter(game_id__in=changed).delete()
+        PlayerGame.objects.bulk_create(new, batch_size=2000)
+        touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old}
+                   | {(r.club_id, r.tournament_id, r.date, r.game_id) for r in new}
+                   | set(Game.objects.filter(pk__in=changed).values_list("club_id", "tournament_id", "date", "pk")))
         since = min((date, pk) for _, _, date, pk in touched)
+        new_values = [_fact_values(r) for r in new]
         tournament_ids = {t for _, t, _, _ in touched if t}
-        for scope in _tournament_scopes(tournament_ids):
-            recompute_scope(scope, since=since)
         dates_by_club: dict[int, set[dt.date]] = {}
         for club_id, _, date, _ in touched:
             dates_by_club.setdefault(club_id, set()).add(date)
-        for scope in _season_scopes(dates_by_club):
-            recompute_scope(scope, since=since)
+        for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
+            update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new_values if _in_scope(scope, r)],
+                         since=since, rulesets=set(Game.objects.filter(pk__in=changed).values_list(
+                             "ruleset_id", flat=True)))
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched)
+
+
+def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since: tuple[dt.date, int],
+                 rulesets: set[int]) -> None:
+    """Apply changed games to a scope: stats by difference, history from `since` (inline or queued), version."""
+    if scope.refreshed_at is None:  # a scope never computed (just made): build it whole, once
+        recompute_scope(scope)
+        return
+    with transaction.atomic():
+        RatingScope.objects.select_for_update().filter(pk=scope.pk).first()
+        if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
+            scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
+        values = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+            "player_id", *STAT_FIELDS)}
+        for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
+            _add(values, row, sign)
+        _store_stats(scope, {p: v for p, v in values.items() if v["games"] > 0})
+        schedule_history(scope, since)
+        scope.refreshed_at = timezone.now()
+        scope.save(update_fields=["ruleset", "refreshed_at"])
+        bump_versions(RatingScope.objects.filter(pk=scope.pk))
+        scope.refresh_from_db(fields=["version"])
 
 
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
                     rebuild_games: bool = False) -> None:
-    """Recompute a scope's table, history (from `since` = (date, game id) on; all if None) and statistics."""
+    """Recompute a scope's table (one SQL aggregate) and history (from `since` = (date, game id) on; all if None)."""
     with transaction.atomic():
         if rebuild_games:
             PlayerGame.objects.filter(scope.games_q()).delete()
             _store_player_games(counted_games().filter(scope.games_q()))
         scope.ruleset_id = _scope_ruleset_id(scope)
-        _store_stats(scope)
+        _store_stats(scope, {row["player_id"]: row for row in _stats_values(scope)})
+        PendingTail.objects.filter(key=history_key(scope.pk)).delete()
         _store_history(scope, since)
-        scope.summary = _summary(scope) if scope.kind == RatingScope.Kind.SEASON else {}
         scope.refreshed_at = timezone.now()
-        scope.save(update_fields=["ruleset", "summary", "refreshed_at"])
+        scope.save(update_fields=["ruleset", "refreshed_at"])
         bump_versions(RatingScope.objects.filter(pk=scope.pk))
         scope.refresh_from_db(fields=["version"])
 
@@ -180,9 +222,44 @@ def _chunks(games) -> Iterator[list[dict]]:
             "pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles"))
 
 
+FACT_FIELDS = [f.attname for f in PlayerGame._meta.concrete_fields if f.attname != "id"]
+
+
+def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
+    return {(r["game_id"], r["player_id"]): r
+            for r in PlayerGame.objects.filter(game_id__in=game_ids).values(*FACT_FIELDS)}
+
+
+def _fact_values(row: PlayerGame) -> dict:
+    return {f: getattr(row, f) for f in FACT_FIELDS}
+
+
+def _changed_games(old: dict[tuple[int, int], dict], new: dict[tuple[int, int], PlayerGame]) -> set[int]:
+    """The games whose stored facts differ from the rebuilt ones (a seat score, a role, a player, counting or not)."""
+    changed = {game_id for game_id, player_id in old.keys() ^ new.keys()}
+    for key, row in new.items():
+        if key[0] not in changed and _fact_values(row) != old[key]:
+            changed.add(key[0])
+    return changed
+
+
+def _in_scope(scope: RatingScope, row: dict) -> bool:
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        return row["tournament_id"] == scope.tournament_id
+    season = scope.season
+    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end
+
+
 def _store_player_games(games) -> int:
-    difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
     stored = 0
+    for rows in _build_player_games(games):
+        PlayerGame.objects.bulk_create(rows, batch_size=2000)
+        stored += len(rows)
+    return stored
+
+
+def _build_player_games(games) -> Iterator[list[PlayerGame]]:
+    difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
     for chunk in _chunks(games):
         ids = [g["pk"] for g in chunk]
         seats: dict[int, list[tuple]] = {}
@@ -199,9 +276,7 @@ def _store_player_games(games) -> int:
             difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
                 g["ruleset_id"], difficult_by_ruleset)
             rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult)
-        PlayerGame.objects.bulk_create(rows, batch_size=2000)
-        stored += len(rows)
-    return stored
+        yield rows
 
 
 def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
@@ -257,8 +332,38 @@ def _stats_values(scope: RatingScope) -> Iterator[dict]:
         yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
 
 
-def _store_stats(scope: RatingScope) -> None:
-    values = {row["player_id"]: row for row in _stats_values(scope)}
+STAT_FIELDS = ["games", "wins", "main", "extras", "total", "tiebreak_extras", "wins_difficult", "extras_difficult",
+               "first_night_deaths", "fouls", "best_moves", "best_move_blacks", "sheriff_black_finds",
+               "don_sheriff_finds", *(f"{name}_{what}" for name in ROLE_FIELDS.values() for what in ("games", "wins"))]
+
+
+def _add(values: dict[int, dict], row: dict, sign: int) -> None:
+    """Add (sign 1) or subtract (-1) one PlayerGame row's share of its player's PlayerStats values."""
+    v = values.setdefault(row["player_id"], {"player_id": row["player_id"], **{
+        f: ZERO if f in ("main", "extras", "total", "tiebreak_extras", "extras_difficult") else 0
+        for f in STAT_FIELDS}})
+    won, difficult, role = row["won"], row["difficult"], row["role"]
+    v["games"] += sign
+    v["wins"] += sign * won
+    for f in ("main", "extras", "total", "tiebreak_extras"):
+        v[f] += sign * row[f]
+    v["wins_difficult"] += sign * (won and difficult)
+    if difficult:
+        v["extras_difficult"] += sign * row["tiebreak_extras"]
+    v["first_night_deaths"] += sign * row["first_night_death"]
+    v["fouls"] += sign * row["fouls"]
+    if row["best_move_blacks"] is not None:
+        v["best_moves"] += sign
+        v["best_move_blacks"] += sign * row["best_move_blacks"]
+    v["sheriff_black_finds"] += sign * row["sheriff_black_finds"]
+    v["don_sheriff_finds"] += sign * row["don_sheriff_finds"]
+    if role in ROLE_FIELDS:
+        v[f"{ROLE_FIELDS[role]}_games"] += sign
+        v[f"{ROLE_FIELDS[role]}_wins"] += sign * won
+
+
+def _store_stats(scope: RatingScope, values: dict[int, dict]) -> None:
+    """Rank the players' values (player id → PlayerStats fields) and write the rows that changed."""
     nicknames = dict(Player.objects.filter(pk__in=list(values)).values_list("pk", "nickname"))
     records = {}
     for player_id, row in values.items():
@@ -271,15 +376,23 @@ def _store_stats(scope: RatingScope) -> None:
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
-    rows = []
+    stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+        "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+    create, update = [], []
     for standing in rank(list(records.values()), tiebreakers, lots):
         player_id = ids[standing.player]
-        row = values[player_id]
-        rows.append(PlayerStats(scope=scope, player_id=player_id, rank=standing.rank,
-                                decided_by=standing.decided_by or "",
-                                **{k: v for k, v in row.items() if k != "player_id"}))
-    PlayerStats.objects.filter(scope=scope).delete()
-    PlayerStats.objects.bulk_create(rows, batch_size=1000)
+        fields = {f: values[player_id][f] for f in STAT_FIELDS}
+        fields.update(rank=standing.rank, decided_by=standing.decided_by or "")
+        old = stored.pop(player_id, None)
+        if old is None:
+            create.append(PlayerStats(scope=scope, player_id=player_id, **fields))
+        elif any(old[f] != v for f, v in fields.items()):
+            update.append(PlayerStats(pk=old["id"], scope=scope, player_id=player_id, **fields))
+    if stored:
+        PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
+    if update:
+        PlayerStats.objects.bulk_update(update, ["rank", "decided_by", *STAT_FIELDS], batch_size=500)
+    PlayerStats.objects.bulk_create(create, batch_size=1000)
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
@@ -296,29 +409,74 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------------- the history
-def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> None:
-    """Cumulative points and rank after each game, rewritten from the first game at or after `since`."""
+INLINE_HISTORY = 300  # games after a change rewritten in the request; a longer tail goes to the worker
+
+
+def history_key(scope_id: int) -> str:
+    return f"history:{scope_id}"
+
+
+def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
+    """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long."""
+    pending = PendingTail.objects.filter(key=history_key(scope.pk)).first()
+    if pending is not None:  # a rewrite is queued: it will cover this change too
+        if since < (pending.since_date, pending.since_game):
+            pending.since_date, pending.since_game = since
+            pending.save()
+        return
+    date, game_id = since
+    tail = (PlayerGame.objects.filter(scope.games_q()).filter(Q(date__gt=date) | Q(date=date, game_id__gte=game_id))
+            .values("game_id").distinct())
+    if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
+        _store_history(scope, since)
+        return
+    PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
+    enqueue(recompute_history, scope.pk)
+
+
+@task()
+def recompute_history(scope_id: int) -> int:
+    """The worker's task: the queued history tail of a scope (the table is already up to date)."""
+    with transaction.atomic():
+        scope = RatingScope.objects.select_for_update().filter(pk=scope_id).first()
+        pending = PendingTail.objects.filter(key=history_key(scope_id)).first()
+        if scope is None or pending is None:
+            return 0
+        pending.delete()
+        written = _store_history(scope, (pending.since_date, pending.since_game))
+        bump_versions(RatingScope.objects.filter(pk=scope_id))
+        return written
+
+
+def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int:
+    """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
+
+    The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
+    tail's (plus the scope's few hundred players), not the whole history's. Returns the points written.
+    """
     points = RatingPoint.objects.filter(scope=scope)
-    totals: dict[int, int] = {}  # player → cumulative points in 1/10,000
+    games = PlayerGame.objects.filter(scope.games_q())
+    totals: dict[int, int] = {}  # player → cumulative points in 1/1,000,000
     seq = 0
     if since is None:
         points.delete()
     else:
         date, game_id = since
         after = Q(date__gt=date) | Q(date=date, game_id__gte=game_id)
-        seq = (points.exclude(after).aggregate(m=Max("seq"))["m"] or -1) + 1
-        last = dict(points.filter(seq__lt=seq).values("player_id").annotate(s=Max("seq"))
-                    .values_list("player_id", "s"))
-        for player_id, last_seq, cumulative in points.filter(seq__in=set(last.values())).values_list(
-                "player_id", "seq", "cumulative"):
-            if last.get(player_id) == last_seq:
-                totals[player_id] = int(cumulative * UNITS)
+        games = games.filter(after)
+        last = points.exclude(after).order_by("-seq").values_list("seq", flat=True).first()
+        seq = 0 if last is None else last + 1
+        played: dict[int, int] = {}
+        for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
+            totals[player_id], played[player_id] = int(total * UNITS), n
+        for player_id, total in games.values_list("player_id", "total"):
+            totals[player_id] -= int(total * UNITS)
+            played[player_id] -= 1
+        totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
         points.filter(seq__gte=seq).delete()
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
-    games = PlayerGame.objects.filter(scope.games_q())
-    if since is not None:
-        games = games.filter(Q(date__gt=since[0]) | Q(date=since[0], game_id__gte=since[1]))
     rows: list[RatingPoint] = []
+    written = 0
     current: list[tuple[int, int, dt.date, Decimal]] = []
 
     def flush_game() -> None:
@@ -343,25 +501,10 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> Non
             current = []
             if len(rows) >= 5000:
                 RatingPoint.objects.bulk_create(rows)
+                written += len(rows)
                 rows = []
         current.append(row)
     if current:
         flush_game()
     RatingPoint.objects.bulk_create(rows, batch_size=5000)
-
-
-# ---------------------------------------------------------------------------------------------- club statistics
-def _summary(scope: RatingScope) -> dict:
-    games = counted_games().filter(scope.games_q())
-    by_ruleset: dict[str, dict] = {}
-    for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
-        entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
-        entry["games"] += n
-        entry[result] += n
-    months = [{"month": row["m"].strftime("%Y-%m"), "games": row["n"]} for row in
-              games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
-    first_last = games.aggregate(first=Min("date"), last=Max("date"))
-    return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,
-            "games": sum(e["games"] for e in by_ruleset.values()),
-            "first": first_last["first"].isoformat() if first_last["first"] else None,
-            "last": first_last["last"].isoformat() if first_last["last"] else None}
+    return written + len(rows)

@@ -115,6 +115,7 @@ def player_profile(request, pk: int):
     body, _ = selectors.cached(parts, lambda: render_to_string("ratings/_profile_body.html", {
         "player": player, "seasons": seasons, "season": season, "tournament": tournament,
         "profile": selectors.player_profile(player, scope, page=page),
+        "history_pending": selectors.history_pending(scope),
         "tournaments": selectors.player_tournaments(player)}, request=request))
     if request.htmx:
         return HttpResponse(body)

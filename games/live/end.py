@@ -173,7 +173,7 @@ def _sign(ctx: Ctx, payload: dict) -> ActionResult:
     ctx.game.signed_at = timezone.now()
     ctx.game.signed_by = ctx.by
     ctx.history = True
-    ctx.scores_changed = True
+    # finished → signed changes no score (both count the same): nothing is rescored, no rating is rewritten.
     return ActionResult(ctx.game, "sign", "board", message=_("Signed. The protocol is read-only now."))
 
 

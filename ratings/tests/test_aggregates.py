@@ -36,14 +36,13 @@ def snapshot() -> dict:
              for s in PlayerStats.objects.all()}
     points = {(scope_key(p.scope_id), p.player_id, p.game_id): (p.seq, p.points, p.cumulative, p.rank, p.date)
               for p in RatingPoint.objects.all()}
-    summaries = {scope_key(s.pk): s.summary for s in RatingScope.objects.all()}
     facts = {(g.game_id, g.player_id): (g.role, g.won, g.total, g.best_move_blacks, g.sheriff_black_finds,
                                         g.don_sheriff_finds, g.date, g.tournament_id)
              for g in PlayerGame.objects.all()}
     elo = {(c.game_id, c.player_id): (c.team, c.score, c.before, c.delta, c.after, c.games, c.date)
            for c in EloChange.objects.all()}
     current = {r.player_id: (r.elo, r.games) for r in EloRating.objects.all()}
-    return {"stats": stats, "points": points, "summaries": summaries, "facts": facts, "elo": elo,
+    return {"stats": stats, "points": points, "facts": facts, "elo": elo,
             "elo_current": current}
 
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 from club.tests.conftest import cast  # noqa: F401  (the fixed cast: anonymous, player, judge, head judge, admin)
 from games.tests.live_fixtures import english  # noqa: F401
 from ratings.models import PlayerStats, RatingPoint, RatingScope, Season
+from ratings.selectors import season_summary
 
 from .conftest import generated, make_tournament
 from .test_aggregates import POOL, assert_matches_scratch, assert_season_equals_seats
@@ -43,7 +44,7 @@ def state() -> tuple:
 
 
 def season_games(season: Season) -> int:
-    return RatingScope.objects.get(season=season).summary["games"]
+    return season_summary(RatingScope.objects.get(season=season))["games"]
 
 
 def post_new(client, name: str, start: str, end: str):
