@@ -15,7 +15,6 @@ from games.i18n import problem_text
 from games.models import Game
 from games.rules.problems import Problem
 from games.rules.protocol import Protocol
-from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
 from games.selectors import protocol_of, with_protocol
 from games.services import ServiceError
@@ -36,14 +35,6 @@ class ReadOnly(ServiceError):
 class Busy(ServiceError):
     """Another write held the database longer than the busy timeout (SQLite "database is locked", a PostgreSQL
     deadlock or lock timeout); nothing was written and the action may simply be repeated."""
-
-
-def cite(ruleset: RuleSet, *refs: str) -> str:
-    """The reference of the rule set's own book among `refs`, else the first (as the validator cites)."""
-    for ref in refs:
-        if ref.split(" ", 1)[0] == ruleset.source:
-            return ref
-    return refs[0]
 
 
 @dataclass

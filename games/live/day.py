@@ -7,10 +7,12 @@ import copy
 
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, check_change, cite, int_field
-from games.live.state import day_speech, game_end, vote_state
+from games.live.base import ActionResult, Ctx, check_change, int_field
+from games.live.state import day_speech, vote_state
 from games.models import Day, Game, Night
-from games.rules.protocol import Nomination, Protocol
+from games.rules.flow import decided_by_maximum, game_end, resolve_day_vote
+from games.rules.protocol import Nomination, Protocol, Tally
+from games.rules.ruleset import cite
 
 
 def _current_day(ctx: Ctx) -> tuple[int, Day]:
@@ -116,12 +118,15 @@ def _votes(ctx: Ctx, payload: dict) -> ActionResult:
     ctx.snap.day(index, day)
     if state.step == "main":
         day.votes = tallies
+        protocol.days[index - 1].votes = [Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts,
+                                                                                 strict=True)]
     else:
         day.revotes = [*day.revotes, tallies]
-    top = max(counts)
-    leaders = [s for s, c in zip(state.candidates, counts, strict=True) if c == top]
-    if len(leaders) == 1:
-        day.out = leaders
+        protocol.days[index - 1].revotes = [*protocol.days[index - 1].revotes, [
+            Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts, strict=True)]]
+    out = decided_by_maximum(resolve_day_vote(protocol, ctx.ruleset, index))  # a unique maximum (000 4.4.15)
+    if out:
+        day.out = out
     day.save()
     return ActionResult(ctx.game, "votes", "board")
 
@@ -135,7 +140,7 @@ def _lift(ctx: Ctx, payload: dict) -> ActionResult:
     hands = int_field(payload, "hands", low=0, high=state.alive)
     ctx.snap.day(index, day)
     day.lift_for = hands
-    day.out = list(state.candidates) if hands * 2 > state.alive else []
+    day.out = list(resolve_day_vote(ctx.protocol(), ctx.ruleset, index, lift=hands).out or ())
     day.save(update_fields=["lift_for", "out"])
     return ActionResult(ctx.game, "lift", "board")
 

@@ -13,13 +13,14 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.i18n import localize, problem_text
-from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, cite, int_field, new_errors
-from games.live.state import awaiting_approval, game_end
+from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, int_field, new_errors
 from games.models import Adjustment, Game, GameAction, JudgeExtra, Protest
 from games.permissions import can_approve_extras
+from games.rules.flow import awaiting_approval, game_end
 from games.rules.protocol import RESULTS, ROLE_COUNTS, Protocol
 from games.rules.protocol import Adjustment as PAdjustment
 from games.rules.protocol import JudgeExtra as PJudgeExtra
+from games.rules.ruleset import cite
 from games.rules.validate import validate
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from games.live.base import ActionResult, Ctx, check_change, int_field
-from games.live.state import best_move_right_text, game_end
+from games.live.state import best_move_right_text
 from games.models import Day, Game, Night, RecordedColour
 from games.rules.facts import best_move_right
+from games.rules.flow import game_end
 from games.rules.protocol import Colour as PColour
 from games.rules.protocol import Protocol
 

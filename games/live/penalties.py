@@ -6,12 +6,13 @@ from __future__ import annotations
 from django.db.models import Exists
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, cite, int_field
-from games.live.state import alive_now, day_speech, foul_consequence, vote_state
+from games.live.base import ActionResult, Ctx, int_field
+from games.live.state import day_speech, foul_consequence
 from games.models import Day, Game, Removal, Seat
 from games.rules.facts import third_foul_day
+from games.rules.flow import alive_now, vote_state
 from games.rules.protocol import DISQUALIFIED, FOULS, PPK
-from games.rules.ruleset import THIRD_FOUL_NONE
+from games.rules.ruleset import THIRD_FOUL_NONE, cite
 
 
 def _foul(ctx: Ctx, payload: dict) -> ActionResult:

@@ -12,13 +12,10 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from games.live.state import (
+    LiveVote,
     SpeechOrder,
-    VoteState,
-    alive_now,
-    awaiting_approval,
     best_move_right_text,
     foul_consequence,
-    game_end,
     speech_log,
     speech_order,
     third_foul_marks,
@@ -26,6 +23,7 @@ from games.live.state import (
 )
 from games.models import Game, GameAction
 from games.rules.facts import best_move_right
+from games.rules.flow import alive_now, awaiting_approval, game_end
 from games.rules.protocol import BLACK_ROLES, ROLE_COUNTS, SHERIFF, Protocol
 from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
@@ -53,7 +51,7 @@ class JudgeScreen:
     phase_kind: str  # "", "D", "N"
     phase_index: int
     speech: SpeechOrder | None
-    vote: VoteState | None
+    vote: LiveVote | None
     day: object | None
     night: object | None
     night_answers: dict[str, str]

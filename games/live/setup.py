@@ -8,9 +8,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
-from games.live.base import MAX_ID, ActionResult, Ctx, cite, int_field
+from games.live.base import MAX_ID, ActionResult, Ctx, int_field
 from games.models import Day, Game, Seat
 from games.rules.protocol import ROLE_COUNTS
+from games.rules.ruleset import cite
 
 
 def _seat(ctx: Ctx, payload: dict) -> ActionResult:

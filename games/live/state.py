@@ -4,92 +4,57 @@ its clause, in the judge's language."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from django.utils.translation import gettext as _
 
 from games.i18n import localize
-from games.live.base import cite
 from games.models import Game, GameAction
+from games.rules import flow
 from games.rules.facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
-from games.rules.protocol import JudgeExtra as PJudgeExtra
+from games.rules.flow import VoteState, alive_now
 from games.rules.protocol import Protocol
 from games.rules.ruleset import (
     THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
     THIRD_FOUL_LOSE_NEXT_SPEECH,
     THIRD_FOUL_NONE,
     RuleSet,
+    cite,
 )
-from games.rules.validate import Replay, active_nominees, matching_lift_ban, vote_cancellations
-
-
-def game_end(protocol: Protocol, ruleset: RuleSet):
-    """The engine's verdict: the moment a win or draw condition holds (None while the game goes on)."""
-    replay = Replay(protocol, ruleset)
-    replay.run()
-    return replay.end
-
-
-def alive_now(protocol: Protocol) -> set[int]:
-    """Seats still at the table at the current moment of the log."""
-    gone = {r.seat for r in protocol.removals}
-    gone |= {n.kill for n in protocol.nights if n.kill is not None}
-    for day in protocol.days:
-        gone |= set(day.out)
-    return {s.seat for s in protocol.seats} - gone
+from games.rules.votes import DAY1_SINGLE_NOMINEE, NOBODY_NOMINATED, SINGLE_NOMINEE_LEAVES
 
 
 @dataclass
-class VoteState:
-    """Where the day's vote stands: what the judge enters next."""
+class LiveVote(VoteState):
+    """The engine's vote state with its note in the judge's language."""
 
-    nominees: list[int]
-    step: str  # "none" (no vote), "main", "revote", "lift", "done"
-    candidates: list[int]
-    alive: int
     note: str = ""
 
 
-def vote_state(protocol: Protocol, ruleset: RuleSet, index: int) -> VoteState:
-    """The vote flow of Day `index` (000 4.4.5–4.4.15, 002 I.6.10–6.18): main round, re-votes, lift vote."""
-    day = protocol.days[index - 1]
-    nominees = active_nominees(day) or []
-    alive = len(alive_now(protocol) | set(day.out))
-    cancelled = vote_cancellations(protocol, ruleset).get(index)
-    if cancelled:
-        return VoteState(nominees, "none", [], alive, localize(cancelled))
-    if day.out or (day.votes is not None and day.lift is not None):
-        return VoteState(nominees, "done", [], alive)
-    if day.votes is None:
-        if not nominees:
-            return VoteState(nominees, "none", [], alive, cite(ruleset, "000 4.4.13", "002 I.6.17")
-                             + ": " + _("nobody is nominated; no vote"))
-        if index == 1 and len(nominees) == 1:
-            return VoteState(nominees, "none", [], alive, cite(ruleset, "000 4.4.13", "001 r.29", "002 I.6.17",
-                                                               "003 l.22")
-                             + ": " + _("a single nominee on Day 1 is not voted on"))
-        if len(nominees) == 1:
-            return VoteState(nominees, "none", nominees, alive, cite(ruleset, "000 4.4.12", "003 l.51")
-                             + ": " + _("the single nominee leaves without a vote"))
-        return VoteState(nominees, "main", nominees, alive)
-    rounds = [day.votes, *day.revotes]
-    tied: list[int] | None = None
-    for tallies in rounds:
-        top = max(t.votes for t in tallies)
-        leaders = [t.seat for t in tallies if t.votes == top]
-        if len(leaders) == 1:
-            return VoteState(nominees, "done", [], alive)
-        if tied is not None and leaders == tied:
-            ban = matching_lift_ban(ruleset.lift_bans, alive=alive, tied=len(leaders), day=index)
-            if ban is not None:
-                return VoteState(nominees, "done", [], alive, f"{localize(ban.clause)}: " + _(
-                    "no lift vote of %(n)d at %(alive)d players; night falls") % {"n": len(leaders),
-                                                                                   "alive": alive})
-            return VoteState(nominees, "lift", leaders, alive, cite(ruleset, "000 4.4.14", "002 I.6.18.4") + ": "
-                             + _("a second tie: vote on lifting all of them"))
-        tied = leaders
-    return VoteState(nominees, "revote", tied or [], alive, cite(ruleset, "000 4.4.14", "002 I.6.18") + ": "
-                     + _("a tie: 30-second speeches, then a re-vote among the tied"))
+def vote_state(protocol: Protocol, ruleset: RuleSet, index: int) -> LiveVote:
+    """`games.rules.flow.vote_state` with the note the judge reads."""
+    state = flow.vote_state(protocol, ruleset, index)
+    return LiveVote(**{f.name: getattr(state, f.name) for f in fields(VoteState)}, note=vote_note(state))
+
+
+def vote_note(state: VoteState) -> str:
+    """Why the vote stands where it does, with its clause, in the judge's language ("" when nothing to say)."""
+    clause = localize(state.clause) if state.clause else ""
+    if state.reason == flow.VOTE_CANCELLED:
+        return clause
+    texts = {
+        NOBODY_NOMINATED: _("nobody is nominated; no vote"),
+        DAY1_SINGLE_NOMINEE: _("a single nominee on Day 1 is not voted on"),
+        SINGLE_NOMINEE_LEAVES: _("the single nominee leaves without a vote"),
+        flow.LIFT_DUE: _("a second tie: vote on lifting all of them"),
+        flow.REVOTE_DUE: _("a tie: 30-second speeches, then a re-vote among the tied"),
+    }
+    if state.reason == flow.LIFT_BANNED:
+        return f"{clause}: " + _("no lift vote of %(n)d at %(alive)d players; night falls") % {
+            "n": len(state.tied), "alive": state.alive}
+    if state.reason in texts:
+        return f"{clause}: " + texts[state.reason]
+    return ""
 
 
 def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = None) -> str:
@@ -117,13 +82,6 @@ def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = 
         return _("%(clause)s: the 4th foul removes seat %(seat)d from the game without a last word.") % {
             "clause": cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123"), "seat": seat}
     return ""
-
-
-def awaiting_approval(protocol: Protocol, ruleset: RuleSet) -> list[PJudgeExtra]:
-    """Judge extras at or above the rule set's approval threshold the head judge has not approved (000 T6.1.3)."""
-    if ruleset.judge_approval_from is None:
-        return []
-    return [e for e in protocol.judge_extras if e.points >= ruleset.judge_approval_from and not e.approved]
 
 
 @dataclass

@@ -40,7 +40,8 @@ from .protocol import (
     team_of,
 )
 from .ruleset import DRAW_THREE_NIGHTS, DRAW_THREE_NIGHTS_AND_DAYS, THREE_MISSES_RED_WIN, RuleSet
-from .validate import QuietStreak, matching_lift_ban, other_team, vote_cancellations, win_condition
+from .validate import QuietStreak, other_team, vote_cancellations, win_condition
+from .votes import matching_lift_ban
 
 _STALL_RULES = (DRAW_THREE_NIGHTS_AND_DAYS, DRAW_THREE_NIGHTS, THREE_MISSES_RED_WIN)
 ROLE_DECK = (CITIZEN,) * 6 + (MAFIA,) * 2 + (SHERIFF, DON)

@@ -122,6 +122,14 @@ class ConditionalItem:
         return True
 
 
+def cite(ruleset: RuleSet, *refs: str) -> str:
+    """The reference of the rule set's own book among `refs` ("000 4.4.12", "002 I.6.15"), else the first."""
+    for ref in refs:
+        if ref.split(" ", 1)[0] == ruleset.source:
+            return ref
+    return refs[0]
+
+
 @dataclass(frozen=True)
 class RuleSet:
     slug: str

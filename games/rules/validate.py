@@ -11,7 +11,7 @@ Sheriff killed that night still checks that night: 000 4.5.4, 002 I.7.3.1). The 
 stops at the first moment a team has won or a draw rule fires, and checks every event against that state.
 
 Rule-set differences come from `RuleSet` fields only. A clause is cited for the rule book of the rule set
-(`_cite`), falling back to the first reference given.
+(`ruleset.cite`), falling back to the first reference given.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from .protocol import (
     Night,
     Protocol,
     Removal,
-    Tally,
     team_of,
 )
 from .ruleset import (
@@ -52,8 +51,25 @@ from .ruleset import (
     DRAW_THREE_NIGHTS,
     DRAW_THREE_NIGHTS_AND_DAYS,
     THREE_MISSES_RED_WIN,
-    LiftBan,
     RuleSet,
+    cite,
+)
+from .votes import (
+    BAD_LIFT,
+    DAY1_SINGLE_NOMINEE,
+    INVALID,
+    LIFT,
+    MAIN_ROUND,
+    NEGATIVE,
+    NOT_THE_TIED,
+    OPENING_CLAUSES,
+    SECOND_TIE,
+    UNIQUE_MAXIMUM,
+    WRONG_SUM,
+    VoteResolution,
+    opening_out,
+    resolve_vote,
+    vote_opening,
 )
 
 _PHASE = re.compile(r"^([DN])([1-9][0-9]*)$")
@@ -80,12 +96,6 @@ def validate(protocol: Protocol, ruleset: RuleSet, *, finished: bool = True) -> 
 # ---------------------------------------------------------------------------------------------------- helpers
 
 
-def _cite(ruleset: RuleSet, *refs: str) -> str:
-    """The reference of the rule set's own book among `refs` ("000 4.4.12", "002 I.6.15"), else the first."""
-    for ref in refs:
-        if ref.split(" ", 1)[0] == ruleset.source:
-            return ref
-    return refs[0]
 
 
 def parse_phase(code: str) -> tuple[str, int] | None:
@@ -264,7 +274,7 @@ def _no_vote_after(clause: str, day: int, removal: Removal) -> Text:
 
 def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     """Invariant 1: ten seats numbered 1..10, each with a distinct player (000 4.1.1, P7.3; 002 I.1.1)."""
-    clause = _cite(ruleset, "000 4.1.1", "001 r.1", "002 I.1.1", "003 l.3")
+    clause = cite(ruleset, "000 4.1.1", "001 r.1", "002 I.1.1", "003 l.3")
     problems = []
     if len(protocol.seats) != 10:
         problems.append(error_t("seats", N_("%(clause)s: a game has exactly 10 seats (got %(got)s)"), clause=clause,
@@ -293,7 +303,7 @@ def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 
 def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list[Problem]:
     """Invariant 3: 6 К, 2 Ч, 1 Ш, 1 Д; roles may be missing while the game is entered (000 P7.4)."""
-    clause = _cite(ruleset, "002 I.1.1", "001 r.1", "003 l.3")
+    clause = cite(ruleset, "002 I.1.1", "001 r.1", "003 l.3")
     problems = []
     for entry in protocol.seats:
         if entry.role is None:
@@ -313,7 +323,7 @@ def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list
 
 def check_fouls(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     """Invariant 7: 0..4 fouls; the 4th foul removes the player (000 D6.5, 002 II.2.1, 003 l.123)."""
-    clause = _cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+    clause = cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
     foul_removals = {r.seat for r in protocol.removals if r.reason == "fouls"}
     problems = []
     for entry in protocol.seats:
@@ -347,7 +357,7 @@ def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]
         if removal.reason == "fouls":
             entry = protocol.seat(removal.seat)
             if entry is not None and entry.fouls != 4:
-                clause = _cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+                clause = cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
                 problems.append(error_t(where, N_("%(clause)s: a removal for fouls needs 4 fouls "
                                                   "(seat %(seat)s has %(fouls)s)"),
                                         clause=clause, seat=removal.seat, fouls=entry.fouls))
@@ -477,7 +487,7 @@ class Replay:
             else:
                 # 002 I.1.4 (A5): a removal is a moment at which the win is checked.
                 self._check_win(code, Text(N_("%(clause)s: the removal of seat %(seat)s decides the game"),
-                                           clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
+                                           clause=cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
                                            seat=removal.seat))
 
     def _ppk_end(self, removal: Removal, code: str) -> None:
@@ -485,7 +495,7 @@ class Replay:
         if self.teams_known and self.end is None:
             winner = other_team(team_of(self.roles.get(removal.seat)))
             self.end = GameEnd(code, winner, Text(N_("%(clause)s: ppk against seat %(seat)s"),
-                                                  clause=_cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135"),
+                                                  clause=cite(self.ruleset, "000 D6.8", "002 II.3", "003 l.135"),
                                                   seat=removal.seat))
 
     # -- day
@@ -507,10 +517,10 @@ class Replay:
         VoteCheck(self, day, number, where, alive_count, still_open=still_open).run()
         for seat in dict.fromkeys(day.out):
             self._leave(seat, code, f"{where}.out", Text(N_("voted out")),
-                        _cite(self.ruleset, "000 4.4.15", "003 l.60"))
+                        cite(self.ruleset, "000 4.4.15", "003 l.60"))
         if day.out:
             self._check_win(code, Text(N_("%(clause)s: the vote of %(code)s decides the game"),
-                                       clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"), code=code))
+                                       clause=cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"), code=code))
         self._removals(code, after_vote=True, farewell=set(day.out))
 
     def _check_nominations(self, day: Day, index: int, where: str) -> None:
@@ -529,22 +539,22 @@ class Replay:
                 elif seat not in self.alive:
                     self.problems.append(error_t(here, N_("%(clause)s: the %(who)s seat %(seat)s is not at the table "
                                                           "(%(gone)s)"),
-                                                 clause=_cite(rs, '000 4.4.2', '002 I.6.8', '003 l.24'), who=who,
+                                                 clause=cite(rs, '000 4.4.2', '002 I.6.8', '003 l.24'), who=who,
                                                  seat=seat, gone=self._gone(seat)))
             if nomination.withdrawn:
                 if not rs.nomination_withdrawal:
                     self.problems.append(error_t(here, N_("%(clause)s: a nomination cannot be withdrawn under this "
                                                           "rule set (001 r.21, 003 l.49 only)"),
-                                                 clause=_cite(rs, '000 4.4.2', '002 I.6.9')))
+                                                 clause=cite(rs, '000 4.4.2', '002 I.6.9')))
                 continue
             by_nominator[nomination.by] += 1
             if by_nominator[nomination.by] == 2:
                 self.problems.append(error_t(here, N_("%(clause)s: seat %(seat)s already nominated on this day"),
-                                             clause=_cite(rs, '000 4.4.4', '001 r.22', '002 I.6.9', '003 l.47'),
+                                             clause=cite(rs, '000 4.4.4', '001 r.22', '002 I.6.9', '003 l.47'),
                                              seat=nomination.by))
             if nomination.nominee in nominated:
                 self.problems.append(error_t(here, N_("%(clause)s: seat %(seat)s is already nominated on this day"),
-                                             clause=_cite(rs, '000 4.4.3', '003 l.24'), seat=nomination.nominee))
+                                             clause=cite(rs, '000 4.4.3', '003 l.24'), seat=nomination.nominee))
             nominated.add(nomination.nominee)
 
     # -- night
@@ -558,18 +568,18 @@ class Replay:
                                                                  "before the kill"),
                                              clause=self.end.clause, code=code))
             elif self._leave(night.kill, code, f"{where}.kill", Text(N_("killed")),
-                             _cite(self.ruleset, "000 4.5.4", "002 I.7.3.1", "003 l.29")):
+                             cite(self.ruleset, "000 4.5.4", "002 I.7.3.1", "003 l.29")):
                 if index == 0:
                     self.alive_before_first_kill = self.alive | {night.kill}
                 self._check_win(code, Text(N_("%(clause)s: the kill of seat %(seat)s at %(code)s decides the game"),
-                                           clause=_cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
+                                           clause=cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
                                            seat=night.kill, code=code))
         self._check_checks(night, at_start, where)
 
     def _check_checks(self, night: Night, at_start: set[int], where: str) -> None:
         """Invariant 23: a check needs a Don / Sheriff alive at the night's start (000 4.5.6–4.5.8)."""
-        for attr, role, clause in (("don_check", DON, _cite(self.ruleset, "000 4.5.6", "002 I.7.5", "003 l.32")),
-                                   ("sheriff_check", SHERIFF, _cite(self.ruleset, "000 4.5.7", "002 I.7.6", "003 l.37"))):
+        for attr, role, clause in (("don_check", DON, cite(self.ruleset, "000 4.5.6", "002 I.7.5", "003 l.32")),
+                                   ("sheriff_check", SHERIFF, cite(self.ruleset, "000 4.5.7", "002 I.7.6", "003 l.37"))):
             target = getattr(night, attr)
             if target is None:
                 continue
@@ -606,7 +616,7 @@ class VoteCheck:
         self.outcome_problem = warning_t if number == 1 and self.rs.day1_outcome_warn_only else error_t
 
     def cite(self, *refs: str) -> str:
-        return _cite(self.rs, *refs)
+        return cite(self.rs, *refs)
 
     def run(self) -> None:
         day = self.day
@@ -649,13 +659,10 @@ class VoteCheck:
         nominees = active_nominees(self.day)
         if nominees is None:
             return
-        if len(nominees) == 0 or (self.number == 1 and len(nominees) == 1):
-            implied, clause = [], self.cite("000 4.4.13", "001 r.29", "002 I.6.17", "003 l.22")
-        elif len(nominees) == 1:
-            implied, clause = nominees, self.cite("000 4.4.12", "003 l.51")
-        else:
+        opening = vote_opening(nominees, self.number)
+        if opening == MAIN_ROUND:
             return
-        self._compare_out(implied, clause)
+        self._compare_out(opening_out(opening, nominees), self.cite(*OPENING_CLAUSES[opening]))
 
     def _compare_out(self, implied: list[int], clause: str) -> None:
         if self.still_open and not self.day.out:
@@ -674,8 +681,8 @@ class VoteCheck:
                 self.problems.append(error_t(f"{self.where}.votes", N_("%(clause)s: a vote needs nominees"),
                                              clause=self.cite('000 4.4.5', '002 I.6.10')))
                 return
-            if self.number == 1 and len(nominees) == 1:
-                clause = self.cite("000 4.4.13", "001 r.29", "002 I.6.17", "003 l.22")
+            if vote_opening(nominees, self.number) == DAY1_SINGLE_NOMINEE:
+                clause = self.cite(*OPENING_CLAUSES[DAY1_SINGLE_NOMINEE])
                 self.problems.append(self.outcome_problem(
                     f"{self.where}.votes", N_("%(clause)s: no vote on Day 1 with a single nominee"), clause=clause))
                 self._compare_out([], clause)
@@ -692,63 +699,56 @@ class VoteCheck:
         if implied is not None:
             self._compare_out(implied, self.cite("000 4.4.15", "002 I.6.18", "003 l.60"))
 
-    def _round_ok(self, here: str, tallies: list[Tally]) -> bool:
-        """Invariant 17: votes >= 0 and one vote per living player (000 4.4.11–4.4.12)."""
-        clause = self.cite("000 4.4.12", "001 r.27", "002 I.6.15", "003 l.58")
-        if any(t.votes < 0 for t in tallies):
-            self.problems.append(error_t(here, N_("%(clause)s: votes cannot be negative"), clause=clause))
-            return False
-        total = sum(t.votes for t in tallies)
-        if total != self.alive_count:
-            self.problems.append(error_t(here, N_("%(clause)s: votes must sum to the %(alive)s living players "
-                                                  "(got %(got)s)"), clause=clause, alive=self.alive_count, got=total))
-            return False
-        if len({t.seat for t in tallies}) != len(tallies) or not tallies:
-            self.problems.append(error_t(here, N_("%(clause)s: each candidate is counted once"), clause=clause))
-            return False
-        return True
-
     def _resolve(self) -> list[int] | None:
-        """Invariants 18–20: main round, re-votes among the tied, the lift vote. None when undecidable."""
+        """Invariants 17–20 through the one vote resolver (`votes.resolve_vote`): the count of each round, re-votes
+        among the tied, the lift vote. None when undecidable."""
         day = self.day
-        rounds = [(f"{self.where}.votes", day.votes)]
-        rounds += [(f"{self.where}.revotes[{k}]", r) for k, r in enumerate(day.revotes)]
-        tied: list[int] | None = None
-        for k, (here, tallies) in enumerate(rounds):
-            seats = [t.seat for t in tallies]
-            if tied is not None and seats != tied:
-                self.problems.append(error_t(here, N_("%(clause)s: the re-vote is among exactly the tied seats "
-                                                      "%(tied)s (got %(got)s)"),
-                                             clause=self.cite('000 4.4.14', '001 r.32', '002 I.6.18.2', '003 l.60'),
-                                             tied=_seats(tied), got=_seats(seats)))
-                return None
-            if not self._round_ok(here, tallies):
-                return None
-            top = max(t.votes for t in tallies)
-            leaders = [t.seat for t in tallies if t.votes == top]
-            if len(leaders) == 1:
-                self._no_more_rounds(k, len(rounds), Text(N_("a unique maximum decides")), lift_follows=False)
-                return leaders
-            if tied is not None and leaders == tied:
-                self._no_more_rounds(k, len(rounds), Text(N_("a second tie on the same seats goes to the lift vote")),
-                                     lift_follows=True)
-                return self._lift(leaders)
-            if k + 1 == len(rounds):
-                # 002 I.6.18.1: a Day-1 split of 5 or 10 already means night; the re-vote is not required.
-                ban = matching_lift_ban(tuple(b for b in self.rs.lift_bans if b.first_tie), alive=self.alive_count,
-                                        tied=len(leaders), day=self.number)
-                if ban is not None:
-                    if self.day.lift is not None:
-                        self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=ban.clause,
-                                                     n=len(leaders), alive=self.alive_count))
-                    return []
-            tied = leaders
+        rounds = [day.votes, *day.revotes]
+        resolution = resolve_vote(rounds, day.lift, alive=self.alive_count, day=self.number,
+                                  lift_bans=self.rs.lift_bans)
+        here = self.where + (".votes" if resolution.round in (None, 0) else f".revotes[{(resolution.round or 1) - 1}]")
+        if resolution.step == INVALID and resolution.fault != BAD_LIFT:
+            self._round_fault(here, resolution, [t.seat for t in rounds[resolution.round or 0]])
+            return None
+        if resolution.by == UNIQUE_MAXIMUM:
+            self._no_more_rounds(resolution.round, len(rounds), Text(N_("a unique maximum decides")),
+                                 lift_follows=False)
+            return list(resolution.out or ())
+        if resolution.by == SECOND_TIE:
+            self._no_more_rounds(resolution.round, len(rounds),
+                                 Text(N_("a second tie on the same seats goes to the lift vote")), lift_follows=True)
+            return self._lift(resolution)
+        if resolution.ban is not None:  # 002 I.6.18.1: a Day-1 split of 5 or 10 already means night
+            if day.lift is not None:
+                self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=resolution.ban.clause,
+                                             n=len(resolution.tied), alive=self.alive_count))
+            return []
         if self.still_open:
             return None
         self.problems.append(error_t(f"{self.where}.revotes", N_("%(clause)s: the tie %(tied)s needs a re-vote"),
                                      clause=self.cite('000 4.4.14', '001 r.31', '002 I.6.18', '003 l.60'),
-                                     tied=_seats(tied or [])))
+                                     tied=_seats(list(resolution.tied))))
         return None
+
+    def _round_fault(self, here: str, resolution: VoteResolution, seats: list[int]) -> None:
+        """Invariants 17–18: a re-vote among exactly the tied; votes >= 0, one per living player, each candidate
+        once (000 4.4.11–4.4.14)."""
+        if resolution.fault == NOT_THE_TIED:
+            self.problems.append(error_t(here, N_("%(clause)s: the re-vote is among exactly the tied seats "
+                                                  "%(tied)s (got %(got)s)"),
+                                         clause=self.cite('000 4.4.14', '001 r.32', '002 I.6.18.2', '003 l.60'),
+                                         tied=_seats(list(resolution.tied)), got=_seats(seats)))
+            return
+        clause = self.cite("000 4.4.12", "001 r.27", "002 I.6.15", "003 l.58")
+        if resolution.fault == NEGATIVE:
+            self.problems.append(error_t(here, N_("%(clause)s: votes cannot be negative"), clause=clause))
+        elif resolution.fault == WRONG_SUM:
+            tallies = [self.day.votes, *self.day.revotes][resolution.round or 0]
+            self.problems.append(error_t(here, N_("%(clause)s: votes must sum to the %(alive)s living players "
+                                                  "(got %(got)s)"), clause=clause, alive=self.alive_count,
+                                         got=sum(t.votes for t in tallies)))
+        else:
+            self.problems.append(error_t(here, N_("%(clause)s: each candidate is counted once"), clause=clause))
 
     def _no_more_rounds(self, k: int, total: int, why: Text, *, lift_follows: bool) -> None:
         clause = self.cite("000 4.4.14", "001 r.33", "002 I.6.18.3", "003 l.60")
@@ -759,32 +759,28 @@ class VoteCheck:
             self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: %(why)s; no lift vote"), clause=clause,
                                          why=why))
 
-    def _lift(self, tied: list[int]) -> list[int] | None:
-        """Invariants 19–20: the lift vote, unless a ban holds; it passes with more than half the table."""
-        lift, alive = self.day.lift, self.alive_count
-        ban = matching_lift_ban(self.rs.lift_bans, alive=alive, tied=len(tied), day=self.number)
-        if ban is not None:
+    def _lift(self, resolution: VoteResolution) -> list[int] | None:
+        """Invariants 19–20: the lift vote after a second tie, unless a ban holds; it passes with more than half
+        the table (the resolver decides; here the problems are named)."""
+        lift, alive, tied = self.day.lift, self.alive_count, list(resolution.tied)
+        if resolution.ban is not None:
             if lift is not None:
-                self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=ban.clause, n=len(tied),
+                self.problems.append(error_t(f"{self.where}.lift", _NO_LIFT, clause=resolution.ban.clause, n=len(tied),
                                              alive=alive))
             return []
         clause = self.cite("000 4.4.14", "001 r.34", "002 I.6.18.4", "003 l.62")
-        if lift is None:
+        if resolution.step == LIFT:
             if self.still_open:
                 return None
             self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: a second tie on %(tied)s needs a "
                                                                   "lift vote"), clause=clause, tied=_seats(tied)))
             return None
-        if not 0 <= lift <= alive:
+        if resolution.step == INVALID:
             self.problems.append(error_t(f"{self.where}.lift", N_("%(clause)s: the lift vote counts 0..%(alive)s "
                                                                   "hands (got %(got)s)"),
                                          clause=clause, alive=alive, got=lift))
             return None
-        return list(tied) if lift * 2 > alive else []
-
-
-def matching_lift_ban(bans: tuple[LiftBan, ...], *, alive: int, tied: int, day: int) -> LiftBan | None:
-    return next((ban for ban in bans if ban.matches(alive=alive, tied=tied, day=day)), None)
+        return list(resolution.out or ())
 
 
 _NO_LIFT = N_("%(clause)s: no lift vote of %(n)s at %(alive)s players; night falls")
@@ -820,7 +816,7 @@ def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finish
     if end is None:
         return [error_t("result", N_("%(clause)s: the log ends without a win or draw condition, yet the result is "
                                      "%(result)s"),
-                        clause=_cite(ruleset, '002 I.1.4', '001 r.4', '003 l.64'), result=result_word(result))]
+                        clause=cite(ruleset, '002 I.1.4', '001 r.4', '003 l.64'), result=result_word(result))]
     if result != end.result:
         return [error_t("result", N_("%(clause)s: the game ended at %(phase)s with %(end)s, not %(result)s"),
                         clause=end.clause, phase=end.phase, end=result_word(end.result), result=result_word(result))]
@@ -838,7 +834,7 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
     entitled, clause = best_move_right(protocol, ruleset)
     if not entitled:
         return [error_t("best_move", N_("%(reason)s; a best move is recorded without that right"), reason=clause)]
-    form = _cite(ruleset, "000 BM-1", "002 I.7.8")
+    form = cite(ruleset, "000 BM-1", "002 I.7.8")
     problems = []
     if len(numbers) > 3:
         problems.append(error_t("best_move", N_("%(clause)s: a best move names at most 3 seats (got %(got)s)"),
