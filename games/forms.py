@@ -165,13 +165,19 @@ class TournamentForm(forms.Form):
 
 
 class EveningForm(forms.Form):
-    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
     ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None)
 
     def __init__(self, *args, club, **kwargs):
+        from django.utils import timezone
+
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].queryset = _rulesets_for(club)
+        # a new evening is tonight's, under the club's rule set
+        self.fields["date"].initial = timezone.localdate()
+        last = club.evenings.order_by("-date", "-id").values_list("ruleset_id", flat=True).first()
+        self.fields["ruleset"].initial = club.default_ruleset_id or last
 
 
 class NewGameForm(forms.Form):

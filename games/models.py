@@ -102,7 +102,10 @@ class ClubEvening(models.Model):
         ordering = ["-date", "-id"]
 
     def __str__(self) -> str:
-        return self.name or f"{_('Club evening')} {self.date}"
+        from django.utils.formats import date_format
+
+        # the date in the reader's language ("1 декабря 2026"), never the ISO form
+        return self.name or f"{_('Club evening')} {date_format(self.date, 'j E Y')}"
 
 
 class Game(models.Model):

@@ -2,6 +2,7 @@ from django.urls import path
 
 from games import (
     views,
+    views_events,
     views_live,
     views_protests,  # issue 6
     views_rulesets,
@@ -27,7 +28,7 @@ urlpatterns = [
     # --- live entry (issue 4) registers below
     path("tournaments/new/", views_live.tournament_new, name="tournament_new"),
     path("evenings/new/", views_live.evening_new, name="evening_new"),
-    path("evenings/<int:pk>/", views_live.evening_detail, name="evening_detail"),
+    path("evenings/<int:pk>/", views_events.evening_detail, name="evening_detail"),
     path("new/", views_live.game_new, name="game_new"),
     path("<int:pk>/judge/", views_live.judge, name="judge"),
     path("<int:pk>/judge/players/", views_live.player_suggest, name="judge_players"),

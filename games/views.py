@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods
 
 from club.permissions import is_club_admin
 from club.selectors import get_site_club
+from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
@@ -22,10 +23,10 @@ from games.services import ImportFailed, ServiceError, import_documents
 def tournament_list(request):
     club = get_site_club()
     tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
-    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament")
+    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament", "evening")
               .order_by("-date", "-id")[:20] if club else [])
     return render(request, "games/tournament_list.html", {
-        "club": club, "tournaments": tournaments, "recent_games": recent,
+        "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
         "can_import": bool(club) and is_club_admin(request.user, club),
     })
 

@@ -20,7 +20,7 @@ from games.live.apply import HANDLERS, live_apply
 from games.live.base import ActionRefused, Busy, ReadOnly, StaleVersion
 from games.live.screen import judge_screen, spectator_days
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_approve_extras, can_see_secrets, can_start_game, get_game_for_user
+from games.permissions import can_approve_extras, can_see_secrets, get_game_for_user
 from games.selectors import protocol_of, protocol_view, with_protocol
 from games.services import ServiceError, evening_create, game_start_new, tournament_create
 
@@ -145,13 +145,6 @@ def evening_new(request):
     return _create_with_form(request, form_class=EveningForm, service=evening_create,
                              created_message=_("Club evening created."), detail_url="games:evening_detail",
                              title=_("New club evening"))
-
-
-def evening_detail(request, pk: int):
-    evening = get_object_or_404(ClubEvening.objects.select_related("club", "ruleset"), pk=pk)
-    games = evening.games.select_related("judge").order_by("number")
-    return render(request, "games/evening_detail.html", {
-        "evening": evening, "games": games, "can_start": can_start_game(request.user, evening.club)})
 
 
 @login_required
