@@ -98,17 +98,61 @@ def score_dict(seat: Seat) -> dict[str, Any]:
     }
 
 
+def _iso(value) -> str:
+    return timezone.localtime(value).isoformat() if value else ""
+
+
+# Keys of a decision's records that are this site's row ids: meaningless in another database, so not exported
+# (the replay is named by its game number, which the record carries).
+_SITE_IDS = {"id", "adjustment", "annulled", "replay"}
+
+
+def _portable(record: Any) -> Any:
+    if isinstance(record, dict):
+        return {key: _portable(value) for key, value in record.items() if key not in _SITE_IDS}
+    if isinstance(record, list):
+        return [_portable(value) for value in record]
+    return record
+
+
+def protest_to_dict(protest) -> dict[str, Any]:
+    """A protest and its decision as `mafclub/1` carries it (see games/rules/interchange.py)."""
+    data: dict[str, Any] = {"category": protest.category, "text": protest.text, "filed_at": _iso(protest.filed_at),
+                            "status": protest.status}
+    if protest.seat:
+        data["seat"] = protest.seat
+    if protest.player_id:
+        data["player"] = protest.player.nickname
+    if protest.decided_at:
+        data.update(decided_at=_iso(protest.decided_at), explanation=protest.explanation,
+                    outcomes=_portable(list(protest.outcomes or [])))
+    return data
+
+
 def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
     data = protocol_to_dict(protocol_of(game))
     if with_score:
         seats = {s.number: s for s in game.seats.all()}
         for entry in data["seats"]:
             entry["score"] = score_dict(seats[entry["seat"]])
+    # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
+    data["status"] = game.status
+    if game.signed_at:
+        data["signed_at"] = _iso(game.signed_at)
+    if game.replay_of_id and game.replay_of is not None:
+        data["replay_of"] = game.replay_of.number
+    for entry, adjustment in zip(data["adjustments"], game.adjustments.all(), strict=True):
+        if adjustment.source == adjustment.Source.PROTEST:
+            entry["source"] = "protest"
+    protests = sorted(game.protests.all(), key=lambda p: (p.filed_at, p.pk))
+    if protests:
+        data["protests"] = [protest_to_dict(p) for p in protests]
     return data
 
 
 def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    return with_protocol(tournament.games.order_by("number"), scores=True)
+    return (with_protocol(tournament.games.order_by("number"), scores=True)
+            .select_related("replay_of").prefetch_related("protests__player"))
 
 
 def export_tournament(tournament: Tournament) -> dict[str, Any]:

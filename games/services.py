@@ -7,6 +7,7 @@ user-facing message; the database is unchanged when it raises.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,7 @@ from games.models import (
     Game,
     JudgeExtra,
     Night,
+    Protest,
     RecordedColour,
     Removal,
     RuleSetVersion,
@@ -40,7 +42,7 @@ from games.models import (
 )
 from games.permissions import can_start_game
 from games.rules.i18n import N_
-from games.rules.interchange import NUL_MESSAGE, GameProblem, parse_document
+from games.rules.interchange import NUL_MESSAGE, GameProblem, GameRecord, parse_document
 from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.ruleset import RuleSet
@@ -218,8 +220,25 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
             signed = set(Game.objects.filter(
                 tournament__club=target_club, tournament__name=doc.tournament.name,
                 status__in=[Game.Status.SIGNED, Game.Status.ANNULLED]).values_list("number", flat=True))
+            stored_protests: dict[int, list] = {}
+            for number, filed_at, category, status in Protest.objects.filter(
+                    game__tournament__club=target_club, game__tournament__name=doc.tournament.name).values_list(
+                    "game__number", "filed_at", "category", "status"):
+                stored_protests.setdefault(number, []).append((filed_at, category, status))
+            numbers = {p.number for p in doc.games} | set(Game.objects.filter(
+                tournament__club=target_club, tournament__name=doc.tournament.name).values_list("number", flat=True))
             for protocol in doc.games:
-                game_problems = _header_problems(protocol) + validate(protocol, ruleset, finished=protocol.result is not None)
+                record = doc.records.get(protocol.number) or GameRecord()
+                game_problems = (_header_problems(protocol) + _record_problems(protocol, record, numbers)
+                                 + validate(protocol, ruleset, finished=protocol.result is not None))
+                if record.protests and protocol.number in stored_protests and (
+                        sorted(stored_protests[protocol.number]) != sorted(
+                            (_aware(p.filed_at), p.category, p.status) for p in record.protests)):
+                    # 000 T6.3.4, 002 III.15.4: a decided protest is final; the file's cannot replace the site's
+                    # (the same protests, as an export of this site carries them, are kept as they are).
+                    game_problems.append(error_t("protests", N_(
+                        "game %(number)s of this tournament already has its protests here; a protest decision is "
+                        "final (000 T6.3.4)"), number=protocol.number))
                 if protocol.number in signed:
                     # 000 P7.10: a signed protocol changes only through a protest decision, never by an import.
                     game_problems.append(error_t("number", N_(
@@ -235,11 +254,16 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
         report = ImportReport(club=target_club, warnings=warnings, warnings_shown=warnings_shown)
         for doc, version in planned:
             tournament = _upsert_tournament(target_club, doc.tournament, version)
-            players = _players_by_key(target_club, [s.player for p in doc.games for s in p.seats], report)
+            nicknames = [s.player for p in doc.games for s in p.seats]
+            nicknames += [pr.player for r in doc.records.values() for pr in r.protests if pr.player]
+            players = _players_by_key(target_club, nicknames, report)
+            stored = {}
             for protocol in doc.games:
-                _, created = _store_game(tournament, version, protocol, players)
+                record = doc.records.get(protocol.number) or GameRecord()
+                stored[protocol.number], created = _store_game(tournament, version, protocol, players, record)
                 report.created += created
                 report.updated += not created
+            _store_decisions(tournament, doc.records, stored, players)
             _store_lots(tournament, doc.tournament.lots, players)
             score_games(tournament=tournament)
             report.tournaments.append(tournament)
@@ -292,8 +316,44 @@ def _ended_at(protocol: Protocol) -> dt.datetime | None:
     return value
 
 
+def _record_problems(protocol: Protocol, record: GameRecord, numbers: set[int]) -> list[Problem]:
+    """The extension fields checked against this site's columns (lengths, choices, date-times)."""
+    problems = []
+    if record.signed_at and _safe_datetime(record.signed_at) is None:
+        problems.append(error_t("signed_at", N_("must be an ISO date-time, got %(got)s"), got=repr(record.signed_at)))
+    if record.replay_of is not None and (record.replay_of == protocol.number or record.replay_of not in numbers):
+        problems.append(error_t("replay_of", N_("must be the number of another game of this tournament, got %(got)s"),
+                                got=record.replay_of))
+    categories = {c.value for c in Protest.Category}
+    for i, p in enumerate(record.protests):
+        path = f"protests[{i}]"
+        if p.category not in categories:
+            problems.append(error_t(f"{path}.category", N_("must be one of %(allowed)s, got %(got)s"),
+                                    allowed=", ".join(sorted(categories)), got=repr(p.category)))
+        for name in ("filed_at", "decided_at"):
+            value = getattr(p, name)
+            if value and _safe_datetime(value) is None:
+                problems.append(error_t(f"{path}.{name}", N_("must be an ISO date-time, got %(got)s"), got=repr(value)))
+        if len(clean_nickname(p.player)) > NICKNAME_MAX_LENGTH:
+            problems.append(error_t(f"{path}.player", N_("a nickname has at most %(max)s characters"),
+                                    max=NICKNAME_MAX_LENGTH))
+    for i, a in enumerate(record.protest_adjustments):
+        problems += _too_long(f"adjustments[protest {i}].clause", a.clause, Adjustment, "clause")
+        problems += _too_long(f"adjustments[protest {i}].note", a.note, Adjustment, "note")
+    return problems
+
+
+def _aware(value: str) -> dt.datetime | None:
+    parsed = _safe_datetime(value) if value else None
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed)
+    return parsed
+
+
 def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Protocol,
-                players: dict[str, Player]) -> tuple[Game, bool]:
+                players: dict[str, Player], record: GameRecord) -> tuple[Game, bool]:
+    result = record.result if record.protests else protocol.result  # the official result (after any reversal)
+    status = record.status or (Game.Status.FINISHED if result else Game.Status.IN_PROGRESS)
     fields = {
         "club": tournament.club,
         "ruleset": version,
@@ -301,9 +361,10 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         "stage": protocol.stage,
         "date": _safe_date(protocol.date),
         "judge_name": protocol.judge,
-        "status": Game.Status.FINISHED if protocol.result else Game.Status.IN_PROGRESS,
+        "status": status,
         "ended_at": _ended_at(protocol),
-        "result": protocol.result or "",
+        "result": result or "",
+        "signed_at": _aware(record.signed_at) if status == Game.Status.SIGNED else None,
     }
     game = Game.objects.filter(tournament=tournament, number=protocol.number).first()
     created = game is None
@@ -313,8 +374,40 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         for key, value in fields.items():
             setattr(game, key, value)
         game.version += 1
-    write_protocol(game=game, protocol=protocol, players=players, fresh=created)
+    write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)
+    if record.protest_adjustments and (created or not game.protests.exists()):  # else kept from the decision
+        start = (game.adjustments.aggregate(m=Max("order"))["m"] or 0) + 1
+        Adjustment.objects.bulk_create([
+            Adjustment(game=game, order=start + i, seat=a.seat, points=a.points, clause=a.clause, note=a.note,
+                       source=Adjustment.Source.PROTEST)
+            for i, a in enumerate(record.protest_adjustments)
+        ])
     return game, created
+
+
+def _store_decisions(tournament: Tournament, records: dict[int, GameRecord], stored: dict[int, Game],
+                     players: dict[str, Player]) -> None:
+    """Replays linked to the games they replay, and each game's protests with their decisions as the file has
+    them (a decision is final: the rows are created once, 000 T6.3.4)."""
+    by_number = dict(stored)
+    wanted = {r.replay_of for r in records.values() if r.replay_of} - set(by_number)
+    by_number.update({g.number: g for g in Game.objects.filter(tournament=tournament, number__in=wanted)})
+    for number, record in records.items():
+        if record.replay_of and number in stored:
+            Game.objects.filter(pk=stored[number].pk).update(replay_of=by_number[record.replay_of])
+    for number, record in records.items():
+        game = stored.get(number)
+        if game is None or game.protests.exists():  # the same protests are here already (checked before)
+            continue
+        for p in record.protests:
+            outcomes = [dict(o) for o in p.outcomes]
+            for outcome in outcomes:  # the site's links, by game number (the file carries no row ids)
+                if outcome.get("kind") == "replay" and outcome.get("number") in by_number:
+                    outcome.update(annulled=game.pk, replay=by_number[outcome["number"]].pk)
+            Protest.objects.create(
+                game=game, category=p.category, text=p.text, filed_at=_aware(p.filed_at), status=p.status,
+                seat=p.seat, player=players.get(nickname_key(p.player)) if p.player else None,
+                decided_at=_aware(p.decided_at), explanation=p.explanation, outcomes=outcomes)
 
 
 def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player], fresh: bool = False) -> None:

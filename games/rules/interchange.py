@@ -3,6 +3,36 @@
 `parse_document(data)` turns decoded JSON into plain dataclasses and reports every structural problem (a missing
 seat, a wrong type) with the game and the field; rule problems are the validator's job. `protocol_to_dict` is the
 inverse, used by exports. Pure Python: no Django.
+
+Limits every reader applies (so SQLite and PostgreSQL answer the same): game `number`, `table` and the lots are
+whole numbers from 1 to 2147483647 (`MAX_INTEGER`); points are within ±99999999.999999 (`MAX_POINTS`); no text
+(value or key) holds the NUL character; the importer also checks each text against its column's length.
+
+Extension fields of a game (all optional; a file without them reads as before). They carry what protests decided,
+so that an export imported into an empty database gives the same standings (000 T6.3, 002 III.15–16, 003 l.127):
+
+- `result`: the game's official result, i.e. after any reversal by a protest. When an upheld protest reversed it,
+  the protocol's facts still show the result they showed: the reader takes that from the first reversal's
+  `from` (in the order of `decided_at`) and validates the protocol with it; the last reversal's `to` must equal
+  `result`.
+- `status`: one of `draft`, `in_progress`, `finished`, `signed`, `annulled`. An annulled game (a replay ordered,
+  or annulled by the team vote of 003 l.127) does not count. Without it: `finished` when there is a result, else
+  `in_progress`.
+- `signed_at`: ISO date-time of the signature (with `status: signed`).
+- `replay_of`: the number of the annulled game (of the same tournament) this game replays.
+- `adjustments[].source`: `"protest"` for an item a protest decision added (a penalty, or the compensation of a
+  removed automatic penalty); absent or `"judge"` for the judge's own. Protest items are not part of the protocol
+  the judge signed, so the validator does not see them; they are stored and scored as decided.
+- `protests`: the game's protests, oldest first, each `{"category", "text", "filed_at", "status"
+  (pending|rejected|upheld), "seat"?, "player"? (the filer's nickname), "decided_at"?, "explanation"?,
+  "outcomes"?}`. `outcomes` are the decision's records as the site keeps them, without the site's row ids:
+  `{"kind": "reverse_result", "from", "to"}`, `{"kind": "annulled", "status_before"}`, `{"kind": "replay",
+  "number"}` (the replay's game number), `{"kind": "add_penalty", "seat", "points", "clause"}`,
+  `{"kind": "remove_penalty", "removed": {…}}` or `{"kind": "remove_penalty", "compensated": {…}}`,
+  `{"kind": "lapsed", "removed": {…}}`, `{"kind": "correct_protocol", "field", "seat"|"night", "from", "to"}`
+  (the protocol carries the corrected facts), `{"kind": "team_vote", "team", "votes", "team_seats", "annuls"}`,
+  `{"kind": "sk_agreement", "representative"}`. A decision is final: an import creates a game's protests once
+  and refuses a file whose protests would replace those a game already has.
 """
 
 from __future__ import annotations
@@ -60,11 +90,47 @@ class GameProblem:
         return f"game {self.game}: {self.problem.field}: {self.problem.message}"
 
 
+GAME_STATUSES = ("draft", "in_progress", "finished", "signed", "annulled")
+PROTEST_STATUSES = ("pending", "rejected", "upheld")
+ADJUSTMENT_SOURCES = ("judge", "protest")
+
+
+@dataclass
+class ProtestRecord:
+    """A protest of the game and, once decided, its final decision (000 T6.3, 002 III.15–16)."""
+
+    category: str
+    text: str
+    filed_at: str  # ISO date-time
+    status: str  # one of PROTEST_STATUSES
+    seat: int | None = None
+    player: str = ""  # the filer's nickname, when a player filed it
+    decided_at: str = ""
+    explanation: str = ""
+    outcomes: list[dict[str, Any]] = field(default_factory=list)  # what the decision did, as the site records it
+
+
+@dataclass
+class GameRecord:
+    """What a game carries beside its protocol: status, the official result, protests, protest adjustments.
+
+    `result` is the official result; when an upheld protest reversed it, the game's `Protocol.result` is the
+    result the protocol's facts show (the first reversal's "from"), which is what the validator checks."""
+
+    status: str | None = None
+    result: str | None = None
+    signed_at: str = ""
+    replay_of: int | None = None
+    protests: list[ProtestRecord] = field(default_factory=list)
+    protest_adjustments: list[Adjustment] = field(default_factory=list)
+
+
 @dataclass
 class Document:
     tournament: TournamentHeader | None
     games: list[Protocol]
     problems: list[GameProblem]  # structural problems; a game with any is left out of `games`
+    records: dict[int, GameRecord] = field(default_factory=dict)  # by game number: the extension fields
 
 
 class _Reader:
@@ -189,10 +255,15 @@ def _night(r: _Reader, value: Any, path: str) -> Night:
 
 
 def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
+    protocol, _record, problems = _parse_game(value, label)
+    return protocol, problems
+
+
+def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | None, list[Problem]]:
     r = _Reader(label)
     obj = r.obj(value, "game")
     if obj is None:
-        return None, r.problems
+        return None, None, r.problems
 
     seats_raw = r.array(obj.get("seats"), "seats", optional=False) or []
     seats: list[SeatEntry] = []
@@ -254,12 +325,18 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
                                      approved=bool(e.get("approved", False))))
 
     adjustments = []
+    protest_adjustments = []  # entered by a protest decision: not part of the protocol the judge signed
     for path, a in r.objects(obj.get("adjustments"), "adjustments"):
         seat = r.seat_no(a.get("seat"), f"{path}.seat")
         points = r.points(a.get("points"), f"{path}.points")
+        source = a.get("source", "judge")
+        if source not in ADJUSTMENT_SOURCES:
+            r.fail(f"{path}.source", N_("must be one of %(allowed)s, got %(got)s"),
+                   allowed=", ".join(ADJUSTMENT_SOURCES), got=repr(source))
         if seat is not None and points is not None:
-            adjustments.append(Adjustment(seat=seat, points=points, clause=r.text(a.get("clause"), f"{path}.clause"),
-                                          note=r.text(a.get("note"), f"{path}.note")))
+            (protest_adjustments if source == "protest" else adjustments).append(Adjustment(
+                seat=seat, points=points, clause=r.text(a.get("clause"), f"{path}.clause"),
+                note=r.text(a.get("note"), f"{path}.note")))
 
     result = obj.get("result")
     if result is not None and result not in RESULTS:
@@ -283,7 +360,69 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
         judge=r.text(obj.get("judge"), "judge"),
         ended_at=r.text(obj.get("ended_at"), "ended_at"),
     )
-    return (None if r.problems else protocol), r.problems
+    record = _game_record(r, obj, protocol, protest_adjustments)
+    if r.problems:
+        return None, None, r.problems
+    return protocol, record, r.problems
+
+
+def _protests(r: _Reader, value: Any) -> list[ProtestRecord]:
+    protests = []
+    for path, p in r.objects(value, "protests"):
+        status = p.get("status", "pending")
+        if status not in PROTEST_STATUSES:
+            r.fail(f"{path}.status", N_("must be one of %(allowed)s, got %(got)s"),
+                   allowed=", ".join(PROTEST_STATUSES), got=repr(status))
+        category = r.text(p.get("category"), f"{path}.category", optional=False)
+        filed_at = r.text(p.get("filed_at"), f"{path}.filed_at", optional=False)
+        if not filed_at:
+            r.fail(f"{path}.filed_at", N_("is required: when the protest was filed (000 T6.3.1)"))
+        decided_at = r.text(p.get("decided_at"), f"{path}.decided_at")
+        if status != "pending" and not decided_at:
+            r.fail(f"{path}.decided_at", N_("is required for a decided protest (000 T6.3.2)"))
+        outcomes = []
+        for item_path, outcome in r.objects(p.get("outcomes"), f"{path}.outcomes"):
+            if not isinstance(outcome.get("kind"), str):
+                r.fail(f"{item_path}.kind", N_("must be text, got %(got)s"), got=repr(outcome.get("kind")))
+            outcomes.append(outcome)
+        protests.append(ProtestRecord(
+            category=category, text=r.text(p.get("text"), f"{path}.text"), filed_at=filed_at, status=status,
+            seat=r.seat_no(p.get("seat"), f"{path}.seat", optional=True),
+            player=r.text(p.get("player"), f"{path}.player").strip(), decided_at=decided_at,
+            explanation=r.text(p.get("explanation"), f"{path}.explanation"), outcomes=outcomes))
+    return protests
+
+
+def _game_record(r: _Reader, obj: dict[str, Any], protocol: Protocol,
+                 protest_adjustments: list[Adjustment]) -> GameRecord:
+    """The extension fields of a game; moves the protocol's result back to what its facts show when an upheld
+    protest reversed it."""
+    status = obj.get("status")
+    if status is not None and status not in GAME_STATUSES:
+        r.fail("status", N_("must be one of %(allowed)s, got %(got)s"), allowed=", ".join(GAME_STATUSES),
+               got=repr(status))
+        status = None
+    official = protocol.result
+    if status in ("finished", "signed") and official is None:
+        r.fail("status", N_("a %(status)s game needs its result"), status=status)
+    if status in ("draft", "in_progress") and official is not None:
+        r.fail("status", N_("a %(status)s game has no result yet"), status=status)
+    protests = _protests(r, obj.get("protests"))
+    if protest_adjustments and not any(p.status == "upheld" for p in protests):
+        r.fail("adjustments", N_("an adjustment of source protest needs the upheld protest that added it"))
+    upheld = sorted((p for p in protests if p.status == "upheld"), key=lambda p: p.decided_at)  # ISO: in time order
+    reversals = [o for p in upheld for o in p.outcomes if o.get("kind") == "reverse_result"]
+    if reversals:
+        first, last = reversals[0].get("from"), reversals[-1].get("to")
+        if first not in (*RESULTS, "", None):
+            r.fail("protests", N_("a reversal's from must be one of red, black, draw, got %(got)s"), got=repr(first))
+        elif last != official:
+            r.fail("result", N_("must be %(result)s: the result the last upheld protest gave"), result=repr(last))
+        else:
+            protocol.result = first or None  # what the protocol's facts show; validated as such
+    replay_of = r.integer(obj.get("replay_of"), "replay_of", low=1, high=MAX_INTEGER, optional=True)
+    return GameRecord(status=status, result=official, signed_at=r.text(obj.get("signed_at"), "signed_at"),
+                      replay_of=replay_of, protests=protests, protest_adjustments=protest_adjustments)
 
 
 def parse_document(data: Any) -> Document:
@@ -332,9 +471,10 @@ def parse_document(data: Any) -> Document:
         problems.append(GameProblem("-", error_t("games", N_("a list of games is required"))))
         games_raw = []
     seen_numbers: dict[int, int] = {}
+    records: dict[int, GameRecord] = {}
     for i, raw in enumerate(games_raw):
         label = _game_label(raw, i)
-        protocol, game_problems = parse_game(raw, label)
+        protocol, record, game_problems = _parse_game(raw, label)
         problems.extend(GameProblem(label, p) for p in game_problems)
         if protocol is None:
             continue
@@ -347,7 +487,8 @@ def parse_document(data: Any) -> Document:
             continue
         seen_numbers[protocol.number] = i
         games.append(protocol)
-    return Document(tournament, games, problems)
+        records[protocol.number] = record
+    return Document(tournament, games, problems, records)
 
 
 def _game_label(raw: Any, i: int) -> str:
