@@ -245,3 +245,27 @@ def test_the_protests_of_an_import_keep_their_times(head):
     imported = Protest.objects.get(game__tournament=copy)
     assert imported.filed_at == protest.filed_at and imported.decided_at == protest.decided_at
     assert imported.decided_at <= timezone.now()
+
+
+def test_the_ex18_protest_tournament_survives_the_round_trip():
+    """The protest tests' tournament (games/tests/protest_fixtures.py): Ex 18 reversed black → red, which lapses
+    the loss-conditional −0.3 of seat 4 (docs/rules.md; 002 III.6), with a penalty added; and a protocol
+    correction on another game."""
+    from games.tests.protest_fixtures import protest_cast
+
+    cast = protest_cast()
+    protest = _protest(cast.game, seat=5)
+    decided = _decide(protest, cast.head_judge, "uphold", [
+        {"kind": "reverse_result", "result": "red"},
+        {"kind": "add_penalty", "seat": 8, "points": "-0.5", "clause": "002 App. l.550", "note": "II.2.10"}])
+    assert [o["kind"] for o in decided.outcomes].count("lapsed") == 1
+    other = cast.tournament.games.get(number=2)
+    fouls = other.seats.get(number=1).fouls
+    _decide(_protest(other, category=Protest.Category.TECHNICAL_ERROR), cast.head_judge, "uphold", [
+        {"kind": "correct_protocol", "field": "seat_fouls", "seat": 1, "value": fouls + 1}])
+    before = fingerprint(cast.tournament)
+    copy = _round_trip(cast.tournament, "Копия")
+    after = fingerprint(copy)
+    for key in before:
+        assert after[key] == before[key], key
+    assert copy.games.get(number=2).seats.get(number=1).fouls == fouls + 1
