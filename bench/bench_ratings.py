@@ -6,12 +6,19 @@
 Builds (once per size; `--fresh` rebuilds) N random valid games (games.rules.generate) in tournaments of 100 games
 over three calendar years (the default seasons), 300 players of whom 10 regulars play twice as often, stored with
 bulk_create (seats with their materialised scores from the pure engine, nights; not the days and score items the
-ratings do not read), then ratings.services.recompute_all(). Then, each in a fresh process:
+ratings do not read) — except the first and the last tournament of every year, stored whole (games.services
+.write_protocol) and scored by games.services.score_games, so that a sign-off and a protest there run the real
+code — then ratings.services.recompute_all() (tables, history, Elo). Then, each in a fresh process:
 
 * the median server time (Django test client, full middleware) of: an empty view rendering base.html (the floor),
   the season standings, a tournament's standings, the busiest player's profile, first render after a change
   (cache cleared) and cached separately; a full recompute of one tournament (PlayerGame rows, table, history);
-* peak RSS of the full recompute of the largest season, and of the process after serving the pages.
+* writes, in the latest season, as the judge's and head judge's requests do them (the task backend is the database
+  one, as in production: a long tail is queued, not run): the sign-off of the season's last game (live_apply
+  "sign"), an upheld protest reversing the result of the season's last game and of its first game
+  (games.protests.protest_decide, which rescores the tournament), and ratings.services.refresh of the last game
+  after one seat's score changed; then the time the worker takes for what was queued (run here, synchronously);
+* peak RSS of the full recompute of the largest season, of the process after serving the pages, and of the writes.
 """
 
 from __future__ import annotations
@@ -45,15 +52,22 @@ def build(n: int, seed: int = 7) -> dict:
     import datetime as dt
     import random
 
-    from django.db import transaction
+    from django.core.management import call_command
+    from django.db import connection, transaction
 
     from club.models import Club, Player
+    from games import signals
     from games.models import Game, Night, Seat, Tournament
     from games.rules.generate import generate_game
     from games.rules.scoring import score_tournament
     from games.selectors import ruleset_by_slug
+    from games.services import score_games, write_protocol
     from ratings.services import recompute_all
 
+    if connection.vendor != "sqlite":  # a server database is reused: start empty
+        call_command("flush", interactive=False, verbosity=0)
+    # the build stores scores itself; recompute_all below builds every aggregate once
+    signals.scores_changed.receivers, saved_receivers = [], signals.scores_changed.receivers
     started = time.perf_counter()
     club = Club.objects.create(name="Бенчмарк")
     Player.objects.bulk_create([Player(club=club, nickname=f"Игрок {i:03d}", nickname_key=f"игрок {i:03d}")
@@ -66,15 +80,31 @@ def build(n: int, seed: int = 7) -> dict:
     rng = random.Random(seed)
     first, last = dt.date(YEARS[0], 1, 10).toordinal(), dt.date(YEARS[-1], 11, 20).toordinal()
     tournaments = -(-n // PER_TOURNAMENT)
+    days = [dt.date.fromordinal(first + (last - first) * t // max(1, tournaments)) for t in range(tournaments)]
+    whole = set()  # the first and the last tournament of every year: stored as the site stores them
+    for year in {d.year for d in days}:
+        indices = [t for t, d in enumerate(days) if d.year == year]
+        whole |= {indices[0], indices[-1]}
     for t_index in range(tournaments):
         count = min(PER_TOURNAMENT, n - t_index * PER_TOURNAMENT)
-        day = dt.date.fromordinal(first + (last - first) * t_index // max(1, tournaments))
+        day = days[t_index]
         protocols = []
         for number in range(1, count + 1):
             names: set[str] = set()
             while len(names) < 10:
                 names.add(players[rng.choices(range(PLAYERS), weights)[0]].nickname)
             protocols.append(generate_game(rng, ruleset, players=sorted(names), number=number))
+        if t_index in whole:
+            with transaction.atomic():
+                tournament = Tournament.objects.create(club=club, name=f"Турнир {t_index + 1}", ruleset=version,
+                                                       start_date=day, end_date=day + dt.timedelta(days=1))
+                for i, p in enumerate(protocols):
+                    game = Game(club=club, tournament=tournament, ruleset=version, number=p.number, stage=p.stage,
+                                date=day + dt.timedelta(days=i * 2 // count), status=Game.Status.FINISHED)
+                    write_protocol(game=game, protocol=p, players={pl.nickname_key: pl for pl in
+                                                                   (by_nick[s.player] for s in p.seats)}, fresh=True)
+                score_games(tournament=tournament)
+            continue
         scores = score_tournament(protocols, ruleset)
         with transaction.atomic():
             tournament = Tournament.objects.create(club=club, name=f"Турнир {t_index + 1}", ruleset=version,
@@ -97,6 +127,7 @@ def build(n: int, seed: int = 7) -> dict:
             Seat.objects.bulk_create(seats, batch_size=2000)
             Night.objects.bulk_create(nights, batch_size=2000)
     loaded = time.perf_counter() - started
+    signals.scores_changed.receivers = saved_receivers
     started = time.perf_counter()
     scopes = recompute_all()
     return {"games": n, "load_s": round(loaded, 1), "recompute_all_s": round(time.perf_counter() - started, 1),
@@ -177,6 +208,98 @@ def measure(runs: int) -> dict:
     return result
 
 
+def writes(runs: int) -> dict:
+    """Sign-off, upheld protests at the season's end and start, refresh of one game: ms each, and the floor."""
+    import uuid
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client, override_settings
+    from django.test.utils import setup_test_environment
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from games.live.apply import live_apply
+    from games.models import Game, Protest, Seat
+    from games.protests import UPHOLD, protest_decide
+    from ratings import services, services_elo
+    from ratings.models import PendingTail, RatingScope
+
+    setup_test_environment()
+    urlpatterns[:] = _urlpatterns()
+    client = Client()
+    with override_settings(ROOT_URLCONF=__name__):
+        for _ in range(5):  # warm-up
+            assert client.get("/bench/floor/").status_code == 200
+        floor = median_ms(lambda: client.get("/bench/floor/"), max(21, runs))
+    admin, _ = get_user_model().objects.get_or_create(username="bench-admin", defaults={
+        "is_superuser": True, "is_staff": True})
+    scope = RatingScope.objects.filter(kind="season").select_related("season").order_by("-season__start").first()
+    season_games = (Game.objects.filter(scope.games_q(), status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
+                    .order_by("date", "pk"))
+    whole = season_games.filter(tournament__in=Game.objects.filter(pk__in=[
+        season_games.first().pk, season_games.last().pk]).values("tournament"))
+    first_game = whole.order_by("date", "pk").first()
+    last_games = list(whole.filter(status=Game.Status.FINISHED).order_by("-date", "-pk")[:max(3, runs // 5)])
+    last_game = season_games.last()
+
+    def drain() -> float:
+        """What the worker would run: the queued Elo and history tails (timed)."""
+        started = time.perf_counter()
+        for pending in list(PendingTail.objects.all()):
+            kind, ident = pending.key.split(":")
+            if kind == "elo":
+                services_elo.run_pending(int(ident))
+            else:
+                services.recompute_history.call(int(ident))
+        DBTaskResult.objects.all().delete()
+        return (time.perf_counter() - started) * 1000
+
+    def timed(fn) -> float:
+        started = time.perf_counter()
+        fn()
+        return (time.perf_counter() - started) * 1000
+
+    def sign(game):
+        game.refresh_from_db()
+        live_apply(game_id=game.pk, by=admin, kind="sign", payload={}, version=game.version,
+                   action_id=str(uuid.uuid4()))
+
+    def protest(game):
+        game.refresh_from_db()
+        seat = game.seats.first()
+        p = Protest.objects.create(game=game, player=seat.player, seat=seat.number, filed_by=admin,
+                                   category=Protest.Category.RESULT, text="bench",
+                                   filed_at=timezone.now())
+        new = "black" if game.result != "black" else "red"
+        protest_decide(protest=p, by=admin, decision=UPHOLD, explanation="bench", sk_representative="СК",
+                       outcomes=[{"kind": "reverse_result", "result": new}])
+
+    def touch_refresh(game):
+        seat = Seat.objects.filter(game=game).order_by("number").first()
+        Seat.objects.filter(pk=seat.pk).update(total=seat.total + 1)
+        services.refresh([game.pk])
+
+    drain()
+    result: dict = {"floor_ms": floor, "season": scope.season.name, "season_games": season_games.count()}
+    result["sign_off_ms"] = statistics.median(timed(lambda g=g: sign(g)) for g in last_games)
+    end, end_tail = [], []
+    for _ in range(3):
+        end.append(timed(lambda: protest(last_game)))
+        end_tail.append(drain())
+    start, start_tail = [], []
+    for _ in range(3):
+        start.append(timed(lambda: protest(first_game)))
+        start_tail.append(drain())
+    refresh = []
+    for _ in range(3):
+        refresh.append(timed(lambda: touch_refresh(last_game)))
+        drain()
+    result.update(protest_end_ms=statistics.median(end), protest_end_worker_ms=statistics.median(end_tail),
+                  protest_start_ms=statistics.median(start), protest_start_worker_ms=statistics.median(start_tail),
+                  refresh_one_ms=statistics.median(refresh), writes_rss_mb=round(rss_mb()))
+    return result
+
+
 def recompute_season() -> dict:
     from games.models import Game
     from ratings.models import RatingScope
@@ -208,15 +331,17 @@ def main() -> None:
     parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recompute-season", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--writes", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     n = args.games
     if args.build:
         setup(db_name(n), fresh=True)
         print(json.dumps(build(n)))
         return
-    if args.measure or args.recompute_season:
+    if args.measure or args.recompute_season or args.writes:
         setup(db_name(n), fresh=False)
-        print(json.dumps(measure(args.runs) if args.measure else recompute_season()))
+        print(json.dumps(measure(args.runs) if args.measure else writes(args.runs) if args.writes
+                         else recompute_season()))
         return
     import os
 
@@ -225,6 +350,7 @@ def main() -> None:
         report["build"] = child("build", n, [])
     report["memory"] = child("recompute-season", n, [])
     report["measure"] = child("measure", n, ["--runs", str(args.runs)])
+    report["writes"] = child("writes", n, ["--runs", str(args.runs)])
     pages = report["measure"]["pages_ms"]
     floor = pages["floor"]["cached"]
     print(f"ratings bench: {n} games, {report['database']}")
@@ -246,6 +372,16 @@ def main() -> None:
           f"{mem['recompute_season_s']} s, peak RSS {mem['recompute_peak_rss_mb']} MB "
           f"(process before: {mem['rss_before_mb']} MB)")
     print(f"  site process after serving the pages: peak RSS {m['serving_rss_mb']} MB")
+    w = report["writes"]
+    wf = w["floor_ms"]
+    print(f"  writes in season {w['season']} ({w['season_games']} games), floor {wf:.2f} ms in that process:")
+    for key, label in (("sign_off_ms", "sign-off of the season's last game"),
+                       ("protest_end_ms", "upheld protest, season's last game"),
+                       ("protest_start_ms", "upheld protest, season's first game"),
+                       ("refresh_one_ms", "refresh of one changed game (last)")):
+        print(f"    {label:38} {w[key]:9.1f} ms = {w[key] / wf:7.1f}x floor")
+    print(f"    worker time for the queued tails: season end {w['protest_end_worker_ms']:.0f} ms, "
+          f"season start {w['protest_start_worker_ms']:.0f} ms; peak RSS of the writes process {w['writes_rss_mb']} MB")
     print(json.dumps(report))
 
 

@@ -81,7 +81,8 @@ def provisional_players(scope: RatingScope) -> set[int]:
     return set(Seat.objects.filter(game_id__in=games).values_list("player_id", flat=True))
 
 
-def _label(name: str) -> str:
+def label_of(name: str) -> str:
+    """A tie-breaker's label in the page's language."""
     metric = METRICS.get(name)
     if metric is None:
         return ""
@@ -98,7 +99,7 @@ def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[
                               extras_difficult=s.extras_difficult, first_night_deaths=s.first_night_deaths)
         row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
                           provisional=s.player_id in provisional, player_id=s.player_id)
-        row.decided_by_label = _label(s.decided_by)
+        row.decided_by_label = label_of(s.decided_by)
         row.average = s.total / s.games if s.games else Decimal(0)
         rows.append(row)
     return rows

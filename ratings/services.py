@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -64,28 +64,26 @@ def refresh(game_ids: Iterable[int]) -> None:
         return
     with transaction.atomic():
         old_rows = _stored_facts(game_ids)
-        new_rows = {(r.game_id, r.player_id): r for chunk in _build_player_games(counted_games().filter(
+        new_rows = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(counted_games().filter(
             pk__in=game_ids)) for r in chunk}
         changed = _changed_games(old_rows, new_rows)
         if not changed:
             return
         old = [r for r in old_rows.values() if r["game_id"] in changed]
-        new = [r for r in new_rows.values() if r.game_id in changed]
+        new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
-        PlayerGame.objects.bulk_create(new, batch_size=2000)
-        touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old}
-                   | {(r.club_id, r.tournament_id, r.date, r.game_id) for r in new}
+        PlayerGame.objects.bulk_create([PlayerGame(**r) for r in new], batch_size=2000)
+        touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
                    | set(Game.objects.filter(pk__in=changed).values_list("club_id", "tournament_id", "date", "pk")))
         since = min((date, pk) for _, _, date, pk in touched)
-        new_values = [_fact_values(r) for r in new]
         tournament_ids = {t for _, t, _, _ in touched if t}
         dates_by_club: dict[int, set[dt.date]] = {}
         for club_id, _, date, _ in touched:
             dates_by_club.setdefault(club_id, set()).add(date)
+        rulesets = set(Game.objects.filter(pk__in=changed).values_list("ruleset_id", flat=True))
         for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
-            update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new_values if _in_scope(scope, r)],
-                         since=since, rulesets=set(Game.objects.filter(pk__in=changed).values_list(
-                             "ruleset_id", flat=True)))
+            update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)],
+                         since=since, rulesets=rulesets)
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched)
 
 
@@ -99,11 +97,12 @@ def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since:
         RatingScope.objects.select_for_update().filter(pk=scope.pk).first()
         if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
             scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
-        values = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
-            "player_id", *STAT_FIELDS)}
+        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+        values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
         for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
             _add(values, row, sign)
-        _store_stats(scope, {p: v for p, v in values.items() if v["games"] > 0})
+        _store_stats(scope, {p: v for p, v in values.items() if v["games"] > 0}, stored)
         schedule_history(scope, since)
         scope.refreshed_at = timezone.now()
         scope.save(update_fields=["ruleset", "refreshed_at"])
@@ -230,15 +229,11 @@ def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
             for r in PlayerGame.objects.filter(game_id__in=game_ids).values(*FACT_FIELDS)}
 
 
-def _fact_values(row: PlayerGame) -> dict:
-    return {f: getattr(row, f) for f in FACT_FIELDS}
-
-
-def _changed_games(old: dict[tuple[int, int], dict], new: dict[tuple[int, int], PlayerGame]) -> set[int]:
+def _changed_games(old: dict[tuple[int, int], dict], new: dict[tuple[int, int], dict]) -> set[int]:
     """The games whose stored facts differ from the rebuilt ones (a seat score, a role, a player, counting or not)."""
     changed = {game_id for game_id, player_id in old.keys() ^ new.keys()}
     for key, row in new.items():
-        if key[0] not in changed and _fact_values(row) != old[key]:
+        if key[0] not in changed and row != old[key]:
             changed.add(key[0])
     return changed
 
@@ -252,13 +247,14 @@ def _in_scope(scope: RatingScope, row: dict) -> bool:
 
 def _store_player_games(games) -> int:
     stored = 0
-    for rows in _build_player_games(games):
-        PlayerGame.objects.bulk_create(rows, batch_size=2000)
+    for rows in _build_facts(games):
+        PlayerGame.objects.bulk_create([PlayerGame(**r) for r in rows], batch_size=2000)
         stored += len(rows)
     return stored
 
 
-def _build_player_games(games) -> Iterator[list[PlayerGame]]:
+def _build_facts(games) -> Iterator[list[dict]]:
+    """The PlayerGame rows of the games as dicts of FACT_FIELDS (chunked; no model instances: cheaper to compare)."""
     difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
     for chunk in _chunks(games):
         ids = [g["pk"] for g in chunk]
@@ -271,7 +267,7 @@ def _build_player_games(games) -> Iterator[list[PlayerGame]]:
         for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
                 "game_id", "index", "kill", "don_check", "sheriff_check"):
             nights.setdefault(row[0], []).append(row)
-        rows: list[PlayerGame] = []
+        rows: list[dict] = []
         for g in chunk:
             difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
                 g["ruleset_id"], difficult_by_ruleset)
@@ -285,7 +281,7 @@ def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]]) -> tup
     return memo[ruleset_id]
 
 
-def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...]) -> list[PlayerGame]:
+def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...]) -> list[dict]:
     roles = {number: role for _, number, _, role, *_ in seats}
     first_victim = nights[0][2] if nights and nights[0][1] == 1 else None
     best_move = game["best_move"]
@@ -296,7 +292,7 @@ def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: t
     don_finds = sum(1 for n in nights if n[3] and roles.get(n[3]) == SHERIFF)
     rows = []
     for _, number, player_id, role, won, main, extras, total, tb_extras, fouls, fnd in seats:
-        rows.append(PlayerGame(
+        rows.append(dict(
             game_id=game["pk"], player_id=player_id, club_id=game["club_id"], tournament_id=game["tournament_id"],
             date=game["date"], seat=number, role=role or "", won=won, main=main, extras=extras, total=total,
             tiebreak_extras=tb_extras, difficult=role in difficult, fouls=fouls, first_night_death=fnd,
@@ -362,8 +358,9 @@ def _add(values: dict[int, dict], row: dict, sign: int) -> None:
         v[f"{ROLE_FIELDS[role]}_wins"] += sign * won
 
 
-def _store_stats(scope: RatingScope, values: dict[int, dict]) -> None:
-    """Rank the players' values (player id → PlayerStats fields) and write the rows that changed."""
+def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None) -> None:
+    """Rank the players' values (player id → PlayerStats fields) and write the rows that changed (`stored`: the
+    scope's PlayerStats rows as read, when the caller has them)."""
     nicknames = dict(Player.objects.filter(pk__in=list(values)).values_list("pk", "nickname"))
     records = {}
     for player_id, row in values.items():
@@ -376,9 +373,11 @@ def _store_stats(scope: RatingScope, values: dict[int, dict]) -> None:
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
-    stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
-        "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
-    create, update = [], []
+    if stored is None:
+        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+    stored = dict(stored)
+    create, moved, changed = [], [], []
     for standing in rank(list(records.values()), tiebreakers, lots):
         player_id = ids[standing.player]
         fields = {f: values[player_id][f] for f in STAT_FIELDS}
@@ -386,13 +385,29 @@ def _store_stats(scope: RatingScope, values: dict[int, dict]) -> None:
         old = stored.pop(player_id, None)
         if old is None:
             create.append(PlayerStats(scope=scope, player_id=player_id, **fields))
-        elif any(old[f] != v for f, v in fields.items()):
-            update.append(PlayerStats(pk=old["id"], scope=scope, player_id=player_id, **fields))
+        elif any(old[f] != fields[f] for f in STAT_FIELDS):
+            changed.append((old["id"], fields))
+        elif (old["rank"], old["decided_by"]) != (fields["rank"], fields["decided_by"]):
+            moved.append((old["id"], fields))
     if stored:
         PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
-    if update:
-        PlayerStats.objects.bulk_update(update, ["rank", "decided_by", *STAT_FIELDS], batch_size=500)
+    _update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
+    _update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
     PlayerStats.objects.bulk_create(create, batch_size=1000)
+
+
+def _update_rows(model, names: list[str], rows: list[tuple[int, dict]]) -> None:
+    """One prepared UPDATE run for many rows (executemany): bulk_update's CASE per row and column is far slower."""
+    if not rows:
+        return
+    meta = model._meta
+    qn = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in fields)
+           + f" WHERE {qn(meta.pk.column)} = %s")
+    params = [[f.get_db_prep_save(values[f.name], connection) for f in fields] + [pk] for pk, values in rows]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
@@ -409,7 +424,7 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------------- the history
-INLINE_HISTORY = 300  # games after a change rewritten in the request; a longer tail goes to the worker
+INLINE_HISTORY = 100  # games after a change rewritten in the request; a longer tail goes to the worker
 
 
 def history_key(scope_id: int) -> str:

@@ -89,7 +89,8 @@ def recompute(club_id: int, since: Key | None = None) -> int:
     """Rewrite the club's EloChange rows from `since` (all if None) on, and the EloRating of the players in it."""
     club = Club.objects.get(pk=club_id)
     changes = EloChange.objects.filter(club_id=club_id)
-    if since is None:
+    if since is None:  # everything: whatever was queued is covered
+        PendingTail.objects.filter(key=pending_key(club_id)).delete()
         since = (dt.date.min, 0)
     date, game_id = since
     old_tail = changes.filter(Q(date__gt=date) | Q(date=date, game_id__gte=game_id))

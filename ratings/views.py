@@ -6,11 +6,12 @@ from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpRespon
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from club.models import Player
 from club.selectors import get_site_club
 from games.models import Tournament
-from ratings import selectors, selectors_elo
+from ratings import selectors, selectors_elo, tables
 from ratings.models import RatingPoint, RatingScope, Season
 
 CSV_COLUMNS = ["rank", "player", "games", "wins", "main", "extras", "total"]
@@ -29,8 +30,14 @@ def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[
     provisional = selectors.provisional_players(scope)
     return selectors.cached(
         ("table", scope.pk, scope.version, selectors.provisional_key(provisional)),
-        lambda: render_to_string("ratings/_standings_table.html",
-                                 {"rows": selectors.scope_rows(scope, provisional), "csv_url": csv_url}))
+        lambda: _render_table(scope, provisional, csv_url))
+
+
+def _render_table(scope: RatingScope, provisional: set[int], csv_url: str) -> str:
+    body, count = tables.standings_rows_html(scope, provisional)
+    return render_to_string("ratings/_standings_table.html", {
+        "body": mark_safe(body), "count": count, "csv_url": csv_url,  # every value in it went through escape()
+        "provisional": bool(count and provisional)})
 
 
 def tournament_standings(request, pk: int):
