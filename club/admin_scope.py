@@ -12,8 +12,9 @@ its players. Every ModelAdmin of the site mixes `ClubScopedAdmin` in and names t
   id is a form error and nothing is saved;
 - a save is refused (403) unless the object, before and after the change, belongs to one of his clubs.
 
-Superusers see everything. Models that have no club (logins, groups, the login-throttle records) are left to the
-model permissions, which the "Club admins" group does not hold.
+Superusers see everything. Models that have no club (logins, groups, the login-throttle records, task results)
+are for superusers only, whatever model permissions a user holds (`restrict_unscoped`, run once the admin
+modules are loaded): a club admin can never edit a login or make anyone superuser or staff.
 """
 
 from __future__ import annotations
@@ -158,6 +159,40 @@ class _ClubScope(ClubScopedAdmin):
 
 
 ClubAdminScope = _ClubScope()  # scoping for foreign keys to Club when the Club admin is not registered
+
+
+class SuperuserOnlyAdmin:
+    """Mixed into the admin of every model that has no club: only a superuser reaches it."""
+
+    @staticmethod
+    def _superuser(request) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)
+
+    def has_module_permission(self, request):
+        return self._superuser(request) and super().has_module_permission(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._superuser(request) and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request, *args):
+        return self._superuser(request) and super().has_add_permission(request, *args)
+
+    def has_change_permission(self, request, obj=None):
+        return self._superuser(request) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return self._superuser(request) and super().has_delete_permission(request, obj)
+
+
+def restrict_unscoped(site: admin.AdminSite | None = None) -> None:
+    """Make every registered admin that is not club-scoped superuser-only (auth, axes, django-tasks…)."""
+    site = site or admin.site
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, (ClubScopedAdmin, SuperuserOnlyAdmin)):
+            continue
+        cls = type(model_admin)
+        site.unregister(model)
+        site.register(model, type(f"SuperuserOnly{cls.__name__}", (SuperuserOnlyAdmin, cls), {"__module__": cls.__module__}))
 
 
 def unscoped_model_admins(site: admin.AdminSite | None = None) -> list[str]:

@@ -9,3 +9,6 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         from club import signals  # noqa: F401  (connects the receivers)
+        from club.admin_scope import restrict_unscoped
+
+        restrict_unscoped()  # every app's admin module is loaded by now (django.contrib.admin comes first)

@@ -238,8 +238,11 @@ def test_posts_naming_the_other_club_are_refused_and_change_nothing(clubs, greed
     assert Club.objects.get(pk=theirs.club.pk).name == "Бета"
 
 
-def test_a_club_admin_cannot_edit_logins_or_make_himself_superuser(clubs):
+@pytest.mark.parametrize("greedy", [False, True], ids=["group-permissions", "every-permission"])
+def test_a_club_admin_cannot_edit_logins_or_make_himself_superuser(clubs, greedy):
     mine, theirs = clubs
+    if greedy:
+        _greedy(mine.admin)
     client = _client(mine.admin)
     before = snapshot()
     assert client.get(reverse("admin:auth_user_changelist")).status_code == 403
@@ -249,7 +252,15 @@ def test_a_club_admin_cannot_edit_logins_or_make_himself_superuser(clubs):
                                {"username": user.username, "is_superuser": "on", "is_staff": "on", "is_active": "on"})
         assert response.status_code == 403
     assert client.get(reverse("admin:auth_group_changelist")).status_code == 403
+    assert client.post(reverse("admin:auth_user_add"), {"username": "root2", "password1": "x-Very-long-9",
+                                                         "password2": "x-Very-long-9"}).status_code == 403
+    # Every other model without a club (login throttling, task results…) is the superuser's too.
+    for model, model_admin in admin.site._registry.items():
+        if not isinstance(model_admin, ClubScopedAdmin):
+            url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+            assert client.get(url).status_code == 403, url
     assert snapshot() == before
+    assert not type(mine.admin).objects.get(pk=mine.admin.pk).is_superuser
 
 
 def test_the_site_refuses_the_other_clubs_admin(clubs):
