@@ -20,6 +20,7 @@ modules are loaded): a club admin can never edit a login or make anyone superuse
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
 
@@ -108,6 +109,15 @@ class ClubScopedAdmin:
             if exists:
                 raise PermissionDenied
         return obj
+
+    def history_view(self, request, object_id, extra_context=None):
+        """django-simple-history's page: a malformed id (`…/<text>/history/`) is "no such object", as in Django's
+        own change view, not a 500."""
+        try:
+            self.model._meta.pk.to_python(unquote(object_id))
+        except ValidationError:
+            return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
+        return super().history_view(request, object_id, extra_context)
 
     # --- object-level permissions ------------------------------------------------------------------------------
     def has_view_permission(self, request, obj=None):
