@@ -12,6 +12,7 @@ from club.models import Player
 from club.selectors import get_site_club
 from games.models import Tournament
 from ratings import selectors, selectors_elo, tables
+from ratings.csv_cells import safe_row
 from ratings.models import RatingPoint, RatingScope, Season
 
 CSV_COLUMNS = ["rank", "player", "games", "wins", "main", "extras", "total"]
@@ -53,7 +54,7 @@ def _csv_response(name: str, header: list[str], rows) -> HttpResponse:
     response.write("\ufeff")  # so spreadsheet programs read the Cyrillic as UTF-8
     writer = csv.writer(response)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows(safe_row(row) for row in rows)  # a nickname like "=HYPERLINK(…)" stays text
     return response
 
 

@@ -7,6 +7,7 @@ import json
 from django.core.management.base import BaseCommand
 
 from games.management.commands.export_protocols import find_tournament
+from ratings.csv_cells import safe_row
 from ratings.selectors import standings_json
 
 
@@ -29,7 +30,7 @@ class Command(BaseCommand):
             writer = csv.writer(buffer, lineterminator="\n")
             writer.writerow(columns)
             for row in data["rows"]:
-                writer.writerow([row[c] for c in columns])
+                writer.writerow(safe_row([row[c] for c in columns]))  # text never read as a formula
             self.stdout.write(buffer.getvalue(), ending="")
             return
         widths = {c: max([len(c)] + [len(str(r[c])) for r in data["rows"]]) for c in columns}
