@@ -7,6 +7,7 @@ materialised as `ScoreItem` rows and per-seat columns so pages never recompute a
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
@@ -400,6 +401,9 @@ class Protest(models.Model):
     category = models.CharField(_("category"), max_length=30, choices=Category.choices)
     text = models.TextField(_("protest"))
     filed_at = models.DateTimeField(_("filed at"))  # server time, or the time written on a paper protest
+    # When the protest was entered on the site (server time): equals `filed_at` for a protest filed online; for a
+    # paper protest it shows how long after the written time the judge recorded it.
+    entered_at = models.DateTimeField(_("entered at"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+", verbose_name=_("decided by"))
@@ -427,6 +431,11 @@ class Protest(models.Model):
         if self._stored_status() not in (None, self.Status.PENDING):
             raise DecidedProtestIsFinal(self.pk)
         return super().delete(*args, **kwargs)
+
+    @property
+    def entered_later(self) -> bool:
+        """Recorded on the site more than a minute after the time written on it (a paper protest)."""
+        return self.entered_at is not None and self.entered_at - self.filed_at > dt.timedelta(minutes=1)
 
     @property
     def is_decided(self) -> bool:

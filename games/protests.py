@@ -95,6 +95,22 @@ def _check_window(game: Game, at: dt.datetime) -> None:
         raise ProtestError(_("A protest is filed after the game has ended (003 l.127)."))
 
 
+def _check_written_time(game: Game, written_at: dt.datetime) -> None:
+    """A paper protest's written time lies within the window (the recorded end + the rule set's minutes)."""
+    deadline = protest_deadline(game)
+    if written_at > deadline:
+        raise ProtestError(
+            _("The time written on the protest (%(written)s) is after the window: protests against this game were "
+              "accepted until %(deadline)s, %(minutes)d minutes after the recorded end of the game (000 T6.3.1, "
+              "002 III.15.1).")
+            % {"written": format_club_time(written_at), "deadline": format_club_time(deadline),
+               "minutes": game.ruleset.ruleset().protest_window_minutes})
+    if written_at < game.ended_at:
+        raise ProtestError(_("The time written on the protest (%(written)s) is before the recorded end of the game "
+                             "(%(ended)s): a protest is filed after the game (003 l.127).")
+                           % {"written": format_club_time(written_at), "ended": format_club_time(game.ended_at)})
+
+
 def _check_admissible(ruleset: RuleSet, category: str, text: str) -> None:
     if category not in Protest.Category.values:
         raise ProtestError(_("Choose the protest's category."))
@@ -130,7 +146,7 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
         _check_admissible(ruleset, category, text)
         _check_window(game, now)
         protest = Protest(game=game, player=player, seat=seat.number, filed_by=by, category=category,
-                          text=text.strip(), filed_at=now)
+                          text=text.strip(), filed_at=now, entered_at=now)
         protest._history_user = by
         protest.save()
         transaction.on_commit(lambda: notify_filed(protest))
@@ -145,6 +161,7 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         raise PermissionDenied(_("Only the judge of this table records a paper protest."))
     if timezone.is_naive(written_at):
         written_at = timezone.make_aware(written_at, timezone.get_default_timezone())
+    entered_at = timezone.now()  # recorded beside the written time: a back-dated entry shows as such
     with transaction.atomic():
         game = _locked_game(game)
         if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
@@ -152,13 +169,15 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         entry = game.seats.select_related("player").filter(number=seat).first()
         if entry is None:
             raise ProtestError(_("Seat %(seat)s is not in this game.") % {"seat": seat})
-        if written_at > timezone.now() + dt.timedelta(minutes=1):
-            raise ProtestError(_("The time written on the protest is in the future."))
+        if written_at > entered_at + dt.timedelta(minutes=1):
+            raise ProtestError(_("The time written on the protest (%(written)s) is in the future: it is now "
+                                 "%(now)s.") % {"written": format_club_time(written_at),
+                                                "now": format_club_time(entered_at)})
         _check_admissible(game.ruleset.ruleset(), category, text)
         if game.ended_at is not None:
-            _check_window(game, written_at)
+            _check_written_time(game, written_at)
         protest = Protest(game=game, player=entry.player, seat=entry.number, filed_by=by, category=category,
-                          text=text.strip(), filed_at=written_at)
+                          text=text.strip(), filed_at=written_at, entered_at=entered_at)
         protest._history_user = by
         protest._change_reason = "paper protest recorded by the table judge"
         protest.save()
