@@ -221,7 +221,6 @@ def cache_config(url: str) -> dict:
 CACHE_URL = env_str("CACHE_URL")
 CACHES = {"default": cache_config(CACHE_URL)}
 
-# django-axes: lock out an IP + username pair after repeated failed logins.
 # Background work (long rating recomputes): django-tasks with its database backend; `manage.py db_worker` runs the
 # tasks (`./dev.sh run` starts one beside the site). TASKS_BACKEND=immediate runs them inside the request instead.
 TASKS_BACKEND = env_str("TASKS_BACKEND", "database")
@@ -233,9 +232,16 @@ TASKS = {
     }
 }
 
+# django-axes: lock out an address + username pair after AXES_FAILURE_LIMIT failed logins, and an address
+# trying many usernames after AXES_IP_FAILURE_LIMIT (club/axes_handler.py). Behind a reverse proxy set
+# TRUSTED_PROXY_COUNT=1 (the number of proxies appending to X-Forwarded-For) so the client's address is counted.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+AXES_HANDLER = "club.axes_handler.ClubAxesHandler"
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "club.axes_handler.client_ip"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
