@@ -44,4 +44,5 @@ def site(request):
         "site_club": SimpleLazyObject(club),
         "nav_extra_templates": plugin_templates(NAV_TEMPLATES),
         "user_is_club_admin": SimpleLazyObject(lambda: permissions.is_club_admin(request.user, club())),
+        "user_person_name": SimpleLazyObject(lambda: selectors.person_name(getattr(request, "user", None))),
     }

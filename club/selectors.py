@@ -57,3 +57,15 @@ def user_by_username(username: str):
     if exact:
         return exact[0]
     return found[0] if len(found) == 1 else None
+
+
+def person_name(user) -> str:
+    """How a person is shown to others: his player's nickname, else his full name, else (last resort) the login."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    cached = user.__dict__.get("_person_name")
+    if cached is None:
+        nickname = Player.objects.filter(user=user).order_by("pk").values_list("nickname", flat=True).first()
+        cached = nickname or user.get_full_name() or user.get_username()
+        user.__dict__["_person_name"] = cached
+    return cached

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -190,3 +191,8 @@ def signup(request):
         messages.success(request, _("Welcome! Find your nickname in the list and press “This is me”."))
         return redirect("player_list")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico by themselves (a PDF tab, an old browser): send them to the static icon."""
+    return redirect(static("favicon.svg"), permanent=True)

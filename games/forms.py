@@ -1,5 +1,9 @@
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from club.selectors import person_name
+from club.templatetags.points import points
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -57,9 +61,15 @@ class PaperProtestForm(ProtestForm):
 
     seat = forms.IntegerField(label=_("Seat"), min_value=1, max_value=10)
     written_at = forms.DateTimeField(label=_("Written at"),
-                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"},
+                                                                format="%Y-%m-%dT%H:%M"))
 
     field_order = ["seat", "category", "text", "written_at"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The judge records a paper protest as it is handed in: the time defaults to now, in the club's time zone.
+        self.fields["written_at"].initial = timezone.localtime().replace(second=0, microsecond=0)
 
 
 RESULT_CHOICES_BLANK = [("", "—"), ("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
@@ -103,7 +113,8 @@ class ProtestDecisionForm(forms.Form):
             self.team_vote_allowed = ruleset.team_vote_annulment
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
             self.fields["remove_penalties"].choices = [
-                (str(i.pk), f"{i.seat.number}: {i.points.normalize()} {i.clause}") for i in items]
+                (str(i.pk), _("seat %(seat)s: %(points)s (%(clause)s)") % {
+                    "seat": i.seat.number, "points": points(i.points), "clause": i.clause}) for i in items]
         if not self.team_vote_allowed:
             del self.fields["team_votes"]
 
@@ -159,6 +170,7 @@ class TournamentForm(forms.Form):
         self.fields["ruleset"].queryset = _rulesets_for(club)
         self.fields["head_judge"].queryset = get_user_model().objects.filter(
             memberships__club=club).distinct().order_by("username")
+        self.fields["head_judge"].label_from_instance = person_name
 
     def clean_stages(self):
         return [s.strip() for s in self.cleaned_data["stages"].split(",") if s.strip()]

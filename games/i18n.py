@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext
 
+from club.templatetags.points import points
 from games.rules.i18n import Text
 from games.rules.problems import Problem
 from games.rules.scoring import NOTE_TEMPLATES
@@ -32,8 +33,22 @@ def render(template: str, params: dict[str, Any], english: str) -> str:
             return english
 
 
+_PHASE_CODE = re.compile(r"^([DN])(\d+)$")
+
+
+def phase_code(code: str) -> str:
+    """The engine's phase code in the reader's letters: D2 → «Д2» (day), N1 → «Н1» (night) in Russian."""
+    match = _PHASE_CODE.match(code)
+    if not match:
+        return code
+    letter = pgettext("day in a phase code", "D") if match.group(1) == "D" else pgettext("night in a phase code", "N")
+    return f"{letter}{match.group(2)}"
+
+
 def localize(value: Any) -> Any:
-    """A `Text` in the active language; any other value unchanged."""
+    """A `Text` in the active language; a phase code ("D2") in the reader's letters; any other value unchanged."""
+    if isinstance(value, str) and _PHASE_CODE.match(value):
+        return phase_code(value)
     if isinstance(value, Text):
         if value.context and not value.params:
             return pgettext(value.context, value.template)
@@ -80,4 +95,103 @@ def note_text(note: str) -> str:
         match = pattern.fullmatch(note or "")
         if match:
             return render(template, match.groupdict(), note)
-    return note
+    return stored_reason_text(note)
+
+
+_PROTEST_REF = re.compile(r"^protest #(\d+)(?:: (.*))?$", re.S)
+_RESULT_CHANGE = re.compile(r"^result (\S+) → (\S+)$")
+
+
+def stored_reason_text(text: str) -> str:
+    """The English reasons the protest service stores with a change («protest #2: result red → black», «decision:
+    uphold») in the reader's language; a judge's own words are shown as written."""
+    if not text:
+        return text
+    match = _PROTEST_REF.match(text)
+    if match:
+        head = gettext("protest No. %(n)s") % {"n": match.group(1)}
+        return f"{head}: {stored_reason_text(match.group(2))}" if match.group(2) else head
+    match = _RESULT_CHANGE.match(text)
+    if match:
+        return f"{gettext('result')}: {result_label(match.group(1).strip('-'))} → {result_label(match.group(2))}"
+    if text.startswith("decision: "):
+        decision = text.removeprefix("decision: ")
+        labels = {"uphold": gettext("upheld"), "reject": gettext("rejected")}
+        return f"{gettext('decision')}: {labels.get(decision, decision)}"
+    if text.startswith("replay ordered by protest #"):
+        return gettext("replay ordered by protest No. %(n)s") % {"n": text.rsplit("#", 1)[1]}
+    fixed = {
+        "replay ordered": gettext("replay ordered"),
+        "annulled by the team vote (003 l.127)": gettext("annulled by the team vote"),
+        "protocol corrected": gettext("protocol corrected"),
+        "paper protest recorded by the table judge": gettext("paper protest recorded by the table judge"),
+    }
+    return fixed.get(text, text)
+
+
+
+def _payload_labels() -> dict[str, str]:
+    return {
+        "seat": gettext("seat"), "by": gettext("nominated by"), "nominee": gettext("nominee"),
+        "player_id": "", "nickname": gettext("player"), "role": gettext("role"), "delta": gettext("fouls"),
+        "result": gettext("result"), "points": gettext("points"), "note": gettext("note"), "day": gettext("day"),
+        "night": gettext("night"), "reason": gettext("reason"), "seats": gettext("seats"), "colour": gettext("colour"),
+        "id": gettext("No."), "undid": gettext("undid action No."), "clause": "", "create": "",
+    }
+
+
+def _payload_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if key == "result":
+        return result_label(str(value))
+    if key == "delta":
+        return f"+{value}" if str(value).lstrip("+").isdigit() and not str(value).startswith("-") else str(value)
+    if key == "points":
+        try:
+            return points(value)
+        except (TypeError, ValueError, ArithmeticError):
+            return str(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {v}" for k, v in value.items())
+    return str(value)
+
+
+def action_details(payload: Any) -> str:
+    """A judge action's payload as a reader says it: «место 3, фолы +1», «за 5: 7» — never `{'seat': '3', …}`."""
+    if not isinstance(payload, dict):
+        return "" if payload in (None, "") else str(payload)
+    labels = _payload_labels()
+    parts = []
+    for key, value in payload.items():
+        if value in (None, "", [], {}) or key in ("action_id", "version", "player_id", "create", "clause"):
+            continue
+        if key.startswith("v") and key[1:].isdigit():  # votes: "v5": 7 → «за 5: 7»
+            parts.append(gettext("for %(seat)s: %(votes)s") % {"seat": key[1:], "votes": value})
+            continue
+        label = labels.get(key, "")
+        text = _payload_value(key, value)
+        parts.append(f"{label} {text}".strip() if label else text)
+    return ", ".join(parts)
+
+
+def result_label(code: str) -> str:
+    """A stored result code ("red", "black", "draw") in the reader's language."""
+    labels = {"red": gettext("Red win"), "black": gettext("Black win"), "draw": gettext("Draw"), "": "—"}
+    return labels.get(code, code)
+
+
+def action_label(kind: str) -> str:
+    labels = {
+        "seat": gettext("seat"), "seat_clear": gettext("seat cleared"), "seats_draw": gettext("seat draw"), "role": gettext("role"),
+        "start": gettext("start"), "speech": gettext("speech"), "nominate": gettext("nomination"), "withdraw": gettext("withdrawal"),
+        "votes": gettext("vote"), "lift": gettext("lift vote"), "night": gettext("night"), "kill": gettext("kill"),
+        "don_check": gettext("Don's check"), "sheriff_check": gettext("Sheriff's check"), "day": gettext("day"),
+        "best_move": gettext("best move"), "colour": gettext("colour on record"), "foul": gettext("foul"), "remove": gettext("removal"),
+        "result": gettext("result"), "extra": gettext("judge extra"), "adjustment": gettext("adjustment"),
+        "adjustment_delete": gettext("adjustment deleted"), "sign": gettext("sign-off"), "undo": gettext("undo"),
+        "speech_grant": gettext("word given"), "extra_approve": gettext("judge extra approved"),
+    }
+    return str(labels.get(kind, kind))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from club.permissions import is_club_admin, is_head_judge, is_judge
 from games.models import Game, Tournament
@@ -43,6 +44,12 @@ def can_see_secrets(user, game: Game) -> bool:
     return can_edit_protocol(user, game)
 
 
+def can_export_tournament(user, tournament: Tournament) -> bool:
+    """The whole tournament's protocols (roles and checks included) go to everyone only once no game is in play."""
+    in_play = tournament.games.exclude(status__in=[Game.Status.FINISHED, Game.Status.SIGNED, Game.Status.ANNULLED])
+    return is_club_admin(user, tournament.club) or not in_play.exists()
+
+
 def can_start_game(user, club) -> bool:
     return is_judge(user, club)
 
@@ -60,7 +67,7 @@ def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game,
         raise Http404("no such game") from exc
     can_write = can_edit_protocol(user, game)
     if write and not can_write:
-        raise PermissionDenied("only the game's judge, the head judge or a club admin may edit this protocol")
+        raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
     return game, can_write
 
 

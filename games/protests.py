@@ -91,8 +91,9 @@ def _check_window(game: Game, at: dt.datetime) -> None:
               "the recorded end of the game (000 T6.3.1, 002 III.15.1).")
             % {"deadline": format_club_time(deadline),
                "minutes": game.ruleset.ruleset().protest_window_minutes})
-    if at < game.ended_at:
-        raise ProtestError(_("A protest is filed after the game has ended (003 l.127)."))
+    # A paper protest carries the minute it was written: the minute of the end itself is after the end.
+    if at < game.ended_at.replace(second=0, microsecond=0):
+        raise ProtestError(_("A protest is filed after the game has ended: the time written is before its end."))
 
 
 def _check_written_time(game: Game, written_at: dt.datetime) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -9,7 +10,11 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 
+from club.selectors import person_name
+from games.i18n import action_details, action_label, stored_reason_text
 from games.models import Game, RuleSetVersion, Seat, Tournament
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
@@ -368,6 +373,33 @@ def protests_of_user(user) -> QuerySet:
             .select_related("game__tournament", "player", "decided_by").order_by("-filed_at", "-pk").distinct())
 
 
+def _field_label(model, name: str) -> str:
+    try:
+        return str(model._meta.get_field(name).verbose_name)
+    except Exception:  # noqa: BLE001 — a field that no longer exists keeps its stored name
+        return name
+
+
+def _field_value(model, name: str, value) -> str:
+    """A stored value as the reader says it: a choice by its label («Победа красных», not `red`), a date in the
+    reader's format, nothing as «—»."""
+    if value in (None, ""):
+        return "—"
+    try:
+        field = model._meta.get_field(name)
+    except Exception:  # noqa: BLE001
+        return str(value)
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(value, dt.datetime):
+        return date_format(timezone.localtime(value) if timezone.is_aware(value) else value, "SHORT_DATETIME_FORMAT")
+    if isinstance(value, dt.date):
+        return date_format(value, "SHORT_DATE_FORMAT")
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    return str(value)
+
+
 @dataclass
 class AuditEntry:
     at: Any
@@ -377,11 +409,12 @@ class AuditEntry:
 
 
 def _who(user) -> str:
-    return user.get_username() if user is not None else ""
+    return person_name(user) if user is not None else ""
 
 
 def audit_trail(game: Game) -> list[AuditEntry]:
-    """The protocol's audit trail: the game's history rows, its live-entry actions and its protests' history."""
+    """The protocol's audit trail, in words: the game's history rows, its live-entry actions and its protests'
+    history (the stored codes stay in the rows; the reader sees labels and values)."""
     from games.models import GameAction, Protest
 
     entries: list[AuditEntry] = []
@@ -389,21 +422,26 @@ def audit_trail(game: Game) -> list[AuditEntry]:
     previous = None
     for record in records:
         if previous is None:
-            detail = "created"
+            detail = gettext("created")
         else:
             delta = record.diff_against(previous, excluded_fields=["version"])
-            detail = "; ".join(f"{c.field}: {c.old!s} → {c.new!s}" for c in delta.changes)
+            detail = "; ".join(f"{_field_label(Game, c.field)}: {_field_value(Game, c.field, c.old)} → "
+                               f"{_field_value(Game, c.field, c.new)}" for c in delta.changes)
         if record.history_change_reason:
-            detail = f"{record.history_change_reason} ({detail})" if detail else record.history_change_reason
-        entries.append(AuditEntry(record.history_date, _who(record.history_user), "protocol", detail))
+            reason = stored_reason_text(record.history_change_reason)
+            detail = f"{reason} ({detail})" if detail else reason
+        entries.append(AuditEntry(record.history_date, _who(record.history_user), gettext("protocol"), detail))
         previous = record
     for action in GameAction.objects.filter(game=game).select_related("by").order_by("seq"):
-        detail = f"{action.kind} {action.payload}" + (" (undone)" if action.undone else "")
-        entries.append(AuditEntry(action.at, _who(action.by), "live entry", detail))
+        detail = f"{action_label(action.kind)} {action_details(action.payload)}".strip()
+        if action.undone:
+            detail += f" ({gettext('undone')})"
+        entries.append(AuditEntry(action.at, _who(action.by), gettext("live entry"), detail))
+    statuses = dict(Protest.Status.choices)
     for record in (Protest.history.filter(game_id=game.pk).select_related("history_user")
                    .order_by("history_date", "history_id")):
-        detail = f"#{record.id} {record.status}" + (f": {record.history_change_reason}"
-                                                    if record.history_change_reason else "")
-        entries.append(AuditEntry(record.history_date, _who(record.history_user), "protest", detail))
+        detail = f"№{record.id} {statuses.get(record.status, record.status)}" + (
+            f": {stored_reason_text(record.history_change_reason)}" if record.history_change_reason else "")
+        entries.append(AuditEntry(record.history_date, _who(record.history_user), gettext("protest"), detail))
     entries.sort(key=lambda e: e.at)
     return entries

@@ -140,7 +140,7 @@ def _header_problems(p: Protocol) -> list[Problem]:
 def resolve_club(club_name: str | None) -> Club:
     """`--club NAME` (created when missing), else the site's only club, else a new «Клуб»."""
     if club_name:
-        club, _ = Club.objects.get_or_create(name=club_name.strip())
+        club, _created = Club.objects.get_or_create(name=club_name.strip())
         return club
     clubs = list(Club.objects.order_by("id")[:2])
     if len(clubs) == 1:
@@ -182,7 +182,7 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
             parsed.append((label, doc))  # a text holding NUL is never sent to the database, not even in a query
 
     if club is not None and by is not None and not is_club_admin(by, club):
-        raise PermissionDenied("only a club admin may import protocols")
+        raise PermissionDenied(_("Only a club admin may import protocols."))
     if club is None and club_name:
         for p in _too_long("club", club_name.strip(), Club, "name"):
             problems.append(f"--club: {p}")
@@ -581,7 +581,7 @@ def _scores_changed(games: list[Game]) -> None:
 def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str) -> RuleSetVersion:
     """A club's own copy of a rule set ("our club's rules"), editable by its admins."""
     if not is_club_admin(by, club):
-        raise PermissionDenied("only a club admin may copy a rule set")
+        raise PermissionDenied(_("Only a club admin may copy a rule set."))
     if RuleSetVersion.objects.filter(slug=slug).exists():
         raise ServiceError(f"the code {slug!r} is taken; choose another")
     params = dict(source.params, slug=slug, name=name)
@@ -590,7 +590,7 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
 
 def ruleset_set_default(*, club: Club, by, ruleset: RuleSetVersion) -> None:
     if club is None or not is_club_admin(by, club):
-        raise PermissionDenied("only a club admin may choose the club's rule set")
+        raise PermissionDenied(_("Only a club admin may choose the club's rule set."))
     if ruleset.club_id not in (None, club.pk):
         raise ServiceError("that rule set belongs to another club")
     club.default_ruleset = ruleset
@@ -602,7 +602,7 @@ def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersi
     if ruleset.is_preset or ruleset.club is None:
         raise ServiceError("a preset is never edited; make the club's copy first")
     if not is_club_admin(by, ruleset.club):
-        raise PermissionDenied("only a club admin may edit the club's rules")
+        raise PermissionDenied(_("Only a club admin may edit the club's rules."))
     merged = RuleSet.from_dict(dict(ruleset.params, **params, slug=ruleset.slug)).to_dict()
     name = merged.get("name") or ruleset.name
     with transaction.atomic():

@@ -25,11 +25,13 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from club.permissions import is_club_staff
+from club.templatetags.points import points
 from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
@@ -73,6 +75,7 @@ class SheetRow:
     left: str = ""  # how and when the player left, e.g. "голосование Д2"
     main: str = ""
     extras: str = ""
+    total: str = ""
 
 
 @dataclass
@@ -145,15 +148,14 @@ class Sheet:
 
 
 def points_text(value: Decimal | None) -> str:
-    """0.40 → "0.4", 1.0000 → "1", -0.5 → "−0.5" (a real minus: it survives printing and text extraction)."""
+    """0.40 → «0,4» on a Russian sheet, «0.4» on an English one (the pages' `points` filter, lazily, so the sheet's
+    own language decides), -0.5 → «−0,5» with a real minus that survives printing and text extraction."""
     if value is None:
         return ""
-    text = f"{value:f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    return text.replace("-", "−")
+    return _points_lazy(value)
+
+
+_points_lazy = lazy(lambda value: points(value).replace("-", "−"), str)
 
 
 def nickname_size(nickname: str) -> str:
@@ -292,6 +294,7 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
             number=s.number, nickname=s.nickname, nickname_size=nickname_size(s.nickname), role=s.role or "",
             foul_boxes=[i < s.fouls for i in range(FOUL_BOXES)], removal=_removal_mark(s.left),
             left=_left_text(s.left), main=points_text(s.main), extras=points_text(s.extras),
+            total=points_text(s.total),
         ))
     by_number = {r.number: r for r in rows}
     rows = [by_number.get(n) or SheetRow(number=n) for n in range(1, 11)]

@@ -15,7 +15,7 @@ from club.selectors import get_site_club
 from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
-from games.permissions import can_see_secrets, get_game_for_user
+from games.permissions import can_export_tournament, can_see_secrets, get_game_for_user
 from games.selectors import export_tournament, game_to_dict, protocol_view, with_protest_flag, with_protocol
 from games.services import ImportFailed, ServiceError, import_documents
 
@@ -34,13 +34,13 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
     games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
-    return render(request, "games/tournament_detail.html", {"tournament": tournament, "games": games})
+    return render(request, "games/tournament_detail.html", {"tournament": tournament, "games": games,
+                                                            "can_export": can_export_tournament(request.user, tournament)})
 
 
 def tournament_json(request, pk: int):
     tournament = get_object_or_404(Tournament, pk=pk)
-    if tournament.games.exclude(status__in=[Game.Status.FINISHED, Game.Status.SIGNED, Game.Status.ANNULLED]
-                                ).exists() and not is_club_admin(request.user, tournament.club):
+    if not can_export_tournament(request.user, tournament):
         # An unfinished game's roles and checks are secret: only the staff may export them.
         raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
     data = export_tournament(tournament)

@@ -38,7 +38,7 @@ def protests_panel_context(request, game: Game, *, form=None, paper_form=None, e
                    and timezone.now() <= deadline)
     protests = list(game_protests(game))
     return {
-        "game": game, "protests": protests, "deadline": deadline,
+        "game": game, "protests": protests, "deadline": deadline, "window_open": window_open,
         "under_protest": any(p.status == Protest.Status.PENDING for p in protests),
         "can_file": window_open and can_file_protest(user, game),
         "can_record_paper": is_table_judge(user, game) and game.status not in (Game.Status.SIGNED,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -52,8 +54,41 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
             value = ", ".join(
                 TIEBREAKER_LABELS[n][0 if russian else 1] if n in TIEBREAKER_LABELS else n
                 for n in (part.strip() for part in str(value).split(",")) if n)
+        elif field.name == "lift_bans":
+            value = lift_bans_text(form.initial.get("lift_bans_list") or _json_list(value))
         rows.append((field.label, value))
     return rows
+
+
+def _json_list(raw) -> list:
+    try:
+        value = json.loads(raw or "[]")
+    except (TypeError, ValueError):
+        return []
+    return value if isinstance(value, list) else []
+
+
+def lift_bans_text(bans) -> str:
+    """The forbidden lift votes as a reader says them: «всех игроков за столом (000 S7.10); 3 в равенстве при 3
+    живых (000 S7.5)» — never the stored JSON."""
+    parts = []
+    for ban in bans:
+        if not isinstance(ban, dict):
+            continue
+        words = []
+        if ban.get("tied_is_all"):
+            words.append(_("all players at the table tied"))
+        elif ban.get("tied"):
+            words.append(_("%(n)s tied") % {"n": ban["tied"]})
+        if ban.get("alive"):
+            words.append(_("with %(n)s alive") % {"n": ban["alive"]})
+        if ban.get("day"):
+            words.append(_("on day %(n)s") % {"n": ban["day"]})
+        if ban.get("first_tie"):
+            words.append(_("at the first tie"))
+        clause = str(ban.get("clause") or "").split(" (")[0].split(":")[0]
+        parts.append(" ".join(str(w) for w in words) + (f" ({clause})" if clause else ""))
+    return "; ".join(parts)
 
 
 def ruleset_detail(request, pk: int):

@@ -27,7 +27,7 @@ class Chart:
     rank_line: str
     y_ticks: list[tuple[float, str]]  # (y, label) of the points scale
     rank_ticks: list[tuple[float, str]]
-    x_labels: list[tuple[float, str]]
+    x_labels: list[tuple[float, dt.date]]  # the first and last game's dates, formatted by the template
     zero_y: float | None
     games: int
     final_points: Decimal
@@ -86,7 +86,7 @@ def history_chart(history: Sequence[tuple[dt.date, Decimal, int]],
     rank_line = " ".join(f"{x(i):.1f},{y_rank(r):.1f}" for i, r in enumerate(ranks))
     y_ticks = [(y_points(low + (high - low) * k / 4), _fmt(low + (high - low) * k / 4)) for k in range(5)]
     rank_ticks = sorted({(y_rank(r), str(r)) for r in {1, (worst + 1) // 2, worst}})
-    x_labels = [(x(i), history[i][0].isoformat()) for i in sorted({0, n - 1})]
+    x_labels = [(x(i), history[i][0]) for i in sorted({0, n - 1})]
     elo_line, elo_labels, final_elo = "", [], None
     drawn = [(i, e) for i, e in enumerate(elo or ()) if e is not None]
     if drawn:

@@ -52,9 +52,9 @@ def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str,
         out.append(
             f'<tr{warning if mark else ""}><td>{rank}</td>'
             f'<td><a href="{profile % player_id}">{escape(nickname)}</a>{badge if mark else ""}</td>'
-            f'<td class="text-end">{games}</td><td class="text-end">{wins}</td>'
-            f'<td class="text-end">{_points(main, sep)}</td><td class="text-end">{_points(extras, sep)}</td>'
+            f'<td class="text-end">{games}</td><td class="text-end fold">{wins}</td>'
+            f'<td class="text-end fold">{_points(main, sep)}</td><td class="text-end fold">{_points(extras, sep)}</td>'
             f'<td class="text-end"><strong>{_points(total, sep)}</strong></td>'
-            f'<td class="text-end">{_three(average, sep)}</td>'
-            f'<td class="small text-muted">{labels[decided_by] if decided_by else ""}</td></tr>')
+            f'<td class="text-end fold">{_three(average, sep)}</td>'
+            f'<td class="small text-muted fold">{labels[decided_by] if decided_by else ""}</td></tr>')
     return "\n".join(out), len(out)

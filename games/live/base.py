@@ -122,18 +122,3 @@ def int_field(payload: dict, key: str, *, low: int = 1, high: int = 10, optional
         raise ActionRefused(_("%(field)s: a number from %(low)d to %(high)d.") % {"field": key, "low": low,
                                                                                  "high": high})
     return number
-
-
-def action_label(kind: str) -> str:
-    """The action's name in the judge's language (the log, the undo message)."""
-    labels = {
-        "seat": _("seat"), "seat_clear": _("seat cleared"), "seats_draw": _("seat draw"), "role": _("role"),
-        "start": _("start"), "speech": _("speech"), "nominate": _("nomination"), "withdraw": _("withdrawal"),
-        "votes": _("vote"), "lift": _("lift vote"), "night": _("night"), "kill": _("kill"),
-        "don_check": _("Don's check"), "sheriff_check": _("Sheriff's check"), "day": _("day"),
-        "best_move": _("best move"), "colour": _("colour on record"), "foul": _("foul"), "remove": _("removal"),
-        "result": _("result"), "extra": _("judge extra"), "adjustment": _("adjustment"),
-        "adjustment_delete": _("adjustment deleted"), "sign": _("sign-off"), "undo": _("undo"),
-        "speech_grant": _("word given"), "extra_approve": _("judge extra approved"),
-    }
-    return str(labels.get(kind, kind))

@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, action_label
+from games.i18n import action_label
+from games.live.base import ActionResult, Ctx
 from games.models import (
     Adjustment,
     Day,

@@ -1,6 +1,11 @@
+import re
+
 from django import template
+from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
+from games.forms import CORRECTABLE_CHOICES
+from games.i18n import result_label as _result_label
 from games.models import Game
 from games.selectors import with_protest_flag
 
@@ -10,7 +15,9 @@ register = template.Library()
 @register.inclusion_tag("games/_game_list.html")
 def latest_games(limit: int = 10):
     club = get_site_club()
-    games = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament", "evening")
+    # Drafts are a judge's table being set up: not a game anyone played yet, so not on the public list.
+    games = (with_protest_flag(Game.objects.filter(club=club).exclude(status=Game.Status.DRAFT))
+             .select_related("tournament", "evening")
              .order_by("-date", "-id")[:limit] if club else [])
     return {"games": games}
 
@@ -20,3 +27,39 @@ def latest_evenings(limit: int = 5):
     from games.evenings import recent_evenings
 
     return {"evenings": recent_evenings(get_site_club(), limit)}
+
+
+RESULT_BADGES = {"red": "text-bg-danger", "black": "text-bg-dark", "draw": "text-bg-secondary"}
+
+
+@register.inclusion_tag("games/_result_badge.html")
+def result_badge(game):
+    """A game's result as the same coloured badge on every page: red, black, draw."""
+    return {"css": RESULT_BADGES.get(game.result, "text-bg-light"), "label": game.get_result_display(),
+            "code": game.result}
+
+
+
+@register.filter
+def result_label(code) -> str:
+    """A stored result code (red/black/draw) as words: «Победа красных»."""
+    return _result_label(str(code or ""))
+
+
+@register.filter
+def correctable_label(code) -> str:
+    return str(dict(CORRECTABLE_CHOICES).get(code, code))
+
+
+_LINE = re.compile(r"\bl\.\s?(?=\d)")
+_APPENDIX = re.compile(r"\bApp\.")
+
+
+@register.filter
+def clause(text) -> str:
+    """A rule-book reference in the reader's words: «003 l.127» → «003 стр. 127», «002 App.» → «002 Прил.» in
+    Russian (the books are cited by line where they have no numbered clauses)."""
+    text = str(text or "")
+    if not (get_language() or "").startswith("ru"):
+        return text
+    return _APPENDIX.sub(gettext("App."), _LINE.sub(gettext("l.") + " ", text))

@@ -7,7 +7,7 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.live.base import action_label
+from games.i18n import action_details, action_label
 from games.models import GameAction
 from games.permissions import can_edit_protocol, can_start_game
 
@@ -49,3 +49,9 @@ def may_start_game(context, club):
 def action_label_filter(kind: str) -> str:
     """A judge action's stored kind ("nominate", "don_check" …) → its label in the reader's language."""
     return action_label(kind or "")
+
+
+@register.filter(name="action_details")
+def action_details_filter(payload) -> str:
+    """A judge action's payload as words («место 3, фолы +1»), never the stored dict."""
+    return action_details(payload)
