@@ -133,6 +133,8 @@ FILL = {
     "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
     "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
 }
+# Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
+QUERIES = {"games:round_sheets_pdf": "?games=1-2"}
 SLUGS = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"]}  # a reset link that is no longer valid
 
 
@@ -169,7 +171,7 @@ def _urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
             token = f"<{converter}:{pname}>" if converter else f"<{pname}>"
             candidates = [c.replace(token, v, 1) for c in candidates for v in values]
         if ok:
-            urls.extend((name, c) for c in candidates)
+            urls.extend((name, c + QUERIES.get(name, "")) for c in candidates)
         else:
             unknown.append(f"{name}: /{route}")
     return urls, unknown

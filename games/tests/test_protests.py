@@ -14,7 +14,7 @@ import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Adjustment, DecidedProtestIsFinal, Game, Protest, RuleSetVersion, ScoreItem, Seat
 from games.protests import (
@@ -331,7 +331,11 @@ def test_ex18_reversal_changes_exactly_the_expected_points_and_the_standings_ord
     # the audit trail: the game's history names the decider; both the filer and the table judge are notified
     change = game1.history.filter(history_user=cast.head_judge).first()
     assert change is not None and "black → red" in change.history_change_reason
-    assert any("black → red" in e.detail for e in audit_trail(game1))
+    # shown to people as words: «protest No. N: result: Black win → Red win», never the stored codes
+    with translation.override("en"):
+        trail = audit_trail(game1)
+    assert any("result: Black win → Red win" in e.detail for e in trail)
+    assert not any("black → red" in e.detail for e in trail)
     assert sorted(r for m in mail.outbox for r in m.to) == ["participant@example.org", "table_judge@example.org"]
     assert protest.decided_by == cast.head_judge and protest.history.count() == 2
 

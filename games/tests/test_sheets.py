@@ -120,8 +120,9 @@ def test_finished_protocol_pdf_is_two_pages_with_every_field(client, games):
     blank = _text(_pdf(client.get(reverse("protocol_blank_pdf"))), 0)
     assert _role_tokens(front) >= _role_tokens(blank) + 10
     # points: winners 1, the judge's extra 0.3 for seat 3, the best move (6 8 3 named, two blacks → 0.3 in cml)
-    assert "0.3" in front and "1" in front
-    assert "0.3" in back and "led the city to the win" in back and "Оборотная сторона протокола" in back
+    # points are written as on the pages, with the Russian sheet's decimal comma (0,3 — never 0.3 or 0,300000)
+    assert "0,3" in front and "1" in front and "0.3" not in front
+    assert "0,3" in back and "led the city to the win" in back and "Оборотная сторона протокола" in back
     sheet = game_sheet(_loaded(finished), show_secrets=True)
     assert [r.role for r in sheet.rows] == ROLES
     assert sheet.best_move_victim == 1 and sheet.best_move == [6, 8, 3]
@@ -358,3 +359,14 @@ def test_round_document_is_bounded_by_the_tournaments_tables_for_the_public(clie
     # a judge of another club is the public here
     client.force_login(MembershipFactory(role=Membership.Role.JUDGE).user)
     assert client.get(url, {"round": 1, "tables": 3}).status_code == 400
+
+
+@pytest.mark.parametrize(("language", "expected"), [("ru", "−0,033"), ("en", "−0.033")])
+def test_sheet_points_follow_the_sheets_language_like_the_pages(language, expected):
+    from django.utils import translation
+
+    from games.sheets import points_text
+
+    value = points_text(Decimal("-0.0333"))  # built in one language, printed in the sheet's own
+    with translation.override(language):
+        assert str(value) == expected
