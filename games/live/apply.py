@@ -25,8 +25,9 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from club.db import is_conflict
+from games.i18n import action_label
 from games.live import day, end, night, penalties, setup, undo
-from games.live.base import ActionRefused, ActionResult, Busy, Ctx, ReadOnly, StaleVersion, action_label
+from games.live.base import ActionRefused, ActionResult, Busy, Ctx, ReadOnly, StaleVersion
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
