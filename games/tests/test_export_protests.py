@@ -80,6 +80,17 @@ def _with_protests(tournament: Tournament, head) -> dict[str, int]:
     game = games[1]
     _decide(_protest(game, category=Protest.Category.TECHNICAL_ERROR), head, "uphold", [{"kind": "replay"}])
     cases["annulled by a replay"] = game.number
+    # …and the replay played: its protocol entered (here imported by its number), still linked to the annulled game.
+    replay = game.replays.get()
+    played = protocol_to_dict(next(iter(generate_games(1, tournament.ruleset.ruleset(), seed=99))))
+    played.update(number=replay.number, table=replay.table, date="2026-11-29",
+                  ended_at="2026-11-29T12:00:00+00:00")
+    document = {"format": "mafclub/1", "tournament": {"name": tournament.name, "ruleset": tournament.ruleset.slug},
+                "games": [played]}
+    import_documents(documents=[("replay.json", json.dumps(document, ensure_ascii=False))], club=tournament.club)
+    replay.refresh_from_db()
+    assert replay.status == Game.Status.FINISHED and replay.replay_of_id == game.pk
+    cases["replay played"] = replay.number
     # A penalty added, and an automatic penalty (or a judge's) removed.
     game = games[2]
     outcomes = [{"kind": "add_penalty", "seat": 4, "points": "-0.5", "clause": "002 App. l.550", "note": "жест"}]
