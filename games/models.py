@@ -134,6 +134,9 @@ class Game(models.Model):
     status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.DRAFT)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    # The first "Стоп игра" of the live entry (002 I.1.5): a result entered again after an undo keeps it, so the
+    # protest window (000 T6.3.1, 002 III.15.1) never moves; undo does not restore this field.
+    stopped_at = models.DateTimeField(_("first stop"), null=True, blank=True)
     phase = models.CharField(_("phase"), max_length=4, blank=True, help_text="live entry: the current phase, e.g. D2")
     result = models.CharField(_("result"), max_length=5, choices=RESULT_CHOICES, blank=True)
     best_move = models.JSONField(_("best move"), null=True, blank=True)
@@ -186,6 +189,9 @@ class Seat(models.Model):
                                verbose_name=_("player"))
     role = models.CharField(_("role"), max_length=1, choices=ROLE_CHOICES, blank=True)
     fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
+    # The day whose speech the 3rd foul costs (000 D6.4, 003 l.73; `games.rules.facts.third_foul_day`); it holds
+    # while the seat has 3 fouls and is cleared when a foul is taken back below 3.
+    speech_lost_day = models.PositiveSmallIntegerField(_("speech lost on day"), null=True, blank=True)
     # materialised score (protocol columns "баллы" / "доп. баллы", 000 P7.8) and tie-break facts
     main = models.DecimalField(_("points"), default=Decimal(0), **POINTS)
     extras = models.DecimalField(_("extra points"), default=Decimal(0), **POINTS)
@@ -221,6 +227,8 @@ class Day(models.Model):
     revotes = models.JSONField(default=list, blank=True)  # [[{"seat": .., "votes": ..}], …]
     lift_for = models.PositiveSmallIntegerField(null=True, blank=True)
     out = models.JSONField(default=list, blank=True)  # seats that left by vote or lift
+    spoken = models.JSONField(default=list, blank=True)  # seats in the order their speech ended (000 4.3.1)
+    granted = models.JSONField(default=list, blank=True)  # seats the judge gave back the word the 3rd foul took
 
     class Meta:
         ordering = ["game_id", "index"]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
 from games.models import Game, RuleSetVersion, Seat, Tournament
+from games.rules.flow import Departure, departures
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
     Adjustment,
@@ -213,7 +214,7 @@ class SeatView:
     player_id: int
     role: str | None  # None while secret
     fouls: int
-    left: str  # "" or how and when the seat left: "vote D2", "night N1", "fouls D3", "disqualified N2", "ppk D4"
+    left: Departure | None  # how and when the seat left (None: at the table)
     main: Decimal | None  # None while secret / not scored
     extras: Decimal | None
     total: Decimal | None
@@ -256,20 +257,6 @@ class ProtocolView:
     items: list[ItemView]  # every non-main item (the sheet's back side)
 
 
-def departures(protocol: Protocol) -> dict[int, str]:
-    """How each seat left the table: phase and cause."""
-    left: dict[int, str] = {}
-    for i, day in enumerate(protocol.days, start=1):
-        for seat in day.out:
-            left.setdefault(seat, f"vote D{i}")
-    for i, night in enumerate(protocol.nights, start=1):
-        if night.kill is not None:
-            left.setdefault(night.kill, f"night N{i}")
-    for removal in protocol.removals:
-        left[removal.seat] = f"{removal.reason} {removal.at}"
-    return left
-
-
 def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     """Build the display structure of a game (prefetch with `with_protocol` and seats__score_items)."""
     protocol = protocol_of(game)
@@ -287,7 +274,7 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     scored = show_secrets and game.counts
     seats = [
         SeatView(number=s.number, nickname=s.player.nickname, player_id=s.player_id,
-                 role=(s.role or None) if show_secrets else None, fouls=s.fouls, left=left.get(s.number, ""),
+                 role=(s.role or None) if show_secrets else None, fouls=s.fouls, left=left.get(s.number),
                  main=s.main if scored else None, extras=s.extras if scored else None,
                  total=s.total if scored else None)
         for s in sorted(game.seats.all(), key=lambda s: s.number)

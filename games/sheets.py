@@ -35,6 +35,7 @@ from club.templatetags.points import points
 from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
+from games.rules.flow import Departure
 from games.selectors import ProtocolView, protocol_view, with_protocol
 
 # Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
@@ -179,10 +180,10 @@ def _phase(at: str) -> str:
     return format_lazy("{}{}", letter, match.group(2))
 
 
-def _left_text(left: str) -> str:
-    if not left:
+def _left_text(left: Departure | None) -> str:
+    if left is None:
         return ""
-    how, _sep, at = left.partition(" ")
+    how, at = left.how, left.at
     labels = {
         "vote": pgettext_lazy("protocol sheet", "vote"),
         "night": pgettext_lazy("protocol sheet", "killed"),
@@ -193,8 +194,8 @@ def _left_text(left: str) -> str:
     return format_lazy("{} {}", labels.get(how, how), _phase(at)) if at else labels.get(how, how)
 
 
-def _removal_mark(left: str) -> str:
-    how = left.partition(" ")[0]
+def _removal_mark(left: Departure | None) -> str:
+    how = left.how if left else ""
     return {"fouls": pgettext_lazy("protocol sheet", "R"), "disqualified": pgettext_lazy("protocol sheet", "DQ"), "ppk": pgettext_lazy("protocol sheet", "PPK")}.get(how, "")
 
 

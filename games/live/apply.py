@@ -114,7 +114,8 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
             Game.objects.filter(pk=game.pk).update(
                 version=F("version") + 1, **{f: getattr(game, f) for f in ("phase", "result", "best_move")
                                              if "game" in ctx.snap.data or kind == "undo"})
-        GameAction.objects.create(game=game, seq=game.version, action_id=action_id, kind=kind, payload=payload,
+        GameAction.objects.create(game=game, seq=game.version, action_id=action_id, kind=kind,
+                                  payload={**payload, **result.log},
                                   before=ctx.snap.data, by=by if getattr(by, "is_authenticated", False) else None)
         if ctx.scores_changed:
             score_games(game=game)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
@@ -46,6 +46,9 @@ class ActionResult:
     message: str = ""
     replayed: bool = False  # a retry of an action already applied
     fouls: int | None = None  # the seat's fouls after a foul action (the cheap fragment needs no re-read)
+    # What the audit log records besides the judge's input (the day and seat of a speech, …): the log only; no
+    # state is ever read back from it.
+    log: dict = field(default_factory=dict)
 
 
 class Ctx:

@@ -26,25 +26,30 @@ def _current_day(ctx: Ctx) -> tuple[int, Day]:
 
 def _speech(ctx: Ctx, payload: dict) -> ActionResult:
     """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
-    index, _day = _current_day(ctx)
-    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+    index, day = _current_day(ctx)
+    order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
     if order.current is None:
         ctx.refuse(_("Every player at the table has spoken today."))
-    payload["day"], payload["seat"] = index, order.current
-    return ActionResult(ctx.game, "speech", "board", order.current)
+    ctx.snap.day(index, day)
+    day.spoken = [*day.spoken, order.current]
+    day.save(update_fields=["spoken"])
+    return ActionResult(ctx.game, "speech", "board", order.current, log={"day": index, "seat": order.current})
 
 
 def _speech_grant(ctx: Ctx, payload: dict) -> ActionResult:
     """The judge gives the word to a player whose speech the 3rd foul took (or shortened) today: the judge's
     override of 000 D6.4 / 003 l.73 as the screen applies them; audited like every action."""
-    index, _day = _current_day(ctx)
+    index, day = _current_day(ctx)
     number = int_field(payload, "seat")
-    order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+    order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
     if number not in order.silenced and number not in order.short:
         ctx.refuse(_("Seat %(seat)d has not lost today's speech.") % {"seat": number})
-    payload["day"], payload["seat"] = index, number
+    ctx.snap.day(index, day)
+    day.granted = [*day.granted, number]
+    day.save(update_fields=["granted"])
     return ActionResult(ctx.game, "speech_grant", "board", number,
-                        _("Seat %(seat)d is given the word today (the judge's decision).") % {"seat": number})
+                        _("Seat %(seat)d is given the word today (the judge's decision).") % {"seat": number},
+                        log={"day": index, "seat": number})
 
 
 def _nominate(ctx: Ctx, payload: dict) -> ActionResult:

@@ -9,12 +9,11 @@ from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.i18n import localize, problem_text
 from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, int_field, new_errors
-from games.models import Adjustment, Game, GameAction, JudgeExtra, Protest
+from games.models import Adjustment, Game, JudgeExtra, Protest
 from games.permissions import can_approve_extras
 from games.rules.flow import awaiting_approval, game_end
 from games.rules.protocol import RESULTS, ROLE_COUNTS, Protocol
@@ -46,13 +45,12 @@ def _result(ctx: Ctx, payload: dict) -> ActionResult:
     ctx.game.status = Game.Status.FINISHED
     # "Стоп игра" is recorded once: a result entered again after an undo keeps the first moment, so the protest
     # window (000 T6.3.1, 002 III.15.1) is never moved or reopened by a re-entry.
-    first = (GameAction.objects.filter(game=ctx.game, kind="result").order_by("seq")
-             .values_list("payload", "at").first())
-    ctx.game.ended_at = (parse_datetime(first[0].get("ended_at") or "") or first[1]) if first else timezone.now()
-    payload["ended_at"] = ctx.game.ended_at.isoformat()
+    if ctx.game.stopped_at is None:
+        ctx.game.stopped_at = timezone.now()
+    ctx.game.ended_at = ctx.game.stopped_at
     ctx.history = True
     ctx.scores_changed = True
-    return ActionResult(ctx.game, "result", "board")
+    return ActionResult(ctx.game, "result", "board", log={"ended_at": ctx.game.ended_at.isoformat()})
 
 
 def _points(raw) -> Decimal:
@@ -148,10 +146,10 @@ def _extra_approve(ctx: Ctx, payload: dict) -> ActionResult:
         ctx.refuse(_("The judge extra of seat %(seat)d is already approved.") % {"seat": number})
     ctx.snap.rows("judge_extras")
     JudgeExtra.objects.filter(pk=extra.pk).update(approved=True)
-    payload["points"] = str(extra.points)
     return ActionResult(ctx.game, "extra_approve", "board", number,
                         _("%(clause)s: the head judge approved %(points)s to seat %(seat)d.") % {
-                            "clause": cite(ctx.ruleset, "000 T6.1.3"), "points": extra.points, "seat": number})
+                            "clause": cite(ctx.ruleset, "000 T6.1.3"), "points": extra.points, "seat": number},
+                        log={"points": str(extra.points)})
 
 
 def _sign(ctx: Ctx, payload: dict) -> ActionResult:

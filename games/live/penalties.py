@@ -39,10 +39,14 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
     silenced_day = None
     if 3 in (fouls, seat.fouls):
         affected = "board"  # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73)
+    log = {}
     if fouls == 3 and delta == 1:
         silenced_day = _third_foul_day(ctx, number)
         if silenced_day:
-            payload["silenced_day"], payload["phase"] = silenced_day, ctx.game.phase
+            seat.speech_lost_day = silenced_day
+            log = {"silenced_day": silenced_day, "phase": ctx.game.phase}
+    if fouls < 3:
+        seat.speech_lost_day = None  # a 3rd foul taken back costs no speech
     if fouls == 4 or seat.fouls == 4:
         ctx.snap.rows("removals")
         affected = "board"
@@ -54,9 +58,9 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
         else:
             Removal.objects.filter(game=ctx.game, seat=number, reason=FOULS).delete()
     seat.fouls = fouls
-    seat.save(update_fields=["fouls"])
+    seat.save(update_fields=["fouls", "speech_lost_day"])
     return ActionResult(ctx.game, "foul", affected, number,
-                        foul_consequence(ctx.ruleset, number, fouls, silenced_day), fouls=fouls)
+                        foul_consequence(ctx.ruleset, number, fouls, silenced_day), fouls=fouls, log=log)
 
 
 def _third_foul_day(ctx: Ctx, number: int) -> int | None:
@@ -66,14 +70,14 @@ def _third_foul_day(ctx: Ctx, number: int) -> int | None:
     busy = True
     if kind == "D" and ctx.ruleset.third_foul_effect != THIRD_FOUL_NONE:
         day = next((d for d in ctx.full.days.all() if d.index == index), None)
-        order = day_speech(ctx.game, ctx.protocol(), ctx.ruleset, index)
+        order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
         busy = (number in order.spoken or number == order.current or order.current is None
                 or (day is not None and day.votes is not None))
     return third_foul_day(ctx.ruleset, phase=ctx.game.phase or "", spoke_or_speaking=busy)
 
 
 def _after_vote(ctx: Ctx, day: Day | None) -> bool:
-    """A removal now is "after the vote result" (RULES.md A35, 000 S7.2, 002 I.8.2): the day's vote was held, or
+    """A removal now is "after the vote result" (000 S7.2, 002 I.8.2; docs/rules.md, Decisions: removals after the vote): the day's vote was held, or
     no vote round is due today (nobody nominated, one nominee, a cancelled vote) and every speech is over."""
     if day is None:
         return False
@@ -82,7 +86,7 @@ def _after_vote(ctx: Ctx, day: Day | None) -> bool:
     protocol = ctx.protocol()
     if vote_state(protocol, ctx.ruleset, day.index).step != "none":
         return False
-    order = day_speech(ctx.game, protocol, ctx.ruleset, day.index)
+    order = day_speech(ctx.full, protocol, ctx.ruleset, day.index)
     return bool(order.order) and order.current is None
 
 

@@ -16,18 +16,17 @@ from games.live.state import (
     SpeechOrder,
     best_move_right_text,
     foul_consequence,
-    speech_log,
+    speech_lost_days,
     speech_order,
-    third_foul_marks,
     vote_state,
 )
 from games.models import Game, GameAction
 from games.rules.facts import best_move_right
-from games.rules.flow import alive_now, awaiting_approval, game_end
+from games.rules.flow import Departure, alive_now, awaiting_approval, departures, game_end
 from games.rules.protocol import BLACK_ROLES, ROLE_COUNTS, SHERIFF, Protocol
 from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
-from games.selectors import departures, protocol_of, with_protocol
+from games.selectors import protocol_of, with_protocol
 
 
 @dataclass
@@ -37,7 +36,7 @@ class JudgeSeat:
     player_id: int | None
     role: str
     fouls: int
-    left: str
+    left: Departure | None
     alive: bool
     consequence: str
 
@@ -74,14 +73,14 @@ def judge_screen(game_id: int) -> JudgeScreen:
     left = departures(protocol)
     alive = alive_now(protocol)
     rows = {s.number: s for s in game.seats.all()}
-    log = speech_log(game) if game.status == Game.Status.IN_PROGRESS else []
-    marks = third_foul_marks(log)
+    playing = game.status == Game.Status.IN_PROGRESS  # the speeches matter only while the game is played
+    marks = speech_lost_days(game) if playing else {}
     seats = []
     for number in range(1, 11):
         row = rows.get(number)
         seats.append(JudgeSeat(
             number=number, nickname=row.player.nickname if row else "", player_id=row.player_id if row else None,
-            role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number, ""),
+            role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number),
             alive=number in alive,
             consequence=foul_consequence(ruleset, number, row.fouls, marks.get(number)) if row else ""))
     counts = Counter(s.role for s in seats if s.role)
@@ -92,7 +91,9 @@ def judge_screen(game_id: int) -> JudgeScreen:
     roles = {s.seat: s.role for s in protocol.seats}
     if kind == "D" and index <= len(protocol.days):
         day = protocol.days[index - 1]
-        speech = speech_order(protocol, index, log, ruleset)
+        stored = next((d for d in game.days.all() if d.index == index), None)
+        speech = speech_order(protocol, index, ruleset, spoken=stored.spoken if stored and playing else [],
+                              granted=stored.granted if stored and playing else [], lost=marks)
         vote = vote_state(protocol, ruleset, index)
     if kind == "N" and index <= len(protocol.nights):
         night = protocol.nights[index - 1]
@@ -128,9 +129,6 @@ class SpectatorDay:
 
 def spectator_days(game: Game, protocol: Protocol) -> list[SpectatorDay]:
     """Public facts of each day: nominations, votes, who spoke (no roles here)."""
-    spoken: dict[int, list[int]] = {}
-    for payload in GameAction.objects.filter(game=game, kind="speech", undone=False).values_list("payload",
-                                                                                                 flat=True):
-        spoken.setdefault(payload.get("day"), []).append(payload.get("seat"))
+    spoken = {d.index: d.spoken for d in game.days.all()}
     return [SpectatorDay(i, d.nominations or [], d.votes, d.revotes, d.lift, d.out, spoken.get(i, []))
             for i, d in enumerate(protocol.days, start=1)]

@@ -4,15 +4,14 @@ its clause, in the judge's language."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 
 from django.utils.translation import gettext as _
 
 from games.i18n import localize
-from games.models import Game, GameAction
+from games.models import Game
 from games.rules import flow
-from games.rules.facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
-from games.rules.flow import VoteState, alive_now
+from games.rules.flow import VoteState
 from games.rules.protocol import Protocol
 from games.rules.ruleset import (
     THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
@@ -85,62 +84,33 @@ def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = 
 
 
 @dataclass
-class SpeechOrder:
-    first: int | None
-    order: list[int]  # living seats in speaking order
-    spoken: list[int]
-    current: int | None
-    silenced: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is lost (skipped)
-    short: dict[int, str] = field(default_factory=dict)  # seat -> why today's speech is 30 s (000 S7.8)
-    granted: list[int] = field(default_factory=list)  # silenced seats the judge gave the word anyway
+class SpeechOrder(flow.SpeechOrder):
+    """`games.rules.flow.SpeechOrder` with the 3rd-foul effects worded for the judge (seat -> why)."""
 
 
-SPEECH_LOG_KINDS = ("speech", "speech_grant", "foul")
+def speech_order(protocol: Protocol, index: int, ruleset: RuleSet, *, spoken: list[int], granted: list[int],
+                 lost: dict[int, int]) -> SpeechOrder:
+    """Day `index`'s speaking order from the engine, the lost and shortened speeches explained."""
+    order = flow.speech_order(protocol, ruleset, index, spoken=spoken, granted=granted, lost=lost)
+    silenced = {seat: _("%(clause)s: seat %(seat)d loses today's speech (3rd foul) and keeps the right to "
+                        "nominate.") % {"clause": clause, "seat": seat} for seat, clause in order.silenced.items()}
+    short = {seat: _("%(clause)s: seat %(seat)d has 30 s today (3rd foul, %(alive)d players at the table).")
+             % {"clause": clause, "seat": seat, "alive": order.alive} for seat, clause in order.short.items()}
+    return SpeechOrder(order.first, order.order, order.spoken, order.current, silenced, short, order.granted,
+                       order.alive)
 
 
-def speech_log(game: Game) -> list[tuple[str, dict]]:
-    """The actions the speaking order depends on (one query): speeches, the judge's grants, fouls."""
-    return list(GameAction.objects.filter(game=game, kind__in=SPEECH_LOG_KINDS, undone=False)
-                .order_by("seq").values_list("kind", "payload"))
-
-
-def third_foul_marks(log: list[tuple[str, dict]]) -> dict[int, int]:
-    """Seat -> the day whose speech its 3rd foul costs (recorded by the foul action; the latest counts)."""
-    marks: dict[int, int] = {}
-    for kind, payload in log:
-        if kind == "foul" and payload.get("silenced_day"):
-            marks[int(payload["seat"])] = int(payload["silenced_day"])
-    return marks
-
-
-def speech_order(protocol: Protocol, index: int, log: list[tuple[str, dict]], ruleset: RuleSet) -> SpeechOrder:
-    """Day `index`'s speaking order (the rule set's `speech_start`) with the 3rd-foul consequences applied: a lost
-    speech is skipped, a short one marked 30 s; the judge may grant the word anyway (`speech_grant`)."""
-    living = alive_now(protocol)
-    alive = set(living) | set(protocol.days[index - 1].out)
-    order = [s for s in speaking_order(protocol, ruleset, index) if s in alive]
-    spoken = [int(p["seat"]) for k, p in log if k == "speech" and p.get("day") == index]
-    granted = [int(p["seat"]) for k, p in log if k == "speech_grant" and p.get("day") == index]
-    if not order:
-        return SpeechOrder(None, [], spoken, None)
-    fouls = {e.seat: e.fouls for e in protocol.seats}
-    silenced, short = {}, {}
-    for seat, day in third_foul_marks(log).items():
-        if day != index or fouls.get(seat) != 3 or seat not in order or seat in granted:
-            continue
-        effect, clause = third_foul_speech(ruleset, alive=len(living))
-        if effect == SPEECH_LOST:
-            silenced[seat] = _("%(clause)s: seat %(seat)d loses today's speech (3rd foul) and keeps the right to "
-                               "nominate.") % {"clause": clause, "seat": seat}
-        elif effect == SPEECH_SHORT:
-            short[seat] = _("%(clause)s: seat %(seat)d has 30 s today (3rd foul, %(alive)d players at the "
-                            "table).") % {"clause": clause, "seat": seat, "alive": len(living)}
-    current = next((s for s in order if s not in spoken and s not in silenced), None)
-    return SpeechOrder(order[0], order, spoken, current, silenced, short, granted)
+def speech_lost_days(game: Game) -> dict[int, int]:
+    """Seat -> the day whose speech its 3rd foul costs, as stored on the seats (prefetched ones when loaded)."""
+    return {s.number: s.speech_lost_day for s in game.seats.all() if s.speech_lost_day}
 
 
 def day_speech(game: Game, protocol: Protocol, ruleset: RuleSet, index: int) -> SpeechOrder:
-    return speech_order(protocol, index, speech_log(game), ruleset)
+    """Day `index`'s speaking order from the stored day and seats (`game` prefetched by `with_protocol` reads no
+    more rows)."""
+    day = next((d for d in game.days.all() if d.index == index), None)
+    return speech_order(protocol, index, ruleset, spoken=day.spoken if day else [],
+                        granted=day.granted if day else [], lost=speech_lost_days(game))
 
 
 def best_move_right_text(right: tuple[bool, str]) -> tuple[bool, str]:

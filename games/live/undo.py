@@ -34,7 +34,8 @@ def _iso(value):
 
 
 GAME_FIELDS = ("status", "phase", "result", "best_move", "started_at", "ended_at", "signed_at", "signed_by_id")
-SEAT_FIELDS = ("player_id", "role", "fouls")
+SEAT_FIELDS = ("player_id", "role", "fouls", "speech_lost_day")
+DAY_LISTS = ("spoken", "granted")  # kept by snapshots taken since these fields exist
 LIST_MODELS = {
     "removals": (Removal, ("order", "seat", "reason", "at", "after_vote", "note")),
     "colours": (RecordedColour, ("order", "by", "target")),
@@ -68,7 +69,8 @@ class Snapshot:
         if str(index) not in days:
             days[str(index)] = None if day is None else {
                 "nominations": copy.deepcopy(day.nominations), "votes": copy.deepcopy(day.votes),
-                "revotes": copy.deepcopy(day.revotes), "lift_for": day.lift_for, "out": list(day.out)}
+                "revotes": copy.deepcopy(day.revotes), "lift_for": day.lift_for, "out": list(day.out),
+                "spoken": list(day.spoken), "granted": list(day.granted)}
 
     def night(self, index: int, night: Night | None) -> None:
         nights = self.data.setdefault("nights", {})
@@ -94,13 +96,19 @@ def restore(game: Game, before: dict[str, Any]) -> None:
             setattr(game, name, value)
     seats = before.get("seats", {})
     if seats:
-        # Seat numbers and players are unique per game: clear the touched rows first, then put them back.
-        Seat.objects.filter(game=game, number__in=[int(n) for n in seats]).delete()
-        Seat.objects.bulk_create([Seat(game=game, number=int(n), **row) for n, row in seats.items() if row])
+        # Seat numbers and players are unique per game: clear the touched rows first, then put them back. A field
+        # an older snapshot did not record keeps its current value.
+        touched = Seat.objects.filter(game=game, number__in=[int(n) for n in seats])
+        current = {str(s.number): {f: getattr(s, f) for f in SEAT_FIELDS} for s in touched}
+        touched.delete()
+        Seat.objects.bulk_create([Seat(game=game, number=int(n), **{**current.get(n, {}), **row})
+                                  for n, row in seats.items() if row])
     for index, row in before.get("days", {}).items():
-        Day.objects.filter(game=game, index=int(index)).delete()
+        existing = Day.objects.filter(game=game, index=int(index))
+        current = existing.values(*DAY_LISTS).first() or {}
+        existing.delete()
         if row is not None:
-            Day.objects.create(game=game, index=int(index), **row)
+            Day.objects.create(game=game, index=int(index), **{**current, **row})
     for index, row in before.get("nights", {}).items():
         Night.objects.filter(game=game, index=int(index)).delete()
         if row is not None:
@@ -139,10 +147,10 @@ def undo(ctx: Ctx, payload: dict) -> ActionResult:
     restore(ctx.game, last.before)
     last.undone = True
     last.save(update_fields=["undone"])
-    payload["seq"], payload["undid"] = last.seq, last.kind
     ctx.history = "game" in last.before
     ctx.scores_changed = ctx.game.is_finished or last.kind == "result"
-    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)})
+    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)},
+                        log={"seq": last.seq, "undid": last.kind})
 
 
 HANDLERS = {"undo": undo}

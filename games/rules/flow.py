@@ -1,5 +1,5 @@
-"""The game flow as the live entry follows it, pure: who is at the table, where the day's vote stands, when the game
-is over, what awaits the head judge's approval (docs/rules.md, "Voting" and "Game end").
+"""The game flow as the live entry follows it, pure: who is at the table, the speaking order, where the day's vote
+stands, when the game is over, what awaits the head judge's approval (docs/rules.md, "Voting" and "Game end").
 
 The vote itself is resolved by `votes.resolve_vote`, the same resolver the validator uses; the game's end is the
 validator's replay (`validate.Replay`), so the live screen and the validator never disagree.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
 from .i18n import Text
 from .protocol import JudgeExtra, Protocol
 from .ruleset import RuleSet, cite
@@ -33,6 +34,35 @@ def alive_now(protocol: Protocol) -> set[int]:
     for day in protocol.days:
         gone |= set(day.out)
     return {s.seat for s in protocol.seats} - gone
+
+
+# How a seat left the table: by the vote, killed at night, or removed (the removal's reason: FOULS, DISQUALIFIED,
+# PPK of `protocol`).
+VOTED, KILLED = "vote", "night"
+
+
+@dataclass(frozen=True)
+class Departure:
+    how: str  # VOTED, KILLED or a removal reason
+    at: str  # the phase: "D2", "N1"
+
+    def __str__(self) -> str:
+        return f"{self.how} {self.at}"
+
+
+def departures(protocol: Protocol) -> dict[int, Departure]:
+    """How and when each seat left the table; a removal (4th foul, disqualification, team defeat) names the cause
+    even of a seat that also left by vote or kill (it was removed in its last word: 000 S7.11, 002 II.3.5)."""
+    left: dict[int, Departure] = {}
+    for i, day in enumerate(protocol.days, start=1):
+        for seat in day.out:
+            left.setdefault(seat, Departure(VOTED, f"D{i}"))
+    for i, night in enumerate(protocol.nights, start=1):
+        if night.kill is not None:
+            left.setdefault(night.kill, Departure(KILLED, f"N{i}"))
+    for removal in protocol.removals:
+        left[removal.seat] = Departure(removal.reason, removal.at)
+    return left
 
 
 # Why the vote stands where it does (`VoteState.reason`); the screen words each one with `VoteState.clause`.
@@ -114,3 +144,48 @@ def awaiting_approval(protocol: Protocol, ruleset: RuleSet) -> list[JudgeExtra]:
     if ruleset.judge_approval_from is None:
         return []
     return [e for e in protocol.judge_extras if e.points >= ruleset.judge_approval_from and not e.approved]
+
+
+# ---------------------------------------------------------------------------------------------- the speaking order
+
+
+@dataclass
+class SpeechOrder:
+    """Day `index`'s speeches: who speaks in what order, who has spoken, who is next, and the 3rd-foul effects."""
+
+    first: int | None
+    order: list[int]  # living seats in speaking order
+    spoken: list[int]
+    current: int | None
+    silenced: dict[int, str] = field(default_factory=dict)  # seat -> the clause that takes today's speech
+    short: dict[int, str] = field(default_factory=dict)  # seat -> the clause that makes today's speech 30 s
+    granted: list[int] = field(default_factory=list)  # seats the judge gave the word anyway
+    alive: int = 0  # players at the table now
+
+
+def speech_order(protocol: Protocol, ruleset: RuleSet, index: int, *, spoken: list[int], granted: list[int],
+                 lost: dict[int, int]) -> SpeechOrder:
+    """Day `index`'s speaking order (the rule set's `speech_start`, 000 4.3.1) with the 3rd-foul consequences: a
+    lost speech is skipped (000 D6.4, 003 l.73), a short one is 30 s (000 S7.8); the judge may grant the word anyway.
+
+    `spoken` and `granted`: that day's seats, as stored on the day; `lost`: seat -> the day whose speech its 3rd
+    foul costs (the seat's stored `speech_lost_day`); it counts only while the seat has exactly 3 fouls.
+    """
+    living = alive_now(protocol)
+    at_table = set(living) | set(protocol.days[index - 1].out)
+    order = [s for s in speaking_order(protocol, ruleset, index) if s in at_table]
+    if not order:
+        return SpeechOrder(None, [], list(spoken), None, alive=len(living))
+    fouls = {e.seat: e.fouls for e in protocol.seats}
+    silenced: dict[int, str] = {}
+    short: dict[int, str] = {}
+    for seat, day in lost.items():
+        if day != index or fouls.get(seat) != 3 or seat not in order or seat in granted:
+            continue
+        effect, clause = third_foul_speech(ruleset, alive=len(living))
+        if effect == SPEECH_LOST:
+            silenced[seat] = clause
+        elif effect == SPEECH_SHORT:
+            short[seat] = clause
+    current = next((s for s in order if s not in spoken and s not in silenced), None)
+    return SpeechOrder(order[0], order, list(spoken), current, silenced, short, list(granted), len(living))

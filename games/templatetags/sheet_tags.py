@@ -2,6 +2,7 @@ from django import template
 
 from games.i18n import note_text
 from games.i18n import problem_text as _problem_text
+from games.rules.flow import Departure
 from games.rules.problems import Problem
 from games.selectors import ProtocolView
 from games.sheets import _kind_label, _left_text, sheet_from_view
@@ -16,9 +17,9 @@ def protocol_sheets(view: ProtocolView):
 
 
 @register.filter
-def left_label(left: str) -> str:
-    """"vote D2" / "night N1" / "fouls D3" … (stored codes) → the reader's language ("голосование Д2")."""
-    return str(_left_text(left or ""))
+def left_label(left: Departure | None) -> str:
+    """How a seat left (vote at D2, killed at N1, 4th foul at D3 …) in the reader's language ("голосование Д2")."""
+    return str(_left_text(left))
 
 
 @register.filter

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 
 from games.live.state import speech_order
-from games.models import Game, GameAction, JudgeExtra, RuleSetVersion
+from games.models import Day as DayRow
+from games.models import Game, GameAction, JudgeExtra, RuleSetVersion, Seat
 from games.rules.facts import (
     SPEECH_KEPT,
     SPEECH_LOST,
@@ -105,10 +106,10 @@ def test_what_the_lost_speech_becomes_per_rule_set():
 def test_with_four_players_left_000_gives_30_seconds_and_003_skips_the_speech():
     # D1 out 1, N1 kill 2, D2 out 3, N2 kill 4, D3 out 5, N3 kill 6: Day 4 has 7, 8, 9, 10.
     protocol = table(fouls={8: 3}, days=[[1], [3], [5], []], nights=[2, 4, 6])
-    log = [("foul", {"seat": 8, "delta": "1", "silenced_day": 4}), ("speech", {"day": 4, "seat": 7})]
-    short = speech_order(protocol, 4, log, XCRAFT)
+    stored = {"spoken": [7], "granted": [], "lost": {8: 4}}  # seat 7 spoke; seat 8's 3rd foul costs Day 4
+    short = speech_order(protocol, 4, XCRAFT, **stored)
     assert short.current == 8 and "000 S7.8" in short.short[8] and not short.silenced
-    lost = speech_order(protocol, 4, log, MOSCOW)
+    lost = speech_order(protocol, 4, MOSCOW, **stored)
     assert lost.current == 9 and "003 l.73" in lost.silenced[8]
 
 
@@ -147,7 +148,9 @@ def test_a_third_foul_before_the_speech_skips_it_today_and_the_judge_may_give_th
     assert response["HX-Retarget"] == "#board"  # the speaking order re-renders with the 3rd foul
     assert ("000 D6.4" if slug == "xcraft" else "003 l.73") in body and "Day 1" in body
     assert GameAction.objects.filter(game=game, kind="foul").order_by("-seq").first().payload["silenced_day"] == 1
+    assert Seat.objects.get(game=game, number=2).speech_lost_day == 1  # the state is on the seat, not in the log
     act(client, game, "speech")  # seat 1
+    assert DayRow.objects.get(game=game, index=1).spoken == [1]
     assert speaker(client, game) == 3  # seat 2 is skipped
     page = board(client, game)
     assert 'data-testid="silenced-2"' in page and "loses today&#x27;s speech" in page
@@ -156,8 +159,10 @@ def test_a_third_foul_before_the_speech_skips_it_today_and_the_judge_may_give_th
     assert speaker(client, game) == 2
     refused = act(client, game, "speech_grant", seat=5)
     assert refused.status_code == 422 and "has not lost" in refused.content.decode()
+    assert DayRow.objects.get(game=game, index=1).granted == [2]
     act(client, game, "undo")  # the refused grant wrote nothing: this undoes the grant
     assert speaker(client, game) == 3
+    assert DayRow.objects.get(game=game, index=1).granted == []
 
 
 def test_a_third_foul_during_the_speech_costs_the_next_days_speech(live, client):  # noqa: F811
@@ -165,6 +170,7 @@ def test_a_third_foul_during_the_speech_costs_the_next_days_speech(live, client)
     for _ in range(3):
         act(client, game, "foul", seat=1, delta=1)  # seat 1 is speaking
     assert GameAction.objects.filter(game=game, kind="foul").order_by("-seq").first().payload["silenced_day"] == 2
+    assert Seat.objects.get(game=game, number=1).speech_lost_day == 2
     assert speaker(client, game) == 1
     assert "Day 2" in board(client, game)
 
@@ -177,6 +183,7 @@ def test_under_cml_the_third_foul_costs_nothing(live, client):  # noqa: F811
     act(client, game, "speech")
     assert speaker(client, game) == 2
     assert "silenced_day" not in GameAction.objects.filter(game=game, kind="foul").order_by("-seq").first().payload
+    assert Seat.objects.get(game=game, number=2).speech_lost_day is None
 
 
 def test_taking_the_third_foul_back_gives_the_speech_back(live, client):  # noqa: F811
@@ -184,6 +191,7 @@ def test_taking_the_third_foul_back_gives_the_speech_back(live, client):  # noqa
     for _ in range(3):
         act(client, game, "foul", seat=2, delta=1)
     act(client, game, "foul", seat=2, delta=-1)
+    assert Seat.objects.get(game=game, number=2).speech_lost_day is None
     act(client, game, "speech")
     assert speaker(client, game) == 2
 

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games.models import Day, Game, Night
 from games.permissions import can_see_secrets
+from games.rules.flow import KILLED, Departure
 from games.selectors import protocol_view, with_protocol
 from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
 
@@ -33,7 +34,7 @@ def test_the_kill_and_best_move_of_the_night_being_played_are_hidden_from_specta
     public = _view(cast.game, AnonymousUser())
     assert public.nights[0].kill is None and not public.nights[0].announced
     assert public.best_move is None
-    assert all("night" not in s.left for s in public.seats)
+    assert all(s.left is None or s.left.how != KILLED for s in public.seats)
     staff = _view(cast.game, cast.judge)
     assert staff.nights[0].kill == 3 and staff.nights[0].announced and staff.best_move == [2, 5, 9]
     page = client.get(reverse("games:live", args=[cast.game.pk])).content.decode()
@@ -49,4 +50,4 @@ def test_the_morning_announces_the_night(client):
     public = _view(cast.game, AnonymousUser())
     assert public.nights[0].kill == 3 and public.nights[0].announced
     assert public.best_move == [2, 5, 9]
-    assert public.seats[2].left == "night N1"
+    assert public.seats[2].left == Departure(KILLED, "N1")
