@@ -1,5 +1,5 @@
 """The data migration that moved the speeches, the judge's grants, the 3rd-foul speech losses and the first «Стоп
-игра» out of the action log onto the protocol's rows (games/migrations/0006_explicit_speech_state.py)."""
+игра» out of the action log onto the protocol's rows (games/migrations/0007_explicit_speech_state.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
-MIGRATION = importlib.import_module("games.migrations.0006_explicit_speech_state")
+MIGRATION = importlib.import_module("games.migrations.0007_explicit_speech_state")
 
 
 def test_the_old_action_payloads_become_fields_of_the_days_seats_and_game():

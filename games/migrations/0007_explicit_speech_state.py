@@ -47,7 +47,7 @@ def from_the_action_log(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_ruleset_protest_fields'),
+        ('games', '0006_protest_entered_at'),
     ]
 
     operations = [
