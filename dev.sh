@@ -91,25 +91,36 @@ cmd_test() {
     if ! apt_install chromium fonts-dejavu-core; then
         echo "chromium is missing: the browser tests will be skipped" >&2
     fi
+    # The production test uses the Redis on 127.0.0.1:6379, else starts redis-server on a free port.
+    if ! apt_install redis-server; then
+        echo "redis-server is missing: without a Redis on 127.0.0.1:6379 the production test skips its Redis case" >&2
+    fi
     "$VENV/bin/python" manage.py check --fail-level WARNING
     "$VENV/bin/python" manage.py makemigrations --check --dry-run >/dev/null || { echo "models changed without a migration" >&2; return 1; }
     "$VENV/bin/ruff" check .
     "$VENV/bin/lint-imports" --no-cache  # the import layers (pyproject.toml [tool.importlinter])
-    local summary=() rc=0
-    if (unset DATABASE_URL; run_pytest SQLite "$@"); then
+    # Tests that do not depend on the database run once, not on both: the browser and scale tests on SQLite, the
+    # production test (gunicorn + Redis + DEBUG off) on PostgreSQL when there is one, else on SQLite.
+    local summary=() rc=0 pg sqlite_only=() pg_only=()
+    pg=$(postgres_url || true)
+    if [ -n "$pg" ]; then
+        sqlite_only=(-m "not production")
+        pg_only=(-m "not browser and not scale")
+    fi
+    if (unset DATABASE_URL; run_pytest SQLite "${sqlite_only[@]}" "$@"); then
         summary+=("SQLite: passed")
     else
         summary+=("SQLite: FAILED"); rc=1
     fi
-    local pg
-    pg=$(postgres_url || true)
     if [ -n "$pg" ]; then
-        if (export DATABASE_URL="$pg"; run_pytest "PostgreSQL ($pg)" "$@"); then
-            summary+=("PostgreSQL: passed")
+        summary[-1]+=" (with the browser and scale tests; the production test runs on PostgreSQL)"
+        if (export DATABASE_URL="$pg"; run_pytest "PostgreSQL ($pg)" "${pg_only[@]}" "$@"); then
+            summary+=("PostgreSQL: passed (with the production test; the browser and scale tests ran on SQLite)")
         else
             summary+=("PostgreSQL: FAILED"); rc=1
         fi
     else
+        summary[-1]+=" (every test, the browser, scale and production tests included)"
         summary+=("PostgreSQL: skipped — no DATABASE_URL and no server on 127.0.0.1:5432 with user postgres")
     fi
     say "summary"
