@@ -34,6 +34,10 @@ class Club(models.Model):
         "games.RuleSetVersion", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("default rule set"), help_text=_("Used for new tournaments and club evenings."),
     )
+    judge_timer_autostart = models.BooleanField(
+        _("start the speech timer by itself"), default=True,
+        help_text=_("On the judge's screen the minute starts with each speech; turn off to start it by hand."),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The club's Elo (docs/elo.md): everybody starts at elo_start; a game moves a player by elo_k × (result − expected).
     elo_start = models.FloatField(_("starting Elo"), default=1000.0,

@@ -137,6 +137,7 @@ def _payload_labels() -> dict[str, str]:
         "result": gettext("result"), "points": gettext("points"), "note": gettext("note"), "day": gettext("day"),
         "night": gettext("night"), "reason": gettext("reason"), "seats": gettext("seats"), "colour": gettext("colour"),
         "id": gettext("No."), "undid": gettext("undid action No."), "clause": "", "create": "",
+        "was": gettext("was"),
     }
 
 
@@ -166,7 +167,8 @@ def action_details(payload: Any) -> str:
     labels = _payload_labels()
     parts = []
     for key, value in payload.items():
-        if value in (None, "", [], {}) or key in ("action_id", "version", "player_id", "create", "clause"):
+        if value in (None, "", [], {}) or key in ("action_id", "version", "player_id", "create", "clause",
+                                                  "from", "round", "seq"):  # what a tap named (games.live.targets)
             continue
         if key.startswith("v") and key[1:].isdigit():  # votes: "v5": 7 → «за 5: 7»
             parts.append(gettext("for %(seat)s: %(votes)s") % {"seat": key[1:], "votes": value})
@@ -193,5 +195,6 @@ def action_label(kind: str) -> str:
         "result": gettext("result"), "extra": gettext("judge extra"), "adjustment": gettext("adjustment"),
         "adjustment_delete": gettext("adjustment deleted"), "sign": gettext("sign-off"), "undo": gettext("undo"),
         "speech_grant": gettext("word given"), "extra_approve": gettext("judge extra approved"),
+        "role_correct": gettext("role corrected"), "seats_repeat": gettext("same players"),
     }
     return str(labels.get(kind, kind))

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from club.models import Player
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
 from games.models import Game, RuleSetVersion, Seat, Tournament
@@ -82,6 +83,22 @@ def protocol_of(game: Game) -> Protocol:
         judge=game.judge_name or (game.judge.get_full_name() or game.judge.username if game.judge_id else ""),
         ended_at=timezone.localtime(game.ended_at).isoformat() if game.ended_at else "",
     )
+
+
+def judge_display_name(game: Game) -> str:
+    """The table judge as people know him: his player nickname in the game's club, else his full name, else the
+    name written on the protocol; never the login (a login-only account shows nothing)."""
+    user = game.judge if game.judge_id else None
+    if user is not None:
+        player = Player.objects.filter(user=user, club_id=game.club_id).only("nickname").first()
+        if player is not None:
+            return player.nickname
+        if user.get_full_name():
+            return user.get_full_name()
+        if game.judge_name and game.judge_name != user.get_username():
+            return game.judge_name
+        return ""
+    return game.judge_name
 
 
 def ruleset_by_slug(slug: str, club=None) -> RuleSetVersion | None:

@@ -672,7 +672,8 @@ def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEve
             date = tournament.start_date
         if evening is not None:
             date = evening.date
-        judge_name = by.get_full_name() or by.get_username()
+        player = Player.objects.filter(user=by, club=owner.club).only("nickname").first()
+        judge_name = player.nickname if player else by.get_full_name()  # people know a judge by name, not login
         return Game.objects.create(
             club=owner.club, tournament=tournament, evening=evening, ruleset=owner.ruleset, number=number,
             table=table, stage=stage or (tournament.stages[0] if tournament and tournament.stages else ""),

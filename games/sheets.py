@@ -36,7 +36,7 @@ from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
 from games.rules.flow import Departure
-from games.selectors import ProtocolView, protocol_view, with_protocol
+from games.selectors import ProtocolView, judge_display_name, protocol_view, with_protocol
 
 # Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
 # from the site's own.
@@ -216,7 +216,7 @@ def _tallies_text(tallies) -> str:
 
 
 def _header_of(game: Game) -> SheetHeader:
-    judge = game.judge_name or ((game.judge.get_full_name() or game.judge.get_username()) if game.judge_id else "")
+    judge = judge_display_name(game)
     return SheetHeader(
         tournament=game.tournament.name if game.tournament_id else "",
         stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,

@@ -28,6 +28,7 @@ from club.db import is_conflict
 from games.i18n import action_label
 from games.live import day, end, night, penalties, setup, undo
 from games.live.base import ActionRefused, ActionResult, Busy, Ctx, ReadOnly, StaleVersion
+from games.live.targets import TARGET_KEYS, AlreadyDone, check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
@@ -38,7 +39,7 @@ HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
 }
 # Payload keys a browser may send per action (everything else in the POST is ignored).
 PAYLOAD_KEYS = ("seat", "player_id", "nickname", "create", "role", "by", "nominee", "index", "hands", "delta",
-                "reason", "note", "result", "points", "clause", "id", "target", "seats")
+                "reason", "note", "result", "points", "clause", "id", "target", "seats", *TARGET_KEYS)
 
 
 def _refuse_nul(action_id: str, payload: dict) -> None:
@@ -97,6 +98,8 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
             raise StaleVersion(_("The protocol was changed on another screen (version %(stored)d, this screen "
                                  "showed %(shown)s). Here is the current state; repeat your action if it is "
                                  "still needed.") % {"stored": game.version, "shown": str(version or "?")[:12]})
+        if kind == "sign" and game.status == Game.Status.SIGNED:
+            raise AlreadyDone(_("Already signed (sent twice)."))
         if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
             raise ReadOnly(_("The protocol is signed and read-only; only a protest decision changes it."))
         if (game.status == Game.Status.FINISHED and kind != "sign"
@@ -106,6 +109,7 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
                                   "changes it, through the protest."))
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if k in PAYLOAD_KEYS or (k[:1] == "v" and k[1:].isdigit())}
+        check_target(ctx, kind, payload)  # a repeated tap names an old moment: absorbed, never applied anew
         result = HANDLERS[kind](ctx, payload)
         game.version += 1
         if ctx.history:

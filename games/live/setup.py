@@ -9,8 +9,10 @@ from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
 from games.live.base import MAX_ID, ActionResult, Ctx, int_field
+from games.live.targets import AlreadyDone
+from games.live.ui import previous_game_at_table
 from games.models import Day, Game, Seat
-from games.rules.protocol import ROLE_COUNTS
+from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
 
 
@@ -75,9 +77,23 @@ def _seats_draw(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "seats_draw", "board", message=_("Seats drawn at random."))
 
 
-def _role(ctx: Ctx, payload: dict) -> ActionResult:
-    """К/Ч/Ш/Д now or after the game (000 P7.4); never more than 6 К, 2 Ч, 1 Ш, 1 Д (002 I.1.1)."""
-    ctx.require_status(Game.Status.DRAFT, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+def _seats_repeat(ctx: Ctx, payload: dict) -> ActionResult:
+    """The same players as the last game at this table, their seats drawn at random (000 4.1.1): one tap."""
+    ctx.require_status(Game.Status.DRAFT)
+    if Seat.objects.filter(game=ctx.game).exists():
+        raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
+    previous = previous_game_at_table(ctx.game)
+    players = list(Seat.objects.filter(game=previous).values_list("player_id", flat=True)) if previous else []
+    if not players:
+        ctx.refuse(_("No earlier game at this table to take the players from."))
+    ctx.snap.all_seats()
+    random.SystemRandom().shuffle(players)
+    Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])
+    return ActionResult(ctx.game, "seats_repeat", "board", message=_(
+        "The players of game %(number)d at this table, seats drawn at random.") % {"number": previous.number})
+
+
+def _role_args(ctx: Ctx, payload: dict) -> tuple[int, str, list[Seat], Seat]:
     number = int_field(payload, "seat")
     role = str(payload.get("role", "")).strip().upper()
     role = {"K": "К", "M": "Ч", "S": "Ш", "D": "Д"}.get(role, role)
@@ -87,16 +103,53 @@ def _role(ctx: Ctx, payload: dict) -> ActionResult:
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player yet.") % {"seat": number})
+    return number, role, seats, seat
+
+
+def _check_quota(ctx: Ctx, role: str, number: int, seats: list[Seat]) -> None:
     if role:
         count = sum(1 for s in seats if s.role == role and s.number != number) + 1
         if count > ROLE_COUNTS[role]:
             ctx.refuse(_("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
                 "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
                 "role": role, "count": count})
+
+
+def _role(ctx: Ctx, payload: dict) -> ActionResult:
+    """К/Ч/Ш/Д before the game, or entered after it when it was not (000 P7.4); never more than 6 К, 2 Ч, 1 Ш, 1 Д
+    (002 I.1.1). Once the game has started a role already entered is locked: changing it is `role_correct`."""
+    ctx.require_status(Game.Status.DRAFT, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+    number, role, seats, seat = _role_args(ctx, payload)
+    if ctx.game.status != Game.Status.DRAFT and seat.role:
+        if seat.role == role:
+            raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
+        ctx.refuse(_("Roles are locked once the game has started; correct a role with “Correct the role” "
+                     "(confirmed and logged)."))
+    _check_quota(ctx, role, number, seats)
     ctx.snap.seat(number, seat)
     Seat.objects.filter(pk=seat.pk).update(role=role)
     ctx.scores_changed = ctx.game.is_finished
     return ActionResult(ctx.game, "role", "board", number)
+
+
+def _role_correct(ctx: Ctx, payload: dict) -> ActionResult:
+    """The judge corrects a role after the start (a mistake at the deal): asked once on the screen, and the log
+    keeps the old and the new role (the action's payload) with who did it and when."""
+    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+    number, role, seats, seat = _role_args(ctx, payload)
+    if not role:
+        ctx.refuse(_("Choose the role: К, Ч, Ш or Д."))
+    if seat.role == role:
+        raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
+    _check_quota(ctx, role, number, seats)
+    payload["was"] = seat.role
+    ctx.snap.seat(number, seat)
+    Seat.objects.filter(pk=seat.pk).update(role=role)
+    ctx.scores_changed = ctx.game.is_finished
+    ctx.history = True
+    return ActionResult(ctx.game, "role_correct", "board", number, _(
+        "Seat %(seat)d: role corrected from %(was)s to %(role)s (logged).") % {
+        "seat": number, "was": seat.role or "—", "role": role})
 
 
 def _start(ctx: Ctx, payload: dict) -> ActionResult:
@@ -107,6 +160,11 @@ def _start(ctx: Ctx, payload: dict) -> ActionResult:
             "clause": cite(ctx.ruleset, "000 4.1.1", "002 I.1.1")})
     ctx.snap.game_fields()
     ctx.snap.day(1, None)
+    seats = list(Seat.objects.filter(game=ctx.game))
+    placed = [s.role for s in seats if s.role]
+    if sorted(placed) == sorted([SHERIFF, DON, MAFIA, MAFIA]):  # the rest are citizens
+        ctx.snap.all_seats()
+        Seat.objects.filter(game=ctx.game, role="").update(role=CITIZEN)
     ctx.game.status = Game.Status.IN_PROGRESS
     ctx.game.started_at = timezone.now()
     ctx.game.phase = "D1"
@@ -120,5 +178,7 @@ HANDLERS = {
     "seat_clear": _seat_clear,
     "seats_draw": _seats_draw,
     "role": _role,
+    "role_correct": _role_correct,
+    "seats_repeat": _seats_repeat,
     "start": _start,
 }

@@ -1,0 +1,191 @@
+"""A tap names what it acts on, so a repeated tap is never applied to the next thing on the screen.
+
+The judge's screen sends, with each action, the moment it was tapped for: the day and the speaker whose speech ends,
+the day or night being closed, the vote round, the foul count the seat showed, the action an undo takes back. When
+the stored protocol has already moved past that moment because this very tap (or its twin) was applied, the action
+is absorbed: `AlreadyDone`, answered with the current state, nothing written. When it names a moment that never
+was, it is refused with a message. Requests that name nothing (scripts, older screens) are applied as before.
+
+`check_target(ctx, kind, payload)` runs inside the apply step's transaction, after the version check.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.live.base import ActionRefused, Ctx
+from games.live.state import day_speech
+from games.models import Game, GameAction, Seat
+
+
+class AlreadyDone(ActionRefused):
+    """A repeat of a tap whose effect is already stored: answered with the current state, nothing written."""
+
+    absorbed = True
+
+
+def _named(payload: dict, key: str) -> int | None:
+    value = payload.get(key)
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ActionRefused(_("%(field)s: enter a number.") % {"field": key}) from None
+
+
+def _phase_key(code: str) -> tuple[int, int]:
+    """D1 < N1 < D2 < N2 …"""
+    if not code:
+        return (0, 0)
+    return (int(code[1:]), 0 if code[0] == "D" else 1)
+
+
+def _past(ctx: Ctx, phase: str) -> bool:
+    """The game is already beyond `phase` (or over)."""
+    if ctx.game.status != Game.Status.IN_PROGRESS:
+        return ctx.game.status != Game.Status.DRAFT
+    return _phase_key(ctx.game.phase or "") > _phase_key(phase)
+
+
+def _day_named(ctx: Ctx, payload: dict, what: str) -> int | None:
+    day = _named(payload, "day")
+    if day is None:
+        return None
+    if ctx.game.phase == f"D{day}" and ctx.game.status == Game.Status.IN_PROGRESS:
+        return day
+    if _past(ctx, f"D{day}"):
+        raise AlreadyDone(_("Day %(day)d is over: %(what)s is already recorded.") % {"day": day, "what": what})
+    raise ActionRefused(_("This tap was for Day %(day)d; the game is not there.") % {"day": day})
+
+
+def _speech(ctx: Ctx, payload: dict) -> None:
+    day = _day_named(ctx, payload, _("the speech"))
+    seat = _named(payload, "seat")
+    if day is None or seat is None:
+        return
+    order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, day)
+    if seat == order.current:
+        return
+    if seat in order.spoken:
+        raise AlreadyDone(_("The speech of seat %(seat)d is already over (sent twice); seat %(now)s speaks now.")
+                          % {"seat": seat, "now": order.current or "—"})
+    raise ActionRefused(_("Seat %(seat)d is not speaking now; seat %(now)s is.") % {"seat": seat,
+                                                                                  "now": order.current or "—"})
+
+
+def _nominate(ctx: Ctx, payload: dict) -> None:
+    day = _day_named(ctx, payload, _("the nomination"))
+    if day is None:
+        return
+    by, nominee = _named(payload, "by"), _named(payload, "nominee")
+    stored = next(d for d in ctx.full.days.all() if d.index == day)
+    if any(n.get("by") == by and n.get("nominee") == nominee and not n.get("withdrawn")
+           for n in stored.nominations or []):
+        raise AlreadyDone(_("Seat %(by)d has already nominated seat %(nominee)d (sent twice).") % {
+            "by": by, "nominee": nominee})
+
+
+def _votes(ctx: Ctx, payload: dict) -> None:
+    wanted = _named(payload, "round")
+    if wanted is None or ctx.game.status != Game.Status.IN_PROGRESS or (ctx.game.phase or "")[:1] != "D":
+        if wanted is not None and _past(ctx, ctx.game.phase or ""):
+            raise AlreadyDone(_("This vote is already recorded."))
+        return
+    index = int(ctx.game.phase[1:])
+    day = next(d for d in ctx.full.days.all() if d.index == index)
+    held = 0 if day.votes is None else 1 + len(day.revotes)
+    if wanted < held:
+        raise AlreadyDone(_("This vote round is already recorded (sent twice)."))
+    if wanted > held:
+        raise ActionRefused(_("This tap was for a later vote round."))
+
+
+def _lift(ctx: Ctx, payload: dict) -> None:
+    day = _day_named(ctx, payload, _("the lift vote"))
+    if day is None:
+        return
+    stored = next(d for d in ctx.full.days.all() if d.index == day)
+    if stored.lift_for is not None:
+        raise AlreadyDone(_("The lift vote is already recorded (sent twice)."))
+
+
+def _to_night(ctx: Ctx, payload: dict) -> None:
+    _day_named(ctx, payload, _("the nightfall"))
+
+
+def _night_named(ctx: Ctx, payload: dict, closing: bool = False) -> None:
+    night = _named(payload, "night")
+    if night is None:
+        return
+    if ctx.game.phase == f"N{night}" and ctx.game.status == Game.Status.IN_PROGRESS:
+        return
+    if _past(ctx, f"N{night}"):
+        if closing:
+            raise AlreadyDone(_("Night %(night)d is over already (sent twice).") % {"night": night})
+        raise ActionRefused(_("Night %(night)d is over; this tap came too late.") % {"night": night})
+    raise ActionRefused(_("This tap was for Night %(night)d; the game is not there.") % {"night": night})
+
+
+def _foul(ctx: Ctx, payload: dict) -> None:
+    shown = _named(payload, "from")
+    if shown is None:
+        return
+    number = _named(payload, "seat")
+    delta = 1 if str(payload.get("delta", "1")) not in ("-1", "−1") else -1
+    fouls = Seat.objects.filter(game=ctx.game, number=number).values_list("fouls", flat=True).first()
+    if fouls is None or fouls == shown:
+        return
+    if fouls == shown + delta:
+        raise AlreadyDone(_("Seat %(seat)d already has %(fouls)d fouls (sent twice).") % {"seat": number,
+                                                                                        "fouls": fouls})
+    raise ActionRefused(_("Seat %(seat)d has %(fouls)d fouls, the screen showed %(shown)d; tap again.") % {
+        "seat": number, "fouls": fouls, "shown": shown})
+
+
+def _undo(ctx: Ctx, payload: dict) -> None:
+    seq = _named(payload, "seq")
+    if seq is None:
+        return
+    last = (GameAction.objects.filter(game=ctx.game, undone=False).exclude(kind="undo").order_by("-seq")
+            .values_list("seq", flat=True).first())
+    if last == seq:
+        return
+    if GameAction.objects.filter(game=ctx.game, seq=seq, undone=True).exists():
+        raise AlreadyDone(_("That action is already undone (sent twice)."))
+    raise ActionRefused(_("The last action is not the one this screen showed; look again before undoing."))
+
+
+def _start(ctx: Ctx, payload: dict) -> None:
+    if ctx.game.status != Game.Status.DRAFT and GameAction.objects.filter(game=ctx.game, kind="start",
+                                                                         undone=False).exists():
+        raise AlreadyDone(_("The game has started already (sent twice)."))
+
+
+def _result(ctx: Ctx, payload: dict) -> None:
+    if ctx.game.status == Game.Status.FINISHED and ctx.game.result == payload.get("result"):
+        raise AlreadyDone(_("The result is already recorded (sent twice)."))
+
+
+TARGETS = {
+    "speech": _speech,
+    "nominate": _nominate,
+    "votes": _votes,
+    "lift": _lift,
+    "night": _to_night,
+    "kill": _night_named,
+    "don_check": _night_named,
+    "sheriff_check": _night_named,
+    "day": lambda ctx, payload: _night_named(ctx, payload, closing=True),
+    "foul": _foul,
+    "undo": _undo,
+    "start": _start,
+    "result": _result,
+}
+TARGET_KEYS = ("day", "night", "round", "from", "seq")
+
+
+def check_target(ctx: Ctx, kind: str, payload: dict) -> None:
+    check = TARGETS.get(kind)
+    if check is not None:
+        check(ctx, payload)

@@ -1,0 +1,137 @@
+"""What the judge's phone screen needs beyond the protocol state: the controls each phase offers.
+
+Reads only (no writes). `judge_ui(screen)` answers, for the screen in `templates/games/judge.html`:
+
+* setup: the first empty seat, the next role to place (Ш, Д, Ч, Ч; the rest become citizens at the start), the
+  club's recent players, and whether "the same players as the last game at this table" can be offered;
+* day: the round of the vote the screen shows (so a repeated tap names an old round), whether nominations are
+  still open (not when the day's vote is cancelled by a removal), the speech length;
+* night: the seats a kill, the Don's and the Sheriff's check make sense for;
+* the timer setting of the club.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+
+from club.models import Player
+from games.models import Game, Seat
+from games.rules.facts import first_night_victim
+from games.rules.protocol import BLACK_ROLES, DON, MAFIA, SHERIFF
+from games.rules.validate import vote_cancellations
+
+# The order the special roles are placed by tapping seats (the rest are citizens): 002 I.1.1, 000 4.1.
+ROLE_ORDER = (SHERIFF, DON, MAFIA, MAFIA)
+RECENT_PLAYERS = 30
+
+
+@dataclass
+class NightChoices:
+    kill: list[int] = field(default_factory=list)
+    don: list[int] = field(default_factory=list)  # empty when the Don is out (or the roles are not known)
+    sheriff: list[int] = field(default_factory=list)
+    don_seat: int | None = None
+    sheriff_seat: int | None = None
+
+
+@dataclass
+class JudgeUI:
+    first_empty: int | None = None
+    next_role: str = ""
+    seated: int = 0
+    recent: list = field(default_factory=list)
+    last_table_game: Game | None = None
+    vote_round: int = 0
+    nominations_open: bool = False
+    vote_cancelled: bool = False
+    speech_seconds: int = 60
+    speech_key: str = ""
+    night: NightChoices | None = None
+    timer_autostart: bool = True
+    alive: list[int] = field(default_factory=list)
+    best_move_open: bool = False
+    best_move_seats: list[int] = field(default_factory=list)
+
+
+def previous_game_at_table(game: Game) -> Game | None:
+    """The last game with ten seated players at the same table of the same club (tournament or club night)."""
+    games = Game.objects.filter(club_id=game.club_id, table=game.table).exclude(pk=game.pk).exclude(
+        status=Game.Status.DRAFT)
+    if game.table is None:
+        games = games.filter(evening_id=game.evening_id, tournament_id=game.tournament_id)
+    return games.order_by("-date", "-started_at", "-pk").first()
+
+
+def recent_players(game: Game, exclude: set[int]) -> list[Player]:
+    """The club's players by their latest game (most recent first), then the rest of the active players."""
+    recent_ids = list(Seat.objects.filter(game__club_id=game.club_id).exclude(game_id=game.pk)
+                      .values("player_id").annotate(last=Max("game__date")).order_by("-last", "player_id")
+                      .values_list("player_id", flat=True)[:RECENT_PLAYERS + 10])
+    players = {p.pk: p for p in Player.objects.filter(pk__in=recent_ids, active=True)}
+    ordered = [players[pk] for pk in recent_ids if pk in players and pk not in exclude]
+    if len(ordered) < RECENT_PLAYERS:
+        seen = {p.pk for p in ordered} | exclude
+        ordered += list(Player.objects.filter(club_id=game.club_id, active=True).exclude(pk__in=seen)
+                        .order_by("nickname_key")[:RECENT_PLAYERS - len(ordered)])
+    return ordered[:RECENT_PLAYERS]
+
+
+def _night_choices(screen) -> NightChoices:
+    protocol, index = screen.protocol, screen.phase_index
+    night = protocol.nights[index - 1]
+    alive = {s.number for s in screen.seats if s.alive}
+    if night.kill is not None:
+        alive.add(night.kill)  # tonight's victim is still at the table until the morning
+    roles = {s.number: s.role for s in screen.seats}
+    don = next((n for n, r in roles.items() if r == DON), None)
+    sheriff = next((n for n, r in roles.items() if r == SHERIFF), None)
+    seats = sorted(alive)
+    choices = NightChoices(kill=seats, don_seat=don, sheriff_seat=sheriff)
+    if don is None or don in alive:
+        choices.don = [n for n in seats if n != don and roles.get(n) not in BLACK_ROLES]
+    if sheriff is None or sheriff in alive:
+        choices.sheriff = [n for n in seats if n != sheriff]
+    return choices
+
+
+def judge_ui(screen) -> JudgeUI:
+    game = screen.game
+    ui = JudgeUI(timer_autostart=getattr(game.club, "judge_timer_autostart", True))
+    ui.alive = [s.number for s in screen.seats if s.alive]
+    victim = first_night_victim(screen.protocol) if game.status != Game.Status.DRAFT else None
+    ui.best_move_seats = [n for n in range(1, 11) if n != victim]
+    if game.status == Game.Status.DRAFT:
+        empty = [s.number for s in screen.seats if not s.player_id]
+        ui.first_empty = empty[0] if empty else None
+        ui.seated = 10 - len(empty)
+        placed = [s.role for s in screen.seats if s.role]
+        for role in ROLE_ORDER:
+            if role in placed:
+                placed.remove(role)
+            else:
+                ui.next_role = role
+                break
+        if empty:
+            ui.recent = recent_players(game, {s.player_id for s in screen.seats if s.player_id})
+            ui.last_table_game = previous_game_at_table(game)
+        return ui
+    if game.status != Game.Status.IN_PROGRESS:
+        ui.best_move_open = bool(screen.best_move_right[0]) and not game.best_move
+        return ui
+    if screen.phase_kind == "D" and screen.day is not None:
+        day = screen.day
+        ui.vote_round = 0 if day.votes is None else 1 + len(day.revotes)
+        ui.vote_cancelled = bool(vote_cancellations(screen.protocol, screen.ruleset).get(screen.phase_index))
+        ui.nominations_open = day.votes is None and not ui.vote_cancelled and screen.speech is not None and (
+            screen.speech.current is not None)
+        current = screen.speech.current if screen.speech else None
+        if current is not None:
+            ui.speech_key = f"{game.pk}:D{screen.phase_index}:{current}"
+            ui.speech_seconds = 30 if current in screen.speech.short else 60
+        ui.best_move_open = (bool(screen.best_move_right[0]) and not game.best_move and screen.phase_index == 2
+                             and screen.speech is not None and not screen.speech.spoken)
+    if screen.phase_kind == "N" and screen.night is not None:
+        ui.night = _night_choices(screen)
+    return ui
