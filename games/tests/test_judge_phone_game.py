@@ -11,15 +11,14 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from club.tests.factories import PASSWORD
 from games.models import Game, GameAction, Seat
 from games.rules.scoring import score_game
 from games.selectors import protocol_of, with_protocol
+from games.tests.judge_screen import PHONE, login, settle
 from games.tests.live_fixtures import make_cast
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 # The cast's roles: the Don at 2, the mafia at 5 and 9, the Sheriff at 7 (games/tests/live_fixtures.py).
 ROLE_TAPS = {"Ш": 7, "Д": 2, "Ч": (5, 9)}
 
@@ -68,20 +67,10 @@ class Judge:
         self.settle()
 
     def settle(self) -> None:
-        self.page.wait_for_function(
-            "(localStorage.getItem('mafclub:queue:' + document.getElementById('judge-screen').dataset.game) || '[]')"
-            " === '[]'")
+        settle(self.page)
 
     def wait_guard(self) -> None:
         self.page.wait_for_timeout(1750)  # "speech over" is deaf for 1.7 s after itself (double-tap guard)
-
-
-def login(page, username: str = "judge") -> None:
-    page.goto("/login/")
-    page.get_by_label("Имя пользователя").fill(username)
-    page.get_by_label("Пароль").fill(PASSWORD)
-    page.get_by_role("button", name="Войти").click()
-    expect(page.get_by_test_id("nav-user")).to_have_text(username)
 
 
 def previous_game(cast) -> Game:
