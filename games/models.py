@@ -71,6 +71,12 @@ class Tournament(models.Model):
                                    related_name="+", verbose_name=_("head judge"))
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
+    # the seating schedule (games.schedule): qualifying rounds, the draw's seed, published or not
+    rounds = models.PositiveSmallIntegerField(_("qualifying rounds"), default=0)
+    seating_seed = models.PositiveIntegerField(_("seating seed"), default=0)
+    seating_published = models.BooleanField(_("seating published"), default=False)
+    # hidden standings: from this round on, results are the judge staff's until the organiser reveals them
+    hidden_from_round = models.PositiveSmallIntegerField(_("results hidden from round"), null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     history = HistoricalRecords()
 
@@ -126,6 +132,10 @@ class Game(models.Model):
                                 verbose_name=_("rule set"))
     number = models.PositiveIntegerField(_("game number"))
     table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
+    # set by the tournament's hide/reveal service: the result, protocol and scores are the judge staff's only,
+    # and the game counts nowhere public (standings, ratings, statistics) until revealed
+    results_hidden = models.BooleanField(_("results hidden"), default=False, db_index=True)
     stage = models.CharField(_("stage"), max_length=100, blank=True)
     date = models.DateField(_("date"))
     judge = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
@@ -460,3 +470,79 @@ class DecidedProtestIsFinal(Exception):
 
     def __init__(self, pk):
         super().__init__(f"protest #{pk} is decided; its decision is final and cannot be changed")
+
+
+class Participant(models.Model):
+    """A player registered to a tournament under a number; late entry and withdrawal by round."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="participants",
+                                   verbose_name=_("tournament"))
+    number = models.PositiveSmallIntegerField(_("number"))
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="participations",
+                               verbose_name=_("player"))
+    team = models.CharField(_("team"), max_length=120, blank=True,
+                            help_text=_("Participants of one team never share a table."))
+    family = models.CharField(_("relatives"), max_length=120, blank=True,
+                              help_text=_("Relatives (the same mark) never share a table."))
+    from_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(_("withdrawn after round"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="participant_number_unique"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="participant_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+    def plays(self, round_number: int) -> bool:
+        return self.from_round <= round_number and (self.withdrawn_after is None
+                                                    or round_number <= self.withdrawn_after)
+
+
+class TournamentJudge(models.Model):
+    """A table's judge for a tournament; never judges a table with his own team or relatives."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_judges",
+                                   verbose_name=_("tournament"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("judge"))
+    table = models.PositiveSmallIntegerField(_("table"))
+    team = models.CharField(_("team"), max_length=120, blank=True)
+    family = models.CharField(_("relatives"), max_length=120, blank=True)
+
+    class Meta:
+        verbose_name = _("table judge")
+        verbose_name_plural = _("table judges")
+        ordering = ["tournament", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="tournament_judge_unique"),
+            models.UniqueConstraint(fields=["tournament", "table"], name="tournament_judge_table_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.user}"
+
+
+class SeatLock(models.Model):
+    """A seat the organiser locked: a new draw of the schedule keeps this participant there."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seat_locks")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="locks")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "participant"], name="seat_lock_once_a_round"),
+            models.UniqueConstraint(fields=["tournament", "round", "table", "seat"], name="seat_lock_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}/{self.table}/{self.seat}: {self.participant_id}"

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from club.permissions import is_club_admin, is_head_judge, is_judge
 from games.models import Game, Tournament
+from games.visibility import can_see_hidden
 
 
 def is_game_head_judge(user, game: Game) -> bool:
@@ -65,6 +66,9 @@ def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game,
         game = Game.objects.select_related("club", "tournament", "ruleset", "judge").get(pk=game_id)
     except Game.DoesNotExist as exc:
         raise Http404("no such game") from exc
+    if game.results_hidden and not can_see_hidden(user, game):
+        # hidden standings (games.visibility): the game is the judge staff's until the organiser reveals it
+        raise Http404("the results of this game are hidden until the organiser reveals them")
     can_write = can_edit_protocol(user, game)
     if write and not can_write:
         raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))

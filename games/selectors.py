@@ -178,7 +178,8 @@ def tournament_games(tournament: Tournament) -> QuerySet[Game]:
             .select_related("replay_of").prefetch_related("protests__player"))
 
 
-def export_tournament(tournament: Tournament) -> dict[str, Any]:
+def export_tournament(tournament: Tournament, *, include_hidden: bool = True) -> dict[str, Any]:
+    """The mafclub/1 document; `include_hidden=False` leaves out the games whose results are hidden."""
     ruleset = tournament.ruleset
     header: dict[str, Any] = {"name": tournament.name, "ruleset": ruleset.slug}
     if tournament.difficult_roles:
@@ -191,7 +192,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "tournament": header,
-        "games": [game_to_dict(g) for g in tournament_games(tournament)],
+        "games": [game_to_dict(g) for g in tournament_games(tournament)
+                  if include_hidden or not g.results_hidden],
     }
 
 

@@ -37,6 +37,7 @@ from games.models import Game, Tournament
 from games.permissions import can_see_secrets
 from games.rules.flow import Departure
 from games.selectors import ProtocolView, judge_display_name, protocol_view, with_protocol
+from games.visibility import can_see_hidden
 
 # Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
 # from the site's own.
@@ -435,7 +436,7 @@ def round_sheets(tournament: Tournament, user, *, stage: str | None = None, roun
               .prefetch_related("seats__score_items")}
     sheets: list[Sheet] = []
     for game in (loaded[pk] for pk in ids):
-        if blank:
+        if blank or (game.results_hidden and not can_see_hidden(user, game)):
             header = _header_of(game)
             sheet = blank_sheet(header, {s.number: s.player.nickname for s in game.seats.all()})
         else:

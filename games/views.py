@@ -16,8 +16,10 @@ from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
 from games.permissions import can_export_tournament, can_see_secrets, get_game_for_user
+from games.schedule_read import round_links
 from games.selectors import export_tournament, game_to_dict, protocol_view, with_protest_flag, with_protocol
 from games.services import ImportFailed, ServiceError, import_documents
+from games.visibility import can_see_hidden_in
 
 
 def tournament_list(request):
@@ -34,8 +36,9 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
     games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
-    return render(request, "games/tournament_detail.html", {"tournament": tournament, "games": games,
-                                                            "can_export": can_export_tournament(request.user, tournament)})
+    return render(request, "games/tournament_detail.html", {
+        "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
+        "round_links": round_links(tournament, request.user)})
 
 
 def tournament_json(request, pk: int):
@@ -43,7 +46,7 @@ def tournament_json(request, pk: int):
     if not can_export_tournament(request.user, tournament):
         # An unfinished game's roles and checks are secret: only the staff may export them.
         raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
-    data = export_tournament(tournament)
+    data = export_tournament(tournament, include_hidden=can_see_hidden_in(request.user, tournament))
     return _json_download(data, f"tournament-{tournament.pk}.json")
 
 

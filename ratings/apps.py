@@ -6,8 +6,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
-        from games import signals
-        from ratings import receivers
+        from games import schedule, signals
+        from ratings import final, receivers
+
+        if final.rank_players not in schedule.RANKERS:
+            schedule.RANKERS.append(final.rank_players)
 
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")

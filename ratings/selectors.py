@@ -21,7 +21,8 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from games.models import Game, Protest, Seat, Tournament
+from games.models import Protest, Seat, Tournament
+from games.visibility import counting_games
 from ratings.charts import Chart, history_chart
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors_elo import player_elo_series
@@ -285,8 +286,7 @@ def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
 
 def season_summary(scope: RatingScope) -> dict:
     """The club statistics of a season: results per rule set, games per month (computed when read)."""
-    games = Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.SIGNED]).exclude(result="").filter(
-        scope.games_q())
+    games = counting_games().filter(scope.games_q())
     by_ruleset: dict[str, dict] = {}
     for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
         entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})

@@ -49,7 +49,9 @@ ZERO = Decimal(0)
 
 def counted_games():
     """Games that count in scores and standings (Game.counts, as a queryset)."""
-    return Game.objects.filter(status__in=COUNTED).exclude(result="")
+    from games.visibility import counting_games
+
+    return counting_games()  # hidden results (games.visibility) count nowhere until revealed
 
 
 # ---------------------------------------------------------------------------------------------- entry points

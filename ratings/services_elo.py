@@ -35,7 +35,7 @@ def pending_key(club_id: int) -> str:
 
 def _tail_games(club_id: int, since: Key):
     date, game_id = since
-    return (Game.objects.filter(club_id=club_id, status__in=COUNTED).exclude(result="")
+    return (Game.objects.filter(club_id=club_id, status__in=COUNTED, results_hidden=False).exclude(result="")
             .filter(Q(date__gt=date) | Q(date=date, pk__gte=game_id)))
 
 

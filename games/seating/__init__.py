@@ -6,6 +6,7 @@ and the tournament pages call the same code.
 
 from games.seating.solver import (
     TABLE_SIZE,
+    Lock,
     Schedule,
     SeatingImpossible,
     SeatingRequest,
@@ -18,6 +19,7 @@ from games.seating.solver import (
 
 __all__ = [
     "TABLE_SIZE",
+    "Lock",
     "Schedule",
     "SeatingImpossible",
     "SeatingRequest",

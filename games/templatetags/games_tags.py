@@ -63,3 +63,12 @@ def clause(text) -> str:
     if not (get_language() or "").startswith("ru"):
         return text
     return _APPENDIX.sub(gettext("App."), _LINE.sub(gettext("l.") + " ", text))
+
+
+@register.inclusion_tag("games/_my_table.html", takes_context=True)
+def my_table_now(context):
+    """A judge's "my table now": his next table in a tournament with a published seating."""
+    from games.schedule_read import judge_tables_now
+
+    request = context.get("request")
+    return {"games": judge_tables_now(getattr(request, "user", None))}

@@ -117,6 +117,9 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "games:ruleset_edit": [w.club_rules], "games:ruleset_default": [w.club_rules],
         "games:game_detail": games, "games:game_json": games, "games:protocol_pdf": [w.finished.pk],
         "games:evening_detail": [w.evening.pk],
+        "games:tournament_participants": tournaments, "games:tournament_schedule": tournaments,
+        "games:schedule_action": [w.tournament.pk], "games:tournament_seating_json": tournaments,
+        "games:round_seating_pdf": [w.tournament.pk], "games:tournament_cards": tournaments,
         "games:judge": games, "games:judge_players": [w.live.pk], "games:judge_action": [w.live.pk],
         "games:live": games,
         "games:protest_detail": [w.pending.pk, w.decided.pk], "games:protest_decide": [w.pending.pk],
@@ -144,7 +147,8 @@ ADMIN_OBJECT = re.compile(r"^admin/(\w+)/(\w+)/(<path:object_id>|<id>)/")
 
 def urls_of(route: str, name: str | None, w: World) -> list[str]:
     """Concrete URLs for one pattern; AssertionError when a parameter has no known value."""
-    route = route.replace("^", "").replace("$", "").replace("<slug:kind>", "start")
+    route = (route.replace("^", "").replace("$", "").replace("<slug:kind>", "start")
+             .replace("<int:round_number>", "1"))
     if "<int:pk>" in route:
         assert name in pk_values(w), f"no object to crawl {route} ({name}) with: add it to pk_values"
         urls = [route.replace("<int:pk>", str(pk)) for pk in pk_values(w)[name]]

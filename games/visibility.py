@@ -1,0 +1,46 @@
+"""What the public may see of a tournament's results: one place for every page, export and rating.
+
+A tournament's organiser may hide the results from round N on (hidden standings before the final): those games
+carry `Game.results_hidden`, set by `games.schedule.results_hide` and cleared by `results_reveal`. While set, the
+game's result, protocol, scores and rating changes are the judge staff's only: its pages answer 404 to anyone
+else, and the game counts in no public aggregate (tournament standings, club ratings, statistics, Elo) — the
+ratings read their games through `counting_games()`, so the standings the public sees are those of round N−1.
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from games.models import Game
+
+COUNTED = (Game.Status.FINISHED, Game.Status.SIGNED)
+
+
+def counting_games() -> QuerySet[Game]:
+    """Games that count in scores, standings and ratings: finished with a result, and not hidden."""
+    return Game.objects.filter(status__in=COUNTED, results_hidden=False).exclude(result="")
+
+
+def visible_games(qs: QuerySet[Game], user, club) -> QuerySet[Game]:
+    """`qs` without the hidden games, unless the user is judge staff of `club`."""
+    from club.permissions import is_judge
+
+    if club is not None and is_judge(user, club):
+        return qs
+    return qs.filter(results_hidden=False)
+
+
+def can_see_hidden(user, game: Game) -> bool:
+    """The judge staff of the game's club (judges, head judges, admins) see hidden results."""
+    if not game.results_hidden:
+        return True
+    from club.permissions import is_judge
+
+    return is_judge(user, game.club)
+
+
+def can_see_hidden_in(user, tournament) -> bool:
+    from club.permissions import is_judge
+
+    return is_judge(user, tournament.club) or (getattr(user, "is_authenticated", False)
+                                               and tournament.head_judge_id == user.pk)
