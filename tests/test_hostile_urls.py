@@ -8,7 +8,8 @@ payload itself. Each URL is then asked for
   reads from `request.GET`, plus made-up ones), as a page and as an htmx request;
 - with the payload in each query parameter its module reads, one at a time (an early refusal of one parameter must
   not hide what another one does);
-- with the payload as an extra path segment.
+- with the payload as an extra path segment;
+- (the site's own URLs) posted a form with the payload in every field the site's views and actions read.
 
 For every answer: no 5xx, the payload never comes back unescaped (body or headers), and every HTML answer carries
 the Content-Security-Policy header (scripts only from our own files, no eval).
@@ -41,6 +42,11 @@ COMMON_PARAMS = ("q", "games", "round", "tables", "page", "season", "tournament"
                  "zq7", "utm_source", "_popup")
 ADMIN_PARAMS = ("q", "o", "p", "e", "all", "_popup", "_to_field", "_changelist_filters")
 GET_NAME = re.compile(r"""GET(?:\.get|\.getlist)?[\[(]\s*["'](\w+)["']""")
+POST_NAME = re.compile(r"""POST(?:\.get|\.getlist)?[\[(]\s*["'](\w+)["']""")
+# Form fields the site's POST views read (a form's fields, an action's payload keys): the payload goes in each.
+POST_FIELDS = ("text", "category", "seat", "seats", "written_at", "player_id", "nickname", "note", "points", "clause",
+               "result", "by", "target", "name", "role", "id", "decision", "explanation", "username", "password",
+               "email", "date", "table", "tournament", "evening", "ruleset", "start", "end", "version", "action_id")
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 REGEX_GROUP = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
 # The path word before `<int:pk>` names the object (`players/<int:pk>/` → a player).
@@ -149,6 +155,16 @@ def _fill(chain, scene: Scene) -> list[str]:
     return ["/" + p for p in paths]
 
 
+def _module_source(callback) -> str:
+    func = getattr(callback, "view_class", None) or callback
+    while hasattr(func, "__wrapped__"):
+        func = func.__wrapped__
+    try:
+        return inspect.getsource(inspect.getmodule(func))
+    except (OSError, TypeError):
+        return ""
+
+
 def _module_params(callback) -> set[str]:
     func = getattr(callback, "view_class", None) or callback
     while hasattr(func, "__wrapped__"):
@@ -211,6 +227,11 @@ def test_every_url_with_hostile_input_is_escaped_never_5xx_and_under_csp(scene, 
             variants += [({n: PAYLOADS[i % 2]}, {}) for i, n in enumerate(names)]
             if not path.endswith(quote(PAYLOADS[0])) and not path.endswith(quote(PAYLOADS[1])):
                 variants.append(({}, {"PATH_INFO_SUFFIX": quote(PAYLOADS[0]) + "/"}))
+            if not is_admin:  # one hostile form post to every site URL (the admin's forms are Django's own)
+                fields = {n: PAYLOADS[0] for n in (*POST_FIELDS, *POST_NAME.findall(_module_source(callback)))}
+                response = client.post(path, fields)
+                requests += 1
+                problems += _check(response, f"{role} POST {path}")
             for index, (query, extra) in enumerate(variants):
                 if index >= 1 and pdf_answer:  # a PDF view: each answer is a whole render; the pages are the point
                     break
