@@ -499,11 +499,17 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                            club_id=None if tournament is not None else game.club_id)
         games = list(with_protocol(scope.order_by("date", "number", "id")))
         counting = [g for g in games if g.counts]
-        ScoreItem.objects.filter(seat__game__in=games).delete()
+        # Only the seats whose score or items change are written (a sign-off or a protest moves one game, the
+        # tournament's other hundred stay as they were): compare with what is stored.
+        stored_items: dict[int, list[tuple]] = {}
+        for row in ScoreItem.objects.filter(seat__game__in=games).order_by("seat_id", "id").values_list(
+                "seat_id", *ITEM_COLUMNS):
+            stored_items.setdefault(row[0], []).append(row[1:])
         by_version: dict[int, list[Game]] = {}
         for g in counting:
             by_version.setdefault(g.ruleset_id, []).append(g)
         items: list[ScoreItem] = []
+        items_changed: list[int] = []  # seats whose items are replaced
         seats_to_update: list[Seat] = []
         for group in by_version.values():
             ruleset = group[0].ruleset.ruleset()
@@ -512,29 +518,37 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                 seats = {s.number: s for s in g.seats.all()}
                 for seat_score in score.seats:
                     seat = seats[seat_score.seat]
+                    before = tuple(getattr(seat, c) for c in SCORE_COLUMNS)
                     seat.main, seat.extras, seat.total = seat_score.main, seat_score.extras, seat_score.total
                     seat.tiebreak_extras = seat_score.tiebreak_extras
                     seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
-                    seats_to_update.append(seat)
-                    seat_items = [ScoreItem(seat=seat, kind=i.kind, points=i.points, clause=i.clause, note=i.note,
-                                            effective=i.effective, source=_item_source(i.source))
+                    if tuple(getattr(seat, c) for c in SCORE_COLUMNS) != before:
+                        seats_to_update.append(seat)
+                    seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
                                   for i in seat_score.items]
-                    _mark_protest_adjustments(g, seat.number, seat_items)
-                    items += seat_items
+                    seat_items = _mark_protest_adjustments(g, seat.number, seat_items)
+                    if seat_items != stored_items.get(seat.pk, []):
+                        items_changed.append(seat.pk)
+                        items += [ScoreItem(seat=seat, **dict(zip(ITEM_COLUMNS, i, strict=True))) for i in seat_items]
         for g in games:
             if g.counts:
                 continue
             for seat in g.seats.all():
-                seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
-                seat.won = seat.first_night_death = False
-                seats_to_update.append(seat)
+                if any(getattr(seat, c) for c in SCORE_COLUMNS):
+                    seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
+                    seat.won = seat.first_night_death = False
+                    seats_to_update.append(seat)
+                if seat.pk in stored_items:
+                    items_changed.append(seat.pk)
         _write_seat_scores(seats_to_update)
+        ScoreItem.objects.filter(seat_id__in=items_changed).delete()
         ScoreItem.objects.bulk_create(items, batch_size=1000)
         _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
     return len(counting)
 
 
 SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
+ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
 
 
 def _write_seat_scores(seats: list[Seat]) -> None:
@@ -558,13 +572,17 @@ def _item_source(source: str) -> str:
     return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
 
 
-def _mark_protest_adjustments(game: Game, seat_number: int, items: list[ScoreItem]) -> None:
+def _mark_protest_adjustments(game: Game, seat_number: int, items: list[tuple]) -> list[tuple]:
     """Lines from adjustments a protest decided keep source=protest (the sheet's back side, issue 6). The engine
-    appends a seat's adjustments in the protocol's order, so they pair up one to one."""
+    appends a seat's adjustments in the protocol's order, so they pair up one to one. `items` are ITEM_COLUMNS
+    tuples (kind first, source last)."""
     sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])
+    marked = []
     for item in items:
-        if item.kind == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
-            item.source = ScoreItem.Source.PROTEST
+        if item[0] == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
+            item = (*item[:-1], ScoreItem.Source.PROTEST)
+        marked.append(item)
+    return marked
 
 
 def _scores_changed(games: list[Game]) -> None:

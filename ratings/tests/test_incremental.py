@@ -60,6 +60,9 @@ def test_rescoring_a_tournament_without_a_change_writes_no_rating_row(season, cl
     with CaptureQueriesContext(connection) as queries:
         score_games(tournament=first)
     assert rating_writes(queries.captured_queries) == []
+    # nor are the unchanged seat scores and score items rewritten
+    assert not [q["sql"] for q in queries.captured_queries if q["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")
+                and ("games_seat" in q["sql"] or "games_scoreitem" in q["sql"])]
 
 
 @pytest.mark.django_db
