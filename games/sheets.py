@@ -344,9 +344,10 @@ class RoundTooLarge(RoundQueryError):
     """A round document larger than this reader may print."""
 
 
-# The most sheets one document holds for the club's judge staff (each sheet is two A4 pages): a few rounds of a big
-# tournament. Anyone else prints at most one round of the tournament (its tables), see `round_sheet_limit`.
-STAFF_MAX_SHEETS = 40
+# The most sheets one document holds for the club's judge staff (each sheet is two A4 pages and about a second of a
+# worker's time on a busy machine): the round of a big tournament. Anyone else prints at most one round of the
+# tournament (its tables), see `round_sheet_limit`.
+STAFF_MAX_SHEETS = 24
 MAX_GAME_NUMBERS = 1000  # `?games=` asks for at most this many numbers (the matching games are then counted)
 MAX_TABLES = 100  # `?tables=` above this names no real tournament
 
