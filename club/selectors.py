@@ -59,13 +59,24 @@ def user_by_username(username: str):
     return found[0] if len(found) == 1 else None
 
 
-def person_name(user) -> str:
-    """How a person is shown to others: his player's nickname, else his full name, else (last resort) the login."""
+def known_name(user, club=None) -> str:
+    """A person as the club knows him: his player's nickname (in `club`, when given), else his full name; "" when
+    he has neither (a login is never shown as a name)."""
     if user is None or not getattr(user, "is_authenticated", False):
         return ""
-    cached = user.__dict__.get("_person_name")
+    key = f"_known_name_{getattr(club, 'pk', club)}"
+    cached = user.__dict__.get(key)
     if cached is None:
-        nickname = Player.objects.filter(user=user).order_by("pk").values_list("nickname", flat=True).first()
-        cached = nickname or user.get_full_name() or user.get_username()
-        user.__dict__["_person_name"] = cached
+        players = Player.objects.filter(user=user)
+        if club is not None:
+            players = players.filter(club=club)
+        cached = players.order_by("pk").values_list("nickname", flat=True).first() or user.get_full_name()
+        user.__dict__[key] = cached
     return cached
+
+
+def person_name(user) -> str:
+    """How a person is shown to others: `known_name`, else (last resort) the login."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    return known_name(user) or user.get_username()

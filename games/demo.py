@@ -6,8 +6,12 @@ import datetime as dt
 import json
 import random
 
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
 from club.models import Club
-from games.models import RuleSetVersion, Tournament
+from club.selectors import known_name
+from games.models import Day, Game, RuleSetVersion, Seat, Tournament
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.ruleset import get_preset
@@ -65,11 +69,6 @@ DEMO_LIVE_NUMBER = DEMO_GAMES + 1  # the demo game in progress (issue 4): the ne
 
 def seed_live_game(club: Club, tournament: Tournament, *, stdout=None):
     """One game in progress, seats and roles assigned, judged by "judge1" when that login exists; idempotent."""
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    from games.models import Day, Game, Seat
-
     existing = Game.objects.filter(tournament=tournament, number=DEMO_LIVE_NUMBER).first()
     if existing is not None:
         return existing
@@ -81,7 +80,7 @@ def seed_live_game(club: Club, tournament: Tournament, *, stdout=None):
     game = Game.objects.create(
         club=club, tournament=tournament, ruleset=tournament.ruleset, number=DEMO_LIVE_NUMBER, table=3,
         stage="Финал", date=timezone.localdate(), judge=judge,
-        judge_name=(judge.get_full_name() or judge.username) if judge else "", status=Game.Status.IN_PROGRESS,
+        judge_name=known_name(judge, club), status=Game.Status.IN_PROGRESS,
         started_at=timezone.now(), phase="D1")
     Seat.objects.bulk_create([Seat(game=game, number=n, player=p, role=r)
                               for n, (p, r) in enumerate(zip(players, roles, strict=True), start=1)])

@@ -1,9 +1,12 @@
 from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.selectors import person_name
 from club.templatetags.points import points
+from games.models import Protest, RuleSetVersion, ScoreItem
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -50,8 +53,6 @@ class ProtestForm(forms.Form):
     text = forms.CharField(label=_("Protest"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
 
     def __init__(self, *args, **kwargs):
-        from games.models import Protest
-
         super().__init__(*args, **kwargs)
         self.fields["category"].choices = Protest.Category.choices
 
@@ -107,8 +108,6 @@ class ProtestDecisionForm(forms.Form):
         self.game = game
         self.team_vote_allowed = False
         if game is not None:
-            from games.models import ScoreItem
-
             ruleset = game.ruleset.ruleset()
             self.team_vote_allowed = ruleset.team_vote_annulment
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
@@ -147,10 +146,6 @@ class ProtestDecisionForm(forms.Form):
 
 
 def _rulesets_for(club):
-    from django.db.models import Q
-
-    from games.models import RuleSetVersion
-
     return RuleSetVersion.objects.filter(Q(club__isnull=True) | Q(club=club)).order_by("slug", "-version")
 
 
@@ -164,8 +159,6 @@ class TournamentForm(forms.Form):
     stages = forms.CharField(label=_("Stages"), required=False, help_text=_("Comma-separated, e.g. Отбор, Финал"))
 
     def __init__(self, *args, club, **kwargs):
-        from django.contrib.auth import get_user_model
-
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].queryset = _rulesets_for(club)
         self.fields["head_judge"].queryset = get_user_model().objects.filter(
@@ -182,8 +175,6 @@ class EveningForm(forms.Form):
     ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None)
 
     def __init__(self, *args, club, **kwargs):
-        from django.utils import timezone
-
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].queryset = _rulesets_for(club)
         # a new evening is tonight's, under the club's rule set

@@ -13,9 +13,11 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from club.selectors import known_name
 from games.rules.ruleset import RuleSet
 
 ROLE_CHOICES = [("К", _("К — citizen (red)")), ("Ч", _("Ч — mafia (black)")), ("Ш", _("Ш — sheriff")),
@@ -109,8 +111,6 @@ class ClubEvening(models.Model):
         ordering = ["-date", "-id"]
 
     def __str__(self) -> str:
-        from django.utils.formats import date_format
-
         # the date in the reader's language ("1 декабря 2026"), never the ISO form
         return self.name or f"{_('Club evening')} {date_format(self.date, 'j E Y')}"
 
@@ -171,6 +171,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         where = self.tournament.name if self.tournament_id else str(self.date)
         return f"{where} — {_('game')} {self.number}"
+
+    @property
+    def judge_display(self) -> str:
+        """The table judge as pages, sheets and exports name him: his player nickname in the game's club, else his
+        full name, else the name written on the protocol; never the login (a login-only account shows nothing)."""
+        if not self.judge_id:
+            return self.judge_name
+        name = known_name(self.judge, self.club_id)
+        if name:
+            return name
+        return self.judge_name if self.judge_name != self.judge.get_username() else ""
 
     @property
     def is_finished(self) -> bool:

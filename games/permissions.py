@@ -6,7 +6,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from club.permissions import is_club_admin, is_head_judge, is_judge
+from club.models import Club
+from club.permissions import is_club_admin, is_head_judge, is_judge, player_of
+from club.selectors import get_site_club
 from games.models import Game, Tournament
 from games.visibility import can_see_hidden
 
@@ -55,9 +57,18 @@ def can_start_game(user, club) -> bool:
     return is_judge(user, club)
 
 
-def can_manage_tournament(user, tournament: Tournament | None = None, club=None) -> bool:
-    club = club or tournament.club
-    return is_club_admin(user, club)
+def site_club_admin(user) -> tuple[Club | None, bool]:
+    """The site's club and whether `user` is its admin (the one check behind every club-admin page)."""
+    club = get_site_club()
+    return club, club is not None and is_club_admin(user, club)
+
+
+def require_site_club_admin(user, message: str) -> Club:
+    """The site's club, or PermissionDenied with `message` when `user` is not its admin."""
+    club, admin = site_club_admin(user)
+    if not admin:
+        raise PermissionDenied(message)
+    return club
 
 
 def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game, bool]:
@@ -80,8 +91,6 @@ def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game,
 
 def can_file_protest(user, game: Game) -> bool:
     """A logged-in player seated in the game (000 T6.3 "игрок", invariant 42). The window is the service's check."""
-    from club.permissions import player_of
-
     player = player_of(user, game.club)
     return player is not None and game.seats.filter(player=player).exists()
 

@@ -17,14 +17,17 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.db import transaction
-from django.db.models import Max
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from club.models import Membership
 from club.permissions import player_of
+from club.services import ServiceError
 from games import signals
 from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
@@ -33,8 +36,8 @@ from games.rules.protocol import BLACK, DRAW, RED, team_of
 from games.rules.ruleset import RuleSet
 from games.rules.scoring import clause
 from games.rules.validate import validate
-from games.selectors import protocol_of, with_protocol
-from games.services import ServiceError, score_games
+from games.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
+from games.services import score_games
 
 
 class ProtestError(ServiceError):
@@ -314,13 +317,9 @@ def _seat_number(ctx: _Context, value) -> int:
     return number
 
 
-def _next_order(game: Game) -> int:
-    return (game.adjustments.aggregate(m=Max("order"))["m"] or 0) + 1
-
-
 def _protest_adjustment(ctx: _Context, *, seat: int, points: Decimal, clause: str, note: str) -> Adjustment:
     return Adjustment.objects.create(
-        game=ctx.game, order=_next_order(ctx.game), seat=seat, points=points, clause=clause,
+        game=ctx.game, order=next_adjustment_order(ctx.game), seat=seat, points=points, clause=clause,
         note=f"protest #{ctx.protest.pk}" + (f": {note}" if note else ""), source=Adjustment.Source.PROTEST)
 
 
@@ -405,13 +404,7 @@ def _reverse_result(ctx: _Context, outcome: dict[str, Any]) -> None:
 def _replay(ctx: _Context) -> None:
     game = ctx.game
     _annul(ctx, "replay ordered")
-    if game.tournament_id:
-        siblings = Game.objects.filter(tournament_id=game.tournament_id)
-    elif game.evening_id:
-        siblings = Game.objects.filter(evening_id=game.evening_id)
-    else:
-        siblings = Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date=game.date)
-    number = (siblings.aggregate(m=Max("number"))["m"] or 0) + 1
+    number = next_game_number(game)
     replay = Game(club=game.club, tournament=game.tournament, evening=game.evening, ruleset=game.ruleset,
                   number=number, table=game.table, stage=game.stage, date=timezone.localdate(),
                   judge=game.judge, judge_name=game.judge_name, status=Game.Status.DRAFT, replay_of=game)
@@ -524,10 +517,6 @@ def _small_int(value, low: int, high: int) -> int:
 def protest_reviewers(game: Game) -> list:
     """The users who review the game's protests (can_review_protest): the tournament's head judge, else the club's
     head judges; the club admins when the head judge judged that table. Superusers are not mailed."""
-    from django.contrib.auth import get_user_model
-
-    from club.models import Membership
-
     roles = []
     tournament = game.tournament
     if tournament is None or tournament.head_judge_id is None:
@@ -549,7 +538,6 @@ def notify_filed(protest: Protest) -> int:
     recipients = sorted({u.email for u in protest_reviewers(game) if u.email})
     if not recipients:
         return 0
-    from django.urls import reverse
 
     subject = _("Protest #%(id)s filed: %(game)s") % {"id": protest.pk, "game": game}
     body = _("A protest against %(game)s awaits your decision.\n\nFiled by %(player)s (seat %(seat)s) at "

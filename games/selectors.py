@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from club.models import Player
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
-from games.models import Game, RuleSetVersion, Seat, Tournament
+from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, Seat, Tournament
+from games.permissions import can_review_protest
 from games.rules.flow import Departure, departures
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
@@ -80,25 +79,31 @@ def protocol_of(game: Game) -> Protocol:
         table=game.table,
         stage=game.stage,
         date=game.date.isoformat(),
-        judge=game.judge_name or (game.judge.get_full_name() or game.judge.username if game.judge_id else ""),
+        judge=game.judge_display,
         ended_at=timezone.localtime(game.ended_at).isoformat() if game.ended_at else "",
     )
 
 
-def judge_display_name(game: Game) -> str:
-    """The table judge as people know him: his player nickname in the game's club, else his full name, else the
-    name written on the protocol; never the login (a login-only account shows nothing)."""
-    user = game.judge if game.judge_id else None
-    if user is not None:
-        player = Player.objects.filter(user=user, club_id=game.club_id).only("nickname").first()
-        if player is not None:
-            return player.nickname
-        if user.get_full_name():
-            return user.get_full_name()
-        if game.judge_name and game.judge_name != user.get_username():
-            return game.judge_name
-        return ""
-    return game.judge_name
+def next_game_number(game_or_owner: Game | Tournament | ClubEvening) -> int:
+    """The number of the next game beside `game_or_owner`: in its tournament, its club evening, or (a club game
+    outside both) among the club's games of that date."""
+    if isinstance(game_or_owner, Tournament):
+        siblings = Game.objects.filter(tournament=game_or_owner)
+    elif isinstance(game_or_owner, ClubEvening):
+        siblings = Game.objects.filter(evening=game_or_owner)
+    elif game_or_owner.tournament_id:
+        siblings = Game.objects.filter(tournament_id=game_or_owner.tournament_id)
+    elif game_or_owner.evening_id:
+        siblings = Game.objects.filter(evening_id=game_or_owner.evening_id)
+    else:
+        siblings = Game.objects.filter(club_id=game_or_owner.club_id, tournament__isnull=True,
+                                       date=game_or_owner.date)
+    return (siblings.aggregate(m=Max("number"))["m"] or 0) + 1
+
+
+def next_adjustment_order(game: Game) -> int:
+    """The `order` of an adjustment added after the game's existing ones."""
+    return (game.adjustments.aggregate(m=Max("order"))["m"] or 0) + 1
 
 
 def ruleset_by_slug(slug: str, club=None) -> RuleSetVersion | None:
@@ -197,34 +202,7 @@ def export_tournament(tournament: Tournament, *, include_hidden: bool = True) ->
     }
 
 
-@dataclass
-class StoredSeatScore:
-    """A stored Seat seen through the shape `ratings.standings` aggregates (a SeatScore's fields)."""
-
-    seat: int
-    player: str
-    role: str | None
-    main: Decimal
-    extras: Decimal
-    total: Decimal
-    tiebreak_extras: Decimal
-    won: bool
-    first_night_death: bool
-
-
-def stored_seat_scores(seats: Iterable[Seat]) -> list[StoredSeatScore]:
-    return [
-        StoredSeatScore(seat=s.number, player=s.player.nickname, role=s.role or None, main=s.main, extras=s.extras,
-                        total=s.total, tiebreak_extras=s.tiebreak_extras, won=s.won,
-                        first_night_death=s.first_night_death)
-        for s in seats
-    ]
-
-
 # ------------------------------------------------------------------------------------------ display structure
-
-RESULT_LABELS = {"red": "Red win", "black": "Black win", "draw": "Draw"}
-
 
 @dataclass
 class SeatView:
@@ -329,35 +307,18 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
 
 def game_protests(game: Game) -> QuerySet:
     """The game's protests with their decisions, oldest first."""
-    from games.models import Protest
-
     return (Protest.objects.filter(game=game).select_related("player", "filed_by", "decided_by")
             .order_by("filed_at", "pk"))
 
 
 def with_protest_flag(games: QuerySet) -> QuerySet:
     """Games annotated with `pending_protest`, which `Game.under_protest` reads: a list's badges in its own query."""
-    from django.db.models import Exists, OuterRef
-
-    from games.models import Protest
-
     pending = Protest.objects.filter(game=OuterRef("pk"), status=Protest.Status.PENDING)
     return games.annotate(pending_protest=Exists(pending))
 
 
-def under_protest_game_ids(game_ids: Iterable[int]) -> set[int]:
-    """The games among `game_ids` with a pending protest ("under protest")."""
-    from games.models import Protest
-
-    return set(Protest.objects.filter(game_id__in=list(game_ids), status=Protest.Status.PENDING)
-               .values_list("game_id", flat=True))
-
-
 def protest_queue(user) -> list:
     """Pending protests of the games `user` may review (games.permissions.can_review_protest), oldest first."""
-    from games.models import Protest
-    from games.permissions import can_review_protest
-
     if not getattr(user, "is_authenticated", False):
         return []
     pending = (Protest.objects.filter(status=Protest.Status.PENDING)
@@ -369,10 +330,6 @@ def protest_queue(user) -> list:
 
 def protests_of_user(user) -> QuerySet:
     """The protests a user filed, was the subject of (as the player), or that concern a table he judged."""
-    from django.db.models import Q
-
-    from games.models import Protest
-
     if not getattr(user, "is_authenticated", False):
         return Protest.objects.none()
     return (Protest.objects.filter(Q(filed_by=user) | Q(player__user=user) | Q(game__judge=user))
@@ -421,8 +378,6 @@ def _who(user) -> str:
 def audit_trail(game: Game) -> list[AuditEntry]:
     """The protocol's audit trail, in words: the game's history rows, its live-entry actions and its protests'
     history (the stored codes stay in the rows; the reader sees labels and values)."""
-    from games.models import GameAction, Protest
-
     entries: list[AuditEntry] = []
     records = list(game.history.select_related("history_user").order_by("history_date", "history_id"))
     previous = None

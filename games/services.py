@@ -16,13 +16,14 @@ from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import DataError, IntegrityError, connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
+from club.selectors import known_name
+from club.services import ServiceError
 from games import signals
 from games.i18n import problem_line, problem_text
 from games.models import (
@@ -48,13 +49,9 @@ from games.rules.protocol import Protocol
 from games.rules.ruleset import RuleSet
 from games.rules.scoring import score_tournament
 from games.rules.validate import validate
-from games.selectors import protocol_of, ruleset_by_slug, with_protocol
+from games.selectors import next_adjustment_order, next_game_number, protocol_of, ruleset_by_slug, with_protocol
 
 DEFAULT_CLUB_NAME = "Клуб"
-
-
-class ServiceError(Exception):
-    """A refusal with a message for the user."""
 
 
 class ImportFailed(ServiceError):
@@ -376,7 +373,7 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         game.version += 1
     write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)
     if record.protest_adjustments and (created or not game.protests.exists()):  # else kept from the decision
-        start = (game.adjustments.aggregate(m=Max("order"))["m"] or 0) + 1
+        start = next_adjustment_order(game)
         Adjustment.objects.bulk_create([
             Adjustment(game=game, order=start + i, seat=a.seat, points=a.points, clause=a.clause, note=a.note,
                        source=Adjustment.Source.PROTEST)
@@ -681,17 +678,14 @@ def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEve
     with transaction.atomic():
         # Lock the owner so two judges pressing at once get different numbers.
         type(owner).objects.select_for_update().filter(pk=owner.pk).first()
-        siblings = Game.objects.filter(tournament=tournament) if tournament else Game.objects.filter(
-            evening=evening)
-        number = (siblings.aggregate(n=Max("number"))["n"] or 0) + 1
+        number = next_game_number(owner)
         date = timezone.localdate()
         if tournament is not None and tournament.start_date and tournament.end_date and not (
                 tournament.start_date <= date <= tournament.end_date):
             date = tournament.start_date
         if evening is not None:
             date = evening.date
-        player = Player.objects.filter(user=by, club=owner.club).only("nickname").first()
-        judge_name = player.nickname if player else by.get_full_name()  # people know a judge by name, not login
+        judge_name = known_name(by, owner.club)
         return Game.objects.create(
             club=owner.club, tournament=tournament, evening=evening, ruleset=owner.ruleset, number=number,
             table=table, stage=stage or (tournament.stages[0] if tournament and tournament.stages else ""),

@@ -36,7 +36,7 @@ from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
 from games.rules.flow import Departure
-from games.selectors import ProtocolView, judge_display_name, protocol_view, with_protocol
+from games.selectors import ProtocolView, protocol_view, with_protocol
 from games.visibility import can_see_hidden
 
 # Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
@@ -135,7 +135,6 @@ class Sheet:
     result: str = ""  # red | black | draw | ""
     items: list[SheetItem] = field(default_factory=list)
     protests: list[SheetProtest] = field(default_factory=list)
-    protests_supported: bool = False  # whether the game has a `protests` relation yet (issue 6)
     blank_lines: int = BLANK_BACK_LINES
     secrets_hidden: bool = False  # roles/checks/scores withheld for this reader
     compact: bool = False  # many rounds: smaller day/night rows so the front still fits one page
@@ -217,7 +216,7 @@ def _tallies_text(tallies) -> str:
 
 
 def _header_of(game: Game) -> SheetHeader:
-    judge = judge_display_name(game)
+    judge = game.judge_display
     return SheetHeader(
         tournament=game.tournament.name if game.tournament_id else "",
         stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,
@@ -265,26 +264,15 @@ def _unscored_items(game: Game, nicknames: dict[int, str]) -> list[SheetItem]:
     return items
 
 
-def protests_of(game: Game) -> tuple[bool, list[SheetProtest]]:
-    """Protests and their decisions (000 T6.3, P7.9) once issue 6 adds `Game.protests`; until then none.
-
-    Read through getattr so this module works before and after the protests model exists.
-    """
-    related = getattr(game, "protests", None)
-    if related is None or not hasattr(related, "all"):
-        return False, []
+def protests_of(game: Game) -> list[SheetProtest]:
+    """The game's protests and their decisions (000 T6.3, P7.9)."""
     protests = []
-    for p in related.all():
-        seat, player = getattr(p, "seat", None), getattr(p, "player", None)
-        author = " ".join(str(x) for x in (seat, player) if x) or str(getattr(p, "filed_by", "") or "")
-        status = getattr(p, "get_status_display", None)
-        protests.append(SheetProtest(
-            author=author,
-            text=str(getattr(p, "text", "") or ""),
-            decision=str(status() if callable(status) and getattr(p, "is_decided", True) else ""),
-            explanation=str(getattr(p, "explanation", "") or ""),
-        ))
-    return True, protests
+    for p in game.protests.all():
+        author = " ".join(str(x) for x in (p.seat, p.player) if x) or str(p.filed_by or "")
+        protests.append(SheetProtest(author=author, text=p.text,
+                                     decision=str(p.get_status_display()) if p.is_decided else "",
+                                     explanation=p.explanation))
+    return protests
 
 
 def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sheet:
@@ -309,11 +297,11 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
     best_move: list[int | None] = [None, None, None]
     if view.best_move is not None and view.show_secrets:
         best_move = (list(view.best_move) + [None, None, None])[:max(3, len(view.best_move))]
-    supported, protests = protests_of(game)
+    protests = protests_of(game)
     return Sheet(
         header=_header_of(game), rows=rows, rounds=rounds, nominee_slots=slot_count,
         best_move_victim=view.best_move_victim if view.best_move is not None and view.show_secrets else None,
-        best_move=best_move, result=view.result, items=items, protests=protests, protests_supported=supported,
+        best_move=best_move, result=view.result, items=items, protests=protests,
         blank_lines=max(4, BLANK_BACK_LINES - len(items) - 2 * len(protests)),
         secrets_hidden=not view.show_secrets, compact=len(rounds) > BLANK_ROUND_ROWS,
     )

@@ -10,15 +10,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from club.permissions import is_club_admin
 from club.selectors import get_site_club
+from club.services import ServiceError
 from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
-from games.permissions import can_export_tournament, can_see_secrets, get_game_for_user
+from games.permissions import (
+    can_export_tournament,
+    can_see_secrets,
+    get_game_for_user,
+    require_site_club_admin,
+    site_club_admin,
+)
 from games.schedule_read import round_links
 from games.selectors import export_tournament, game_to_dict, protocol_view, with_protest_flag, with_protocol
-from games.services import ImportFailed, ServiceError, import_documents
+from games.services import ImportFailed, import_documents
 from games.visibility import can_see_hidden_in
 
 
@@ -29,7 +35,7 @@ def tournament_list(request):
               .order_by("-date", "-id")[:20] if club else [])
     return render(request, "games/tournament_list.html", {
         "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
-        "can_import": bool(club) and is_club_admin(request.user, club),
+        "can_import": site_club_admin(request.user)[1],
     })
 
 
@@ -68,9 +74,7 @@ def game_json(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_upload(request):
-    club = get_site_club()
-    if club is None or not is_club_admin(request.user, club):
-        raise PermissionDenied(_("Only a club admin may import protocols."))
+    club = require_site_club_admin(request.user, _("Only a club admin may import protocols."))
     form = ImportForm(request.POST or None, request.FILES or None)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():

@@ -13,19 +13,19 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.permissions import is_club_admin
-from club.selectors import get_site_club, player_search
+from club.selectors import player_search
+from club.services import ServiceError
 from games.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.apply import HANDLERS, live_apply
 from games.live.base import ActionRefused, Busy, ReadOnly, StaleVersion
 from games.live.screen import judge_screen, spectator_days
 from games.live.ui import judge_ui
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_approve_extras, can_see_secrets, get_game_for_user
+from games.permissions import can_approve_extras, can_see_secrets, get_game_for_user, require_site_club_admin
 from games.rules.protocol import ROLES as ROLE_LETTERS
 from games.rules.ruleset import THIRD_FOUL_NONE
-from games.selectors import judge_display_name, protocol_of, protocol_view, with_protocol
-from games.services import ServiceError, evening_create, game_start_new, tournament_create
+from games.selectors import protocol_of, protocol_view, with_protocol
+from games.services import evening_create, game_start_new, tournament_create
 
 JUDGE = "games/judge.html"
 
@@ -42,7 +42,7 @@ def _judge_context(request, game_id: int, message: str = "", level: str = "succe
     alive = screen.vote.alive if screen.vote else 10
     return {"s": screen, "ui": ui, "message": message, "level": level, "action_id": uuid.uuid4().hex,
             "can_approve": bool(screen.awaiting_approval) and can_approve_extras(request.user, game),
-            "judge_name": judge_display_name(game), "totals": totals, "keypad": range(0, alive + 1),
+            "judge_name": game.judge_display, "totals": totals, "keypad": range(0, alive + 1),
             "seat_numbers": range(1, 11), "extra_points": EXTRA_POINTS, "role_letters": ROLE_LETTERS,
             "roles_complete": all(seat.role for seat in screen.seats),
             "third_foul_free": screen.ruleset.third_foul_effect == THIRD_FOUL_NONE,
@@ -130,10 +130,7 @@ def live(request, pk: int):
 
 
 def _admin_club(request):
-    club = get_site_club()
-    if club is None or not is_club_admin(request.user, club):
-        raise PermissionDenied(_("Only a club admin may do this."))
-    return club
+    return require_site_club_admin(request.user, _("Only a club admin may do this."))
 
 
 def _create_with_form(request, *, form_class, service, created_message, detail_url, title):

@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.permissions import is_club_admin
 from club.selectors import get_site_club
+from club.services import ServiceError
 from games.models import RuleSetVersion
+from games.permissions import require_site_club_admin, site_club_admin
+from games.rules.ruleset import TIEBREAKER_LABELS
 from games.ruleset_forms import RuleSetForm
-from games.services import ServiceError, ruleset_copy, ruleset_set_default, ruleset_update
+from games.services import ruleset_copy, ruleset_set_default, ruleset_update
 
 
 def _latest_versions(club):
@@ -28,19 +33,14 @@ def _latest_versions(club):
 
 
 def ruleset_list(request):
-    club = get_site_club()
+    club, can_edit = site_club_admin(request.user)
     return render(request, "games/ruleset_list.html", {
-        "club": club, "rulesets": _latest_versions(club), "can_edit": bool(club) and is_club_admin(request.user, club),
+        "club": club, "rulesets": _latest_versions(club), "can_edit": can_edit,
     })
 
 
 def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
     """(label, value shown) per parameter: choices by their label, tie-breakers by their metric name, not codes."""
-    from django import forms
-    from django.utils.translation import get_language
-
-    from games.rules.ruleset import TIEBREAKER_LABELS
-
     rows = []
     for field in form:
         value = field.value()
@@ -95,11 +95,10 @@ def ruleset_detail(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     ruleset = version.ruleset()
     form = RuleSetForm(initial=RuleSetForm.initial_from(version.name, ruleset))
-    club = get_site_club()
     return render(request, "games/ruleset_detail.html", {
         "version": version, "form": form, "rows": _param_rows(form),
         "versions": RuleSetVersion.objects.filter(slug=version.slug).order_by("-version"),
-        "can_edit": bool(club) and is_club_admin(request.user, club),
+        "can_edit": site_club_admin(request.user)[1],
     })
 
 
@@ -107,9 +106,7 @@ def ruleset_detail(request, pk: int):
 @require_POST
 def ruleset_copy_view(request, pk: int):
     source = get_object_or_404(RuleSetVersion, pk=pk)
-    club = get_site_club()
-    if club is None or not is_club_admin(request.user, club):
-        raise PermissionDenied(_("Only a club admin may copy a rule set."))
+    club = require_site_club_admin(request.user, _("Only a club admin may copy a rule set."))
     name = (request.POST.get("name") or "").strip() or _("%(club)s rules (based on %(source)s)") % {
         "club": club.name, "source": source.name}
     base = slugify(f"club-{club.pk}-{source.slug}")[:50]

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from club.services import ServiceError
 from games.i18n import problem_text
 from games.models import Game
 from games.rules.problems import Problem
 from games.rules.protocol import Protocol
 from games.rules.validate import validate
 from games.selectors import protocol_of, with_protocol
-from games.services import ServiceError
 
 
 class ActionRefused(ServiceError):

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from .i18n import N_, Text
 from .protocol import BLACK_ROLES, RED_ROLES, Protocol
-from .ruleset import RuleSet
+from .ruleset import (
+    SPEECH_SEAT_OF_DAY,
+    THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
+    THIRD_FOUL_LOSE_NEXT_SPEECH,
+    THIRD_FOUL_NONE,
+    RuleSet,
+)
 
 
 def phase_code(kind: str, index: int) -> str:
@@ -86,8 +92,6 @@ def first_speaker(protocol: Protocol, ruleset: RuleSet, day: int) -> int | None:
       next living seat. The two differ once a first speaker is skipped: seat 2 killed on Night 1 → Day 2 opens with
       3 in both, Day 3 with 4 under 000 but with 3 under 003.
     """
-    from .ruleset import SPEECH_SEAT_OF_DAY
-
     if ruleset.speech_start == SPEECH_SEAT_OF_DAY:
         return _at_or_after((day - 1) % 10 + 1, alive_at_day_start(protocol, day))
     first: int | None = 1
@@ -121,8 +125,6 @@ def third_foul_day(ruleset: RuleSet, *, phase: str, spoke_or_speaking: bool) -> 
     of the player that starts after the foul — today's when he has not spoken yet, otherwise the next day's.
     A foul at Night n costs the speech of Day n + 1.
     """
-    from .ruleset import THIRD_FOUL_NONE
-
     if ruleset.third_foul_effect == THIRD_FOUL_NONE or not phase:
         return None
     kind, number = phase[:1], int(phase[1:] or 0)
@@ -137,8 +139,6 @@ def third_foul_speech(ruleset: RuleSet, *, alive: int) -> tuple[str, str]:
     000 S7.8: with 3 or 4 players at the table the player has 30 s instead (the FIIM rule, so for every rule set
     with `lose_next_speech`); 003 l.73 has no such exception; 002 I.8.4: no effect at all.
     """
-    from .ruleset import THIRD_FOUL_LOSE_CURRENT_OR_NEXT, THIRD_FOUL_LOSE_NEXT_SPEECH
-
     if ruleset.third_foul_effect == THIRD_FOUL_LOSE_NEXT_SPEECH:
         if 3 <= alive <= 4:
             return SPEECH_SHORT, "000 S7.8"

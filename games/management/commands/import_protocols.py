@@ -4,7 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.services import ImportFailed, ServiceError, import_documents
+from club.services import ServiceError
+from games.services import ImportFailed, import_documents
 
 
 class Command(BaseCommand):
