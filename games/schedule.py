@@ -24,6 +24,7 @@ from club.permissions import is_club_admin, is_judge
 from games import signals
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
+from games.selectors import next_game_number
 from games.services import ServiceError
 
 MAX_ROUNDS = 30
@@ -136,7 +137,7 @@ def judge_set(*, tournament: Tournament, by, user, table: int, team: str = "", f
 
 
 def _name(user) -> str:
-    return user.get_full_name() or user.get_username()
+    return user.get_full_name() or user.get_username()  # stored only; pages show `Game.judge_display`
 
 
 def _conflict(judge: TournamentJudge, players: Iterable[Participant]) -> bool:
@@ -181,7 +182,7 @@ class Generated:
 
 
 def _game_number(tournament: Tournament) -> Callable[[], int]:
-    counter = itertools.count((tournament.games.aggregate(n=Max("number"))["n"] or 0) + 1)
+    counter = itertools.count(next_game_number(tournament))
     return lambda: next(counter)
 
 

@@ -42,9 +42,7 @@ class RoundRow:
 
 
 def judge_label(game: Game) -> str:
-    if game.judge_id:
-        return game.judge.get_full_name() or game.judge_name or game.judge.get_username()
-    return game.judge_name
+    return game.judge_display
 
 
 def schedule_rounds(tournament: Tournament, round_number: int | None = None) -> list[RoundRow]:
