@@ -15,22 +15,14 @@ A URL pattern the walk does not know how to fill makes the test fail: a new page
 
 from __future__ import annotations
 
-import datetime as dt
 import re
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
-from django.utils import timezone
 
-from club.models import Club, Player, PlayerClaim
-from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
-from games.protests import protest_decide
-from ratings.models import Season
+from tests.site_walk import site_urls
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -39,6 +31,7 @@ LOGINS = {"anonymous": None, "player": "player", "judge": "judge1", "head judge"
 # Words a Russian page may show in Latin letters: rule-set and file-format names, the site's name, units.
 LATIN_ALLOWED = {
     "CML", "X-Craft", "XCraft", "FIIM", "PDF", "CSV", "JSON", "mafclub", "English", "Elo", "OpenSkill",
+    "RU", "EN",  # the language switch's codes
     "A4", "ID", "Ci",  # Ci: the rule books' own name of the compensation points (002 App.)
     "URL", "Email", "email", "e-mail", "E-mail",
 }
@@ -46,13 +39,6 @@ LATIN_WORD = re.compile(r"(?<![\w/.@-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w/.@-])")
 # Raw codes that must never reach a reader, in any language (whole words, case-sensitive).
 RAW_CODES = re.compile(r"\{'|'\}|\b0\.000|\b0,0000|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b")
 RAW_CODES_RU = re.compile(r"\b(red|black|draw|citizen|mafia|sheriff|don)\b")
-
-# Patterns that are not pages a person reads (and why), by URL name.
-NOT_PAGES = {
-    "admin": "Django's own admin: its texts are Django's catalogue; the admin is checked by the two-club tests",
-    "set_language": "the language switch: a POST that redirects",
-    "logout": "POST-only, redirects",
-}
 
 SKIP_TAGS = {"script", "style"}
 TEXT_ATTRS = ("title", "alt", "placeholder", "aria-label")
@@ -108,124 +94,6 @@ class _PageText(HTMLParser):
                 if not f["labelled"] and not (f["id"] and f["id"] in self.label_for)]
 
 
-@dataclass
-class Scene:
-    ids: dict[str, list[int]]
-    names: set[str] = field(default_factory=set)
-
-
-def _walk(resolvers, prefix="", names=()):
-    for entry in resolvers:
-        if isinstance(entry, URLResolver):
-            namespace = entry.namespace or ""
-            if namespace == "admin" or (entry.app_name == "admin"):
-                yield prefix + str(entry.pattern), "admin", ()
-                continue
-            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), (*names, namespace) if namespace else names)
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern), ":".join((*names, entry.name or "")), entry
-
-
-CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
-
-# How to fill a pattern's parameters: the path word before `<int:pk>` names the object.
-FILL = {
-    "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
-    "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
-}
-# Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
-QUERIES = {"games:round_sheets_pdf": "?games=1-2"}
-SLUGS = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"]}  # a reset link that is no longer valid
-
-
-def _urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
-    urls, unknown = [], []
-    for route, name, _entry in _walk(get_resolver().url_patterns):
-        short = name.split(":")[-1]
-        if short in NOT_PAGES or name in NOT_PAGES or name == "admin":
-            continue
-        if route.startswith("^") or "(?P" in route:  # static() in DEBUG
-            continue
-        params = CONVERTER.findall(route)
-        if not params:
-            urls.append((name, "/" + route))
-            continue
-        candidates = ["/" + route]
-        ok = True
-        for converter, pname in params:
-            before = route.split("<")[0].rstrip("/").split("/")[-1] if route.count("<") == 1 else None
-            if converter == "int":
-                head = route[: route.index(f"<{converter}:{pname}>")].rstrip("/").split("/")
-                word = head[-1] if head else ""
-                kind = FILL.get(word)
-                if kind is None or kind not in scene.ids:
-                    ok = False
-                    break
-                values = [str(v) for v in scene.ids[kind]]
-            else:
-                values = SLUGS.get(pname)
-                if values is None:
-                    ok = False
-                    break
-            del before
-            token = f"<{converter}:{pname}>" if converter else f"<{pname}>"
-            candidates = [c.replace(token, v, 1) for c in candidates for v in values]
-        if ok:
-            urls.extend((name, c + QUERIES.get(name, "")) for c in candidates)
-        else:
-            unknown.append(f"{name}: /{route}")
-    return urls, unknown
-
-
-@pytest.fixture
-def scene(db) -> Scene:
-    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    club = Club.objects.get()
-    tournament = Tournament.objects.get(club=club)
-    finished = Game.objects.filter(tournament=tournament, status__in=["finished", "signed"]).order_by("number")
-    live = Game.objects.exclude(status__in=["finished", "signed"]).filter(tournament=tournament).first()
-    User = get_user_model()
-    player_user = User.objects.get(username="player")
-    season = Season.objects.create(club=club, name="2026", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31))
-    evening = ClubEvening.objects.create(club=club, date=dt.date(2026, 11, 20), ruleset=tournament.ruleset)
-    game = finished.first()
-    game.ended_at = timezone.now() - dt.timedelta(minutes=2)
-    game.save(update_fields=["ended_at"])
-    seat = game.seats.get(number=4)
-    protest = Protest.objects.create(game=game, player=seat.player, seat=4, filed_by=player_user,
-                                     category="result", text="Судья не дал последнее слово", filed_at=timezone.now())
-    # A decided protest that reversed a result and added a penalty: its outcomes are shown as words, never codes.
-    decided_game = finished[1]
-    decided_game.ended_at = timezone.now() - dt.timedelta(minutes=3)
-    decided_game.save(update_fields=["ended_at"])
-    filer_seat = decided_game.seats.select_related("player").get(number=2)
-    decided = Protest.objects.create(game=decided_game, player=filer_seat.player, seat=2, filed_by=player_user,
-                                     category="result", text="Результат записан неверно", filed_at=timezone.now())
-    other = {"red": "black", "black": "red"}.get(decided_game.result, "red")
-    protest_decide(protest=decided, by=User.objects.get(username="headjudge"), decision="uphold", sk_representative="Лебедева",
-                   explanation="Пересчитали голоса",
-                   outcomes=[{"kind": "reverse_result", "result": other},
-                             {"kind": "add_penalty", "seat": 3, "points": "-0.5", "clause": "002 II.2.1"}])
-    claimant = User.objects.create_user("newcomer", password="x-demo-2026")
-    free = Player.objects.filter(club=club, user__isnull=True).first()
-    claim = PlayerClaim.objects.create(user=claimant, player=free)
-    busiest = Player.objects.filter(club=club).order_by("-seats__game__id").first()
-    ids = {
-        "player": [busiest.pk],
-        "tournament": [tournament.pk],
-        "ruleset": [RuleSetVersion.objects.filter(club__isnull=True).order_by("pk").first().pk],
-        "season": [season.pk],
-        "evening": [evening.pk],
-        "claim": [claim.pk],
-        "protest": [protest.pk, decided.pk],
-        "game": [game.pk, decided_game.pk, finished.last().pk] + ([live.pk] if live else []),
-    }
-    # People's own names (logins, nicknames) may be written in Latin letters.
-    names = set(User.objects.values_list("username", flat=True)) | set(
-        Player.objects.values_list("nickname", flat=True))
-    return Scene(ids=ids, names=names)
-
-
 def _client(login: str | None, language: str) -> Client:
     client = Client(raise_request_exception=False)
     if login:
@@ -253,7 +121,7 @@ def _check_page(text: _PageText, language: str, names: set[str] = frozenset()) -
 
 
 def test_every_page_as_every_role_in_both_languages_is_finished(scene):
-    urls, unknown = _urls(scene)
+    urls, unknown = site_urls(scene)
     assert not unknown, f"URL patterns the crawl cannot fill (add them to FILL or NOT_PAGES): {unknown}"
     assert len(urls) > 30
     failures, pages = [], 0

@@ -148,3 +148,24 @@ def test_season_csv_lists_the_season_table(club, client):
     body = client.get(reverse("ratings:season_standings_csv", args=[season.pk])).content.decode("utf-8-sig")
     header, first, *_ = body.splitlines()
     assert header == "rank,player,games,wins,main,extras,total" and first.startswith("1,")
+
+
+@pytest.mark.django_db
+def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
+    """Numbers inside SVG are never localised: every coordinate of the chart is the same in both languages
+    (a Russian decimal comma in `y="216,0"` scattered the axis labels)."""
+    import re
+
+    from django.test import Client
+
+    _, player = build(club, 6, 12)
+    url = reverse("ratings:player_profile", args=[player.pk])
+    svgs = {}
+    for language in ("ru", "en"):
+        client = Client()
+        client.cookies["django_language"] = language
+        page = client.get(url).content.decode()
+        svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+        svgs[language] = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points|viewBox)="([^"]*)"', svg)
+        assert not any("," in v for v in svgs[language] if " " not in v), svgs[language]  # "216,0" is a comma
+    assert svgs["ru"] == svgs["en"] and len(svgs["ru"]) > 10
