@@ -91,7 +91,7 @@ def site_server(tmp_path: Path):
     # processes and the threads are the production ones.
     env = dict(os.environ, DEBUG="1", SECRET_KEY=settings.SECRET_KEY, ALLOWED_HOSTS="127.0.0.1",
                CACHE_URL="locmem://", TASKS_BACKEND="immediate",
-               CONN_MAX_AGE="0", LOG_LEVEL="ERROR", DJANGO_SETTINGS_MODULE="club.settings")
+               CONN_MAX_AGE="60", LOG_LEVEL="ERROR", DJANGO_SETTINGS_MODULE="club.settings")
     file = None
     if connection.vendor == "sqlite":
         file = tmp_path / "site.sqlite3"
