@@ -190,8 +190,22 @@ def measure(runs: int) -> dict:
     }
     result = {"busy_player_games": busy.games, "season_players": largest.stats.count(),
               "tournament_players": tournament_scope.n, "pages_ms": {}}
+    def floor_block() -> list[float]:
+        """The floor in a tight loop (warm), as a block of samples; taken before and after the pages."""
+        samples = []
+        for _ in range(max(21, runs)):
+            started = time.perf_counter()
+            assert client.get("/bench/floor/").status_code == 200
+            samples.append((time.perf_counter() - started) * 1000)
+        return samples
+
     with override_settings(ROOT_URLCONF=__name__):
+        for _ in range(5):
+            client.get("/bench/floor/")
+        floor_samples = floor_block()
         for name, url in pages.items():
+            if name == "floor":
+                continue
             assert client.get(url).status_code == 200, url
 
             def first(url=url):
@@ -202,6 +216,9 @@ def measure(runs: int) -> dict:
                 assert client.get(url).status_code == 200
 
             result["pages_ms"][name] = {"first": median_ms(first, max(5, runs // 3)), "cached": median_ms(cached, runs)}
+        floor_samples += floor_block()
+        result["pages_ms"]["floor"] = {"first": statistics.median(floor_samples),
+                                       "cached": statistics.median(floor_samples)}
     result["recompute_tournament_ms"] = median_ms(
         lambda: recompute_scope(tournament_scope, rebuild_games=True), max(3, runs // 5))
     result["serving_rss_mb"] = round(rss_mb())
@@ -297,6 +314,8 @@ def writes(runs: int) -> dict:
     result.update(protest_end_ms=statistics.median(end), protest_end_worker_ms=statistics.median(end_tail),
                   protest_start_ms=statistics.median(start), protest_start_worker_ms=statistics.median(start_tail),
                   refresh_one_ms=statistics.median(refresh), writes_rss_mb=round(rss_mb()))
+    with override_settings(ROOT_URLCONF=__name__):  # the floor again after the writes: the median of both blocks
+        result["floor_ms"] = statistics.median([floor, median_ms(lambda: client.get("/bench/floor/"), max(21, runs))])
     return result
 
 
