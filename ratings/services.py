@@ -426,7 +426,7 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------------------------------------- the history
-INLINE_HISTORY = 100  # games after a change rewritten in the request; a longer tail goes to the worker
+INLINE_HISTORY = 50  # games after a change rewritten in the request; a longer tail goes to the worker
 
 
 def history_key(scope_id: int) -> str:

@@ -22,7 +22,7 @@ from ratings import elo
 from ratings.models import EloChange, EloRating, PendingTail
 from ratings.tasks import enqueue
 
-INLINE_TAIL = 100  # games after a change recomputed in the request; a longer tail goes to the worker
+INLINE_TAIL = 50  # games after a change recomputed in the request; a longer tail goes to the worker
 CHUNK = 1000
 COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
 
