@@ -1,4 +1,4 @@
-"""Live entry (issue 4): the cost of one judge click (a foul +1 over HTMX) against an empty view, same run.
+"""Live entry: the cost of one judge click (a foul +1 over HTMX) against an empty view, same run.
 
     .venv/bin/python bench/bench_live.py [--repeat 300]
 

@@ -1,4 +1,4 @@
-"""Protocol sheet PDFs (issue 5): how expensive is our sheet compared to WeasyPrint itself?
+"""Protocol sheet PDFs: how expensive is our sheet compared to WeasyPrint itself?
 
     .venv/bin/python bench/bench_sheets.py [--repeat 5] [--out /tmp/sheet.pdf]
 

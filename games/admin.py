@@ -44,7 +44,7 @@ class RuleSetVersionAdmin(ClubScopedAdmin, admin.ModelAdmin):
     list_filter = ["is_preset", ("club", ScopedClubFilter)]
 
     def get_readonly_fields(self, request, obj=None):
-        # A preset or a version a game was scored under is never edited in place (issue 3).
+        # A preset or a version a game was scored under is never edited in place.
         if obj is not None and (obj.is_preset or obj.is_used):
             return [f.name for f in self.model._meta.fields]
         return ["is_preset", "created"]

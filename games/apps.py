@@ -3,7 +3,7 @@ from django.db.models.signals import post_migrate
 
 
 def ensure_presets(sender, *, apps=None, using="default", **kwargs) -> None:
-    """Keep the four rule-set presets present after every migrate and flush (RULES.md decisions).
+    """Keep the four rule-set presets present after every migrate and flush (docs/rules.md, Decisions).
 
     The data migration seeds them; `flush` (used by tests that commit, and by admins) would leave a site without
     them, so they are restored from the code here. Existing rows are never changed.

@@ -64,7 +64,7 @@ def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournamen
     return tournament
 
 
-DEMO_LIVE_NUMBER = DEMO_GAMES + 1  # the demo game in progress (issue 4): the next game after the scored ones
+DEMO_LIVE_NUMBER = DEMO_GAMES + 1  # the demo game in progress: the next game after the scored ones
 
 
 def seed_live_game(club: Club, tournament: Tournament, *, stdout=None):

@@ -43,7 +43,7 @@ class ImportForm(forms.Form):
         return uploads
 
 
-# --- protests (issue 6) ----------------------------------------------------------------------------------------
+# --- protests ----------------------------------------------------------------------------------------
 
 
 class ProtestForm(forms.Form):
@@ -80,7 +80,7 @@ CORRECTABLE_CHOICES = [("", "—"), ("seat_role", _("Seat: role")), ("seat_fouls
 
 
 class ProtestDecisionForm(forms.Form):
-    """The head judge's decision: reject with reasons, or uphold with one or more outcomes (issue 6)."""
+    """The head judge's decision: reject with reasons, or uphold with one or more outcomes."""
 
     decision = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect,
                                  choices=[("reject", _("Reject")), ("uphold", _("Uphold"))])
@@ -142,7 +142,7 @@ class ProtestDecisionForm(forms.Form):
         return data
 
 
-# --- live entry (issue 4): creating tournaments, club evenings and games
+# --- live entry: creating tournaments, club evenings and games
 
 
 def _rulesets_for(club):

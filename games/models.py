@@ -194,7 +194,7 @@ class Game(models.Model):
 
     @property
     def under_protest(self) -> bool:
-        """A protest of this game awaits its decision (issue 6): its scores and the standings are provisional.
+        """A protest of this game awaits its decision: its scores and the standings are provisional.
 
         Lists annotate it (games.selectors.with_protest_flag) so that each row costs no query."""
         annotated = self.__dict__.get("pending_protest")
@@ -264,7 +264,7 @@ class Day(models.Model):
 
 
 class Night(models.Model):
-    """Night N (index 1 = the first shooting night, RULES.md §1.2)."""
+    """Night N (index 1 = the first shooting night, docs/rules.md I4)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="nights")
     index = models.PositiveSmallIntegerField()
@@ -450,7 +450,7 @@ class Protest(models.Model):
         return f"{_('Protest')} #{self.pk} — {self.game}"
 
     def save(self, *args, **kwargs):
-        # 000 T6.3.4, 002 III.15.4 (invariant 44): a decision is final; the row of a decided protest never changes.
+        # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never changes.
         stored = self._stored_status()
         if stored is not None and stored != self.Status.PENDING:
             raise DecidedProtestIsFinal(self.pk)

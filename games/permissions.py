@@ -28,7 +28,7 @@ def is_table_judge(user, game: Game) -> bool:
 
 
 def can_edit_protocol(user, game: Game) -> bool:
-    """The game's judge, the head judge and club admins (issue 4 "Safety")."""
+    """The game's judge, the head judge and club admins."""
     if not getattr(user, "is_authenticated", False):
         return False
     return is_table_judge(user, game) or is_game_head_judge(user, game) or is_club_admin(user, game.club)
@@ -86,22 +86,22 @@ def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game,
     return game, can_write
 
 
-# --- protests (issue 6) ----------------------------------------------------------------------------------------
+# --- protests ----------------------------------------------------------------------------------------
 
 
 def can_file_protest(user, game: Game) -> bool:
-    """A logged-in player seated in the game (000 T6.3 "игрок", invariant 42). The window is the service's check."""
+    """A logged-in player seated in the game (000 T6.3 "игрок", docs/rules.md I42). The window is the service's check."""
     player = player_of(user, game.club)
     return player is not None and game.seats.filter(player=player).exists()
 
 
 def head_judge_judged_the_table(game: Game) -> bool:
-    """The game's head judge is its table judge: then he is not the reviewer (issue 6)."""
+    """The game's head judge is its table judge: then he is not the reviewer."""
     return game.judge_id is not None and is_game_head_judge(game.judge, game)
 
 
 def can_review_protest(user, game: Game) -> bool:
-    """The reviewer (000 T6.3.2, 002 III.15.2, invariant 43): the head judge of the game's tournament (club games:
+    """The reviewer (000 T6.3.2, 002 III.15.2, docs/rules.md I43): the head judge of the game's tournament (club games:
     a club head judge), never the judge of that table; when the head judge judged the table, a club admin."""
     if not getattr(user, "is_authenticated", False) or is_table_judge(user, game):
         return False

@@ -1,12 +1,13 @@
-"""Protests (issue 6): filing within the window, the head judge's decision and what it changes.
+"""Protests: filing within the window, the head judge's decision and what it changes.
 
-RULES.md §1.8 (000 T6.3, 002 III.15–III.16 and the appeals doctrine, 003 l.127), decisions 12, A26, A27 and the
-invariants 41–45 of §2.3. Services are keyword-only, run in one transaction and raise a `ServiceError` (a
+000 T6.3, 002 III.15–III.16 and the appeals appendix, 003 l.127; docs/rules.md D12, A26, A27 and the invariants
+I41–I45. Services are keyword-only, run in one transaction and raise a `ServiceError` (a
 `ProtestError`) with a user-facing message, or `PermissionDenied`; the database is unchanged when they raise.
 
 Audit: the protest row (django-simple-history) keeps who filed and who decided, with the decision's `outcomes`
 holding the before/after of every change it made; the game's own history records the result and status changes
-with the decider as `history_user`. After a decision the whole scoring scope is recomputed (`score_games`, A27).
+with the decider as `history_user`. After a decision the whole scoring scope is recomputed (`score_games`,
+docs/rules.md A27).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class ProtestError(ServiceError):
     """A protest or a decision refused by the rules, with a message for the user."""
 
 
-# Outcome kinds of an upheld protest (issue 6; 002 App. l.472–562, III.16; 003 l.127).
+# Outcome kinds of an upheld protest (002 App. l.472–562, III.16; 003 l.127).
 REVERSE_RESULT = "reverse_result"
 REPLAY = "replay"
 ADD_PENALTY = "add_penalty"
@@ -57,7 +58,7 @@ SK_AGREEMENT = "sk_agreement"
 LAPSED = "lapsed"
 
 REJECT, UPHOLD = "reject", "uphold"
-# 002 III.16, II.3.7, App. l.544–556 (invariant 43): these need the СК duty representative's agreement.
+# 002 III.16, II.3.7, App. l.544–556 (docs/rules.md I43): these need the СК duty representative's agreement.
 NEEDS_SK = frozenset({REVERSE_RESULT, REPLAY, ADD_PENALTY, REMOVE_PENALTY})
 # The stored fields a protocol correction may change (002 App. l.493–512: a correctable technical error).
 CORRECTABLE_FIELDS = ("seat_role", "seat_fouls", "night_kill", "night_don_check", "night_sheriff_check")
@@ -78,7 +79,7 @@ def format_club_time(value: dt.datetime) -> str:
 
 def protest_deadline(game: Game) -> dt.datetime | None:
     """The last moment a protest is admissible: the recorded end ("Стоп игра") + the rule set's window, inclusive
-    (decision 12, A26; 000 T6.3.1, 002 III.15.1)."""
+    (docs/rules.md D12, A26; 000 T6.3.1, 002 III.15.1)."""
     if game.ended_at is None:
         return None
     return game.ended_at + dt.timedelta(minutes=game.ruleset.ruleset().protest_window_minutes)
@@ -88,7 +89,7 @@ def _check_window(game: Game, at: dt.datetime) -> None:
     deadline = protest_deadline(game)
     if deadline is None:
         raise ProtestError(_("The end of this game is not recorded yet; a protest can be filed after «Stop game»."))
-    if at > deadline:  # invariant 41: INADMISSIBLE_LATE
+    if at > deadline:  # docs/rules.md I41: INADMISSIBLE_LATE
         raise ProtestError(
             _("Too late: protests against this game were accepted until %(deadline)s, %(minutes)d minutes after "
               "the recorded end of the game (000 T6.3.1, 002 III.15.1).")
@@ -120,7 +121,7 @@ def _check_admissible(ruleset: RuleSet, category: str, text: str) -> None:
         raise ProtestError(_("Choose the protest's category."))
     if not text.strip():
         raise ProtestError(_("Write what the protest is about."))
-    # 002 III.1.7 (invariant 42): no appeals on extra points except against a minus.
+    # 002 III.1.7 (docs/rules.md I42): no appeals on extra points except against a minus.
     if category == Protest.Category.EXTRAS and ruleset.extras_protest_minus_only:
         raise ProtestError(_("Under these rules extra points cannot be appealed, only a minus (002 III.1.7): "
                              "file it as «Disciplinary: remove a penalty»."))
@@ -134,7 +135,7 @@ def _locked_game(game: Game) -> Game:
 
 
 def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime | None = None) -> Protest:
-    """A player seated in the game files a protest within the window, judged on server time (decision 12)."""
+    """A player seated in the game files a protest within the window, judged on server time (docs/rules.md D12)."""
     now = now or timezone.now()
     if not getattr(by, "is_authenticated", False):
         raise PermissionDenied(_("Log in to file a protest."))
@@ -142,7 +143,7 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
         game = _locked_game(game)
         player = player_of(by, game.club)
         seat = game.seats.filter(player=player).first() if player is not None else None
-        if seat is None:  # 000 T6.3 "игрок", invariant 42
+        if seat is None:  # 000 T6.3 "игрок", docs/rules.md I42
             raise PermissionDenied(_("Only a player of this game may file a protest."))
         if game.status not in (Game.Status.FINISHED, Game.Status.SIGNED):
             raise ProtestError(_("This game is not finished; there is nothing to protest yet."))
@@ -204,7 +205,7 @@ class _Context:
 def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
                    outcomes: list[dict[str, Any]] | None = None, sk_representative: str = "",
                    now: dt.datetime | None = None) -> Protest:
-    """Record the final decision (000 T6.3.2–6.3.4; 002 III.15–16) and apply it; then recompute the scope (A27).
+    """Record the final decision (000 T6.3.2–6.3.4; 002 III.15–16) and apply it; then recompute the scope (docs/rules.md A27).
 
     `outcomes` (uphold only, one or more; a reject may record a failed 003 team vote):
       {"kind": "reverse_result", "result": "red"|"black"|"draw"}
@@ -252,7 +253,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         protest._change_reason = f"decision: {decision}"
         protest.save()
         if decision == UPHOLD:
-            score_games(game=game)  # A27: main points, Ci across the scope, standings cache
+            score_games(game=game)  # docs/rules.md A27: main points, Ci across the scope, standings cache
         else:
             _scores_provisional_cleared(game)
         transaction.on_commit(lambda: notify_decision(protest))
@@ -275,7 +276,7 @@ def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str
         raise ProtestError(_("An annulled game has no result to reverse."))
     if ctx.game.status == Game.Status.ANNULLED:
         raise ProtestError(_("This game is annulled; nothing of it counts any more."))
-    # 002 III.16, II.3.7, App. l.544–556 (invariant 43): the СК representative agrees to these outcomes.
+    # 002 III.16, II.3.7, App. l.544–556 (docs/rules.md I43): the СК representative agrees to these outcomes.
     if ctx.ruleset.protest_needs_sk_agreement and NEEDS_SK & set(kinds):
         if not sk:
             raise ProtestError(_("Name the СК duty representative who agreed (002 III.16, App. l.544–556)."))
@@ -338,7 +339,7 @@ def _add_penalty(ctx: _Context, outcome: dict[str, Any]) -> None:
     if not points.is_finite() or points >= 0 or points < Decimal("-10"):
         raise ProtestError(_("A penalty is a negative number of points, e.g. -0.5."))
     clause = str(outcome.get("clause") or "").strip()
-    if not clause:  # decision 6: every penalty carries its clause
+    if not clause:  # docs/rules.md D6: every penalty carries its clause
         raise ProtestError(_("Give the clause of the penalty, e.g. «002 App. l.550»."))
     adjustment = _protest_adjustment(ctx, seat=seat, points=points, clause=clause,
                                      note=str(outcome.get("note") or "").strip())
@@ -377,7 +378,7 @@ def _remove_penalty(ctx: _Context, outcome: dict[str, Any]) -> None:
         "adjustment": compensation.pk})
 
 
-# -- reverse the result (002 III.16, II.3.7, App. l.544) and let the result-dependent judge items lapse (A27)
+# -- reverse the result (002 III.16, II.3.7, App. l.544) and let the result-dependent judge items lapse (docs/rules.md A27)
 def _reverse_result(ctx: _Context, outcome: dict[str, Any]) -> None:
     game = ctx.game
     new = outcome.get("result")
@@ -390,13 +391,13 @@ def _reverse_result(ctx: _Context, outcome: dict[str, Any]) -> None:
     _save_game(ctx, f"result {old or '-'} → {new}")
     ctx.records.append({"kind": REVERSE_RESULT, "from": old, "to": new})
     # The scoring engine counts every judge adjustment whatever the result; the ones the rules tie to a loss are
-    # therefore removed here, each recorded in the decision (RULES.md A27; 002 III.6 l.345, III.5 l.317).
+    # therefore removed here, each recorded in the decision (docs/rules.md A27; 002 III.6 l.345, III.5 l.317).
     roles = {s.number: s.role for s in game.seats.all()}
     for adjustment in list(game.adjustments.filter(source=Adjustment.Source.JUDGE)):
         team = team_of(roles.get(adjustment.seat) or None)
         # The rule set lists the kinds of item that hold only under some results (RuleSet.conditional_items).
         if any(kind.lapses and not kind.holds(new, team) for kind in ctx.ruleset.conditional_items_for(adjustment.clause)):
-            ctx.records.append({"kind": LAPSED, "reason": "RULES.md A27", "removed": _adjustment_record(adjustment)})
+            ctx.records.append({"kind": LAPSED, "reason": "docs/rules.md A27", "removed": _adjustment_record(adjustment)})
             adjustment.delete()
 
 

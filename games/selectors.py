@@ -302,7 +302,7 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     )
 
 
-# ------------------------------------------------------------------------------------------ protests (issue 6)
+# ------------------------------------------------------------------------------------------ protests
 
 
 def game_protests(game: Game) -> QuerySet:

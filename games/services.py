@@ -294,7 +294,7 @@ def _players_by_key(club: Club, nicknames: Iterable[str], report: ImportReport) 
 
 
 def _store_lots(tournament: Tournament, lots: dict[str, int], players: dict[str, Player]) -> None:
-    """Keep the lot an export carried (it is drawn once, decision 8); players not at these games are skipped.
+    """Keep the lot an export carried (it is drawn once, docs/rules.md D8); players not at these games are skipped.
 
     The lot is ratings' data: it is handed over by the `lots_imported` signal, before the tournament is scored.
     """
@@ -458,7 +458,7 @@ def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]
 
 
 def scoring_scope(game: Game):
-    """The games whose scores depend on each other (Ci, RULES.md decision 4): the tournament, or for club
+    """The games whose scores depend on each other (Ci, docs/rules.md D4): the tournament, or for club
     games the club's games of the same season (calendar year)."""
     if game.tournament_id:
         return Game.objects.filter(tournament_id=game.tournament_id)
@@ -570,7 +570,7 @@ def _item_source(source: str) -> str:
 
 
 def _mark_protest_adjustments(game: Game, seat_number: int, items: list[tuple]) -> list[tuple]:
-    """Lines from adjustments a protest decided keep source=protest (the sheet's back side, issue 6). The engine
+    """Lines from adjustments a protest decided keep source=protest (the sheet's back side). The engine
     appends a seat's adjustments in the protocol's order, so they pair up one to one. `items` are ITEM_COLUMNS
     tuples (kind first, source last)."""
     sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])

@@ -1,6 +1,6 @@
-"""Printable protocol sheets (issue 5): the plain data of the official sheet and its PDF.
+"""Printable protocol sheets: the plain data of the official sheet and its PDF.
 
-The sheet is the club/FIIM paper protocol (000 P7.1–P7.10, RULES.md §1.9): front = header, ten seat rows, one
+The sheet is the club/FIIM paper protocol (000 P7.1–P7.10): front = header, ten seat rows, one
 row per day/night, best move, result, protest field and the judge's signature; back = the explanation of every
 extra point and penalty (P7.9) and every protest with its decision.
 
@@ -89,7 +89,7 @@ class Nominee:
 
 @dataclass
 class SheetRound:
-    """Day N and Night N on one line (Day N comes first, RULES.md §1.2); None parts print as empty cells."""
+    """Day N and Night N on one line (Day N comes first, docs/rules.md I4); None parts print as empty cells."""
 
     index: int
     nominees: list[Nominee | None] = field(default_factory=list)  # padded to the sheet's slot count

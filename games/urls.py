@@ -4,7 +4,7 @@ from games import (
     views,
     views_events,
     views_live,
-    views_protests,  # issue 6
+    views_protests,
     views_rulesets,
     views_sheets,
 )
@@ -22,10 +22,10 @@ urlpatterns = [
     path("rulesets/<int:pk>/default/", views_rulesets.ruleset_make_default, name="ruleset_default"),
     path("<int:pk>/", views.game_detail, name="game_detail"),
     path("<int:pk>/protocol.json", views.game_json, name="game_json"),
-    # --- printable sheets (issue 5) register below
+    # --- printable sheets register below
     path("<int:pk>/protocol.pdf", views_sheets.game_protocol_pdf, name="protocol_pdf"),
     path("tournaments/<int:pk>/sheets.pdf", views_sheets.round_sheets_pdf, name="round_sheets_pdf"),
-    # --- live entry (issue 4) registers below
+    # --- live entry registers below
     path("tournaments/new/", views_live.tournament_new, name="tournament_new"),
     path("evenings/new/", views_live.evening_new, name="evening_new"),
     path("evenings/<int:pk>/", views_events.evening_detail, name="evening_detail"),
@@ -42,7 +42,7 @@ urlpatterns = [
     path("<int:pk>/judge/players/", views_live.player_suggest, name="judge_players"),
     path("<int:pk>/judge/<slug:kind>/", views_live.judge_action, name="judge_action"),
     path("<int:pk>/live/", views_live.live, name="live"),
-    # --- protests (issue 6) register below
+    # --- protests register below
     path("protests/", views_protests.protest_queue_view, name="protest_queue"),
     path("protests/mine/", views_protests.my_protests_view, name="my_protests"),
     path("protests/<int:pk>/", views_protests.protest_detail_view, name="protest_detail"),

@@ -1,4 +1,4 @@
-"""Live entry pages (issue 4): the judge's screen, its one-click actions, the spectator view, creating work."""
+"""Live entry pages: the judge's screen, its one-click actions, the spectator view, creating work."""
 
 from __future__ import annotations
 

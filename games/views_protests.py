@@ -1,4 +1,4 @@
-"""Protest pages (issue 6): filing on the game page, the reviewers' queue, the decision, "my protests".
+"""Protest pages: filing on the game page, the reviewers' queue, the decision, "my protests".
 
 Thin views over games.protests (writes) and games.selectors (reads). Every write is require_POST and the service
 checks the permission again; htmx requests get the fragment, plain forms a redirect with a message.

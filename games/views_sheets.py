@@ -1,4 +1,4 @@
-"""Printable protocol sheets (issue 5): thin views over games.sheets."""
+"""Printable protocol sheets: thin views over games.sheets."""
 
 from __future__ import annotations
 

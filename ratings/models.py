@@ -100,7 +100,7 @@ class PlayerGame(models.Model):
     extras = models.DecimalField(**POINTS)
     total = models.DecimalField(**POINTS)
     tiebreak_extras = models.DecimalField(**POINTS)
-    difficult = models.BooleanField(default=False)  # the role is a "difficult card" of the game's rule set (A17)
+    difficult = models.BooleanField(default=False)  # the role is a "difficult card" of the game's rule set (docs/rules.md A17)
     fouls = models.PositiveSmallIntegerField(default=0)
     first_night_death = models.BooleanField(default=False)
     best_move_blacks = models.PositiveSmallIntegerField(null=True)  # blacks named in this player's best move
@@ -120,7 +120,7 @@ class PlayerGame(models.Model):
 
 
 class PlayerStats(models.Model):
-    """A player's aggregate over a scope, with the rank and the tie-breaker that decided it (decision 8)."""
+    """A player's aggregate over a scope, with the rank and the tie-breaker that decided it (docs/rules.md D8)."""
 
     scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="stats")
     player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")

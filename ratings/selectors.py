@@ -107,7 +107,7 @@ def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The tournament's table, ordered by total and the rule set's tie-breakers (decision 8), from stored rows;
+    """The tournament's table, ordered by total and the rule set's tie-breakers (docs/rules.md D8), from stored rows;
     empty before any of its games is scored."""
     scope = tournament_scope(tournament)
     return scope_rows(scope) if scope is not None else []

@@ -2,7 +2,7 @@
 
 Shaped after Tabbycat's `standings/metrics.py`: every tie-breaker is a named `Metric` in `METRICS` with a label and a
 function over a player's aggregate (`PlayerRecord`). A rule set lists the names in order (`RuleSet.tiebreakers`,
-RULES.md decision 8; 000 T6.2–6.2.4, 002 III.14–14.6); `rank()` sorts by total, then by those names.
+docs/rules.md D8; 000 T6.2–6.2.4, 002 III.14–14.6); `rank()` sorts by total, then by those names.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ class PlayerRecord:
     main: Decimal = ZERO
     extras: Decimal = ZERO
     total: Decimal = ZERO
-    tiebreak_extras: Decimal = ZERO  # the "extras" bucket of the rule set (A16)
-    wins_difficult: int = 0  # 000 T6.2.2 wins as Д or Ш; 002 III.14.3 wins on a "difficult card" (A17)
+    tiebreak_extras: Decimal = ZERO  # the "extras" bucket of the rule set (docs/rules.md A16)
+    wins_difficult: int = 0  # 000 T6.2.2 wins as Д or Ш; 002 III.14.3 wins on a "difficult card" (docs/rules.md A17)
     extras_difficult: Decimal = ZERO  # 002 III.14.4 extras on a difficult card
     first_night_deaths: int = 0  # 000 T6.2.3, 002 III.14.5
 
@@ -100,7 +100,7 @@ def _first_night_deaths(record: PlayerRecord) -> int:
     return record.first_night_deaths
 
 
-# The lot has no value over the record: it is drawn once and stored (decision 8); `rank()` reads it from `lots`.
+# The lot has no value over the record: it is drawn once and stored (docs/rules.md D8); `rank()` reads it from `lots`.
 METRICS[LOT] = Metric(LOT, *TIEBREAKER_LABELS[LOT], lambda record: None)
 
 
@@ -170,7 +170,7 @@ def rank(
 
 
 def draw_lots(players: Iterable[str], rng: random.Random) -> dict[str, int]:
-    """Lot numbers 1..n in a random order, drawn once and stored (decision 8)."""
+    """Lot numbers 1..n in a random order, drawn once and stored (docs/rules.md D8)."""
     order = sorted(set(players))
     rng.shuffle(order)
     return {player: number for number, player in enumerate(order, start=1)}

@@ -1,4 +1,4 @@
-"""Seed the four rule-set presets (RULES.md decisions) as version 1 of their slugs."""
+"""Seed the four rule-set presets (docs/rules.md, Decisions) as version 1 of their slugs."""
 
 from django.db import migrations
 

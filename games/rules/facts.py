@@ -19,7 +19,7 @@ def phase_code(kind: str, index: int) -> str:
 
 
 def first_night_victim(protocol: Protocol) -> int | None:
-    """The seat killed on Night 1, the first shooting night (RULES.md §1.2); None on a miss or no night."""
+    """The seat killed on Night 1, the first shooting night (docs/rules.md I4); None on a miss or no night."""
     return protocol.nights[0].kill if protocol.nights else None
 
 
@@ -29,7 +29,7 @@ def day_one_departures(protocol: Protocol) -> list[int]:
 
 
 def best_move_right(protocol: Protocol, ruleset: RuleSet) -> tuple[bool, str]:
-    """Whether the Night-1 victim may make a best move, and the clause that decides (RULES.md decision 3)."""
+    """Whether the Night-1 victim may make a best move, and the clause that decides (docs/rules.md D3)."""
     if not ruleset.best_move_enabled:
         return False, Text(N_("%(source)s: this rule set has no best move"), source=ruleset.source)
     if first_night_victim(protocol) is None:
@@ -83,7 +83,7 @@ def _at_or_after(seat: int, alive: list[int], *, strictly: bool = False) -> int 
 
 
 def first_speaker(protocol: Protocol, ruleset: RuleSet, day: int) -> int | None:
-    """Who opens Day `day`'s discussion (RULES.md §1.1 "Speech"; the rule set's `speech_start`).
+    """Who opens Day `day`'s discussion (docs/rules.md I6; the rule set's `speech_start`).
 
     * `after_previous_first` (000 4.3.1, 001 r.15, 002 I.6.2): Day 1 seat 1; each later day the next living player
       after the previous day's first speaker.

@@ -340,7 +340,7 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
 
     result = obj.get("result")
     if result is not None and result not in RESULTS:
-        r.fail("result", N_("must be one of red, black, draw (000 P7.7, A4), got %(got)s"), got=repr(result))
+        r.fail("result", N_("must be one of red, black, draw (000 P7.7, docs/rules.md A4), got %(got)s"), got=repr(result))
         result = None
 
     protocol = Protocol(
@@ -451,7 +451,7 @@ def parse_document(data: Any) -> Document:
         difficult = t.get("difficult_roles")
         if difficult is not None and (not isinstance(difficult, list) or any(x not in ROLES for x in difficult)):
             problems.append(GameProblem("-", error_t("tournament.difficult_roles",
-                                                     N_("must be a list of role letters К, Ч, Ш, Д (002 III.14.3, A17)"))))
+                                                     N_("must be a list of role letters К, Ч, Ш, Д (002 III.14.3, docs/rules.md A17)"))))
             difficult = None
         stages = t.get("stages") if isinstance(t.get("stages"), list) else []
         lots = t.get("lots") or {}
@@ -525,7 +525,7 @@ def _nul_problems(data: dict[str, Any], limit: int = 20) -> list[GameProblem]:
 
 
 def _num(value: Decimal) -> float | int:
-    """Points as JSON numbers: whole numbers stay ints, others round to 6 places (Ci is stored nearly exact, A7)."""
+    """Points as JSON numbers: whole numbers stay ints, others round to 6 places (Ci is stored nearly exact, docs/rules.md A7)."""
     if value == value.to_integral_value():
         return int(value)
     return float(round(value, 6))

@@ -1,4 +1,4 @@
-"""Scoring-related invariants (RULES.md §2.3 items 32–40, decision 5): judge-extra limits, BM/judge exclusivity,
+"""Scoring-related invariants (docs/rules.md I32–I40, D5): judge-extra limits, BM/judge exclusivity,
 penalties, the back side of the sheet.
 
 `validate()` calls `check_scoring` last. Main points, Ci and the totals (32, 36, 40) are derived by `scoring.py`,
@@ -27,7 +27,7 @@ _BROKEN_CONDITION = {
     ITEM_IF_TEAM_LOST_OR_DREW: N_("%(clause)s: %(item)s applies only when the team lost or drew; seat %(seat)s won"),
     ITEM_IF_RED_LOST: N_("%(clause)s: %(item)s applies only when red lost"),
 }
-# The removal −0.5 is automatic; a judge item for the same act would apply it twice (002 III.10, A15).
+# The removal −0.5 is automatic; a judge item for the same act would apply it twice (002 III.10, docs/rules.md A15).
 _REMOVAL_AGAIN = re.compile(r"III\.1\.5|III\.6\s*/\s*-0\.5\s*#1(?![\d.])|8\.2\.4")
 
 
@@ -62,7 +62,7 @@ def _check_judge_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
                 where, N_("%(clause)s: seat %(seat)s has more than one judge extra"),
                 clause=clause(ruleset, 'judge_extra'), seat=extra.seat,
             ))
-        # decision 5 / A12: cml {0.2, …, 0.7}; otherwise a range.
+        # docs/rules.md D5 / A12: cml {0.2, …, 0.7}; otherwise a range.
         if ruleset.judge_values is not None:
             if extra.points not in ruleset.judge_values:
                 allowed = ", ".join(_fmt(v) for v in ruleset.judge_values)
@@ -89,7 +89,7 @@ def _check_judge_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
                 where, N_("%(clause)s: explain the judge extra to seat %(seat)s on the back side"),
                 clause=clause(ruleset, 'back_side'), seat=extra.seat,
             ))
-        if state.superseded:  # A14: the UI warns
+        if state.superseded:  # docs/rules.md A14: the UI warns
             bm = in_effect.best_move
             problems.append(warning_t(
                 where,
@@ -103,7 +103,7 @@ def _check_judge_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 
 
 def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """Limits on the effective judge extras (A10, A14): per game (000 T6.1.x) and per team (002 III.4, 4.2, 4.3)."""
+    """Limits on the effective judge extras (docs/rules.md A10, A14): per game (000 T6.1.x) and per team (002 III.4, 4.2, 4.3)."""
     problems: list[Problem] = []
     counted = extras_in_effect(protocol, ruleset).effective_judge()
 
@@ -153,7 +153,7 @@ def _check_judge_limits(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> list[Problem]:
     problems: list[Problem] = []
     name = NC_("team", "red") if team == RED else NC_("team", "black")
-    # 002 III.4: red ≤ 1.2, black ≤ 1.0 (effective values, A10).
+    # 002 III.4: red ≤ 1.2, black ≤ 1.0 (effective values, docs/rules.md A10).
     if ruleset.judge_team_cap and team in ruleset.judge_team_cap:
         cap = ruleset.judge_team_cap[team]
         total = sum((s.extra.points for s in states), ZERO)
@@ -176,7 +176,7 @@ def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> l
                     clause=clause(ruleset, 'judge_top'), seat=state.extra.seat, points=_fmt(state.extra.points),
                     team=name, others=others,
                 ))
-    # 002 III.4.3: with a 0.6 at most one teammate, valued 0.2–0.3 (A11: only when a 0.6 was given).
+    # 002 III.4.3: with a 0.6 at most one teammate, valued 0.2–0.3 (docs/rules.md A11: only when a 0.6 was given).
     second, partner_max = ruleset.judge_second_value, ruleset.judge_second_partner_max
     if second is not None:
         for state in states:
@@ -213,7 +213,7 @@ def _check_adjustments(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
         if adjustment.seat not in SEATS:
             problems.append(error_t(where, _NOT_A_SEAT, clause=_SEATS_CLAUSE, seat=adjustment.seat))
         if not text:
-            problems.append(error_t(where, N_("RULES.md decision 6: a judge-entered item needs its clause")))
+            problems.append(error_t(where, N_("docs/rules.md D6: a judge-entered item needs its clause")))
         # 000 P7.9: the back side explains every extra point and penalty.
         if ruleset.back_side_detail == "detailed" and not adjustment.note.strip():
             problems.append(warning_t(
@@ -226,7 +226,7 @@ def _check_adjustments(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
             if kind.checked and protocol.result and not kind.holds(protocol.result, team):
                 problems.append(error_t(where, _BROKEN_CONDITION[kind.holds_if], clause=kind.clause, item=text,
                                         seat=adjustment.seat))
-        # 002 III.10 / A15: the −0.5 for a removal is applied once, automatically.
+        # 002 III.10 / docs/rules.md A15: the −0.5 for a removal is applied once, automatically.
         if _REMOVAL_AGAIN.search(text) and adjustment.seat in removed:
             problems.append(error_t(
                 where,

@@ -3,7 +3,7 @@
 They mirror the `mafclub/1` interchange format (see `interchange.py`) one to one, so a protocol read from JSON,
 from the database or from the live judge screen is the same object. No Django here.
 
-Phases (RULES.md §1.2): Night 0 (cards, no shooting) → Day 1 → Night 1 (first shooting night) → Day 2 → …
+Phases (docs/rules.md I4): Night 0 (cards, no shooting) → Day 1 → Night 1 (first shooting night) → Day 2 → …
 `days[0]` is Day 1 and `nights[0]` is Night 1; `len(days) - len(nights)` is 0 or 1.
 """
 
@@ -82,7 +82,7 @@ class Removal:
     seat: int
     reason: str  # fouls | disqualified | ppk
     at: str  # phase: "D2", "N1"
-    # RULES.md A35 / 000 S7.2 / 002 I.8.2: removed after that day's vote result was already determined.
+    # docs/rules.md A35 / 000 S7.2 / 002 I.8.2: removed after that day's vote result was already determined.
     after_vote: bool = False
     note: str = ""
 

@@ -1,7 +1,7 @@
-"""Rule sets as data: every parameter in which the four rule books differ (RULES.md §1.1, §2.1, "Decisions").
+"""Rule sets as data: every parameter in which the four rule books differ (docs/rules.md, "Parameters" and "Decisions").
 
 A `RuleSet` is plain data. The engine reads its fields; it never asks which rule book it is. The four presets
-below are the binding decisions of RULES.md; a club copies one and edits its copy (stored in the database as
+below are the binding decisions of docs/rules.md; a club copies one and edits its copy (stored in the database as
 `to_dict()` JSON, read back with `from_dict()`).
 """
 
@@ -17,7 +17,7 @@ from .protocol import BLACK
 
 D = Decimal
 
-# draw_rule values (RULES.md decision 9, A21)
+# draw_rule values (docs/rules.md D9, A21)
 DRAW_NONE = "none"  # 001: no rule, the game goes on
 DRAW_THREE_NIGHTS_AND_DAYS = "three_nights_and_days"  # 000 S7.9
 DRAW_THREE_NIGHTS = "three_nights"  # 002 I.8.5
@@ -28,7 +28,7 @@ THIRD_FOUL_NONE = "none"  # 002 I.8.4
 THIRD_FOUL_LOSE_NEXT_SPEECH = "lose_next_speech"  # 000 D6.4 (+ S7.4, S7.8)
 THIRD_FOUL_LOSE_CURRENT_OR_NEXT = "lose_current_or_next_speech"  # 003 l.73
 
-# speech_start values: who opens each day's discussion (RULES.md §1.1 "Speech")
+# speech_start values: who opens each day's discussion (docs/rules.md I6)
 SPEECH_AFTER_PREVIOUS_FIRST = "after_previous_first"  # 000 4.3.1, 001 r.15, 002 I.6.2: the next living player
 # after the previous day's first speaker
 SPEECH_SEAT_OF_DAY = "seat_of_day"  # 003 l.43–45: Day d opens with seat d (Day 2 seat 2, Day 3 seat 3 …), or the
@@ -101,7 +101,7 @@ class ConditionalItem:
     that text, that recognises the kind. `holds_if` names the results under which the item applies (ITEM_IF_*),
     `clause` the rule-book clause that says so. `checked`: the validator refuses such an item when the recorded
     result breaks the condition. `lapses`: when a protest decision reverses the result and the new one breaks
-    the condition, the item is removed and the removal recorded in the decision (docs/rules.md D-27).
+    the condition, the item is removed and the removal recorded in the decision (docs/rules.md A27).
     """
 
     pattern: str
@@ -136,24 +136,24 @@ class RuleSet:
     name: str
     source: str  # the rule book file / clause prefix, e.g. "002"
 
-    # -- main points (000 8.2.1–8.2.3; 002 III.1.2–1.4; decision 7, 11)
+    # -- main points (000 8.2.1–8.2.3; 002 III.1.2–1.4; docs/rules.md D7, D11)
     win_points: Decimal = D("1")
     loss_points: Decimal = D("0")
     draw_points: Decimal = D("0")
 
-    # -- best move (decisions 1–3)
+    # -- best move (docs/rules.md D1–D3)
     best_move_enabled: bool = True
     best_move_points: dict[int, Decimal] = field(default_factory=dict)  # blacks named -> points
     best_move_red_only: bool = True  # only a К/Ш victim scores
     best_move_excludes_judge_extra: bool = False  # 002 III.11: the larger counts
-    best_move_in_draw: bool = True  # 000 A3, 002 III.13
+    best_move_in_draw: bool = True  # docs/rules.md A3, 002 III.13
     best_move_max_day1_out: int = 1  # 000 S7.12, 002 I.7.8: at most one player out on Day 1
 
-    # -- Ci compensation (002 III.3; decision 4)
+    # -- Ci compensation (002 III.3; docs/rules.md D4)
     ci_enabled: bool = False
     ci_cap: Decimal = D("0.4")
 
-    # -- judge extras (decision 5)
+    # -- judge extras (docs/rules.md D5)
     judge_values: tuple[Decimal, ...] | None = None  # allowed values; None = any in [judge_min, judge_max]
     judge_min: Decimal = D("0")
     judge_max: Decimal = D("0.7")
@@ -168,10 +168,10 @@ class RuleSet:
     judge_second_partner_max: Decimal | None = None  # … at most one teammate, at 0.2–0.3
     judge_extras_in_draw: bool = True  # 000 T6.1.6: none in a draw; 002 III.13: allowed
 
-    # -- penalties (decision 6)
+    # -- penalties (docs/rules.md D6)
     removal_penalty: Decimal = D("-0.5")  # 4th foul or disqualification (000 8.2.4, 002 III.1.5)
     ppk_penalty: Decimal | None = None  # 002 III.1.6: -0.7 instead of -0.5; None: no number (000 D6.8)
-    penalties_are_extras: bool = True  # A16: 000 counts the -0.5 as extra; 002 III.14 keeps it in main
+    penalties_are_extras: bool = True  # docs/rules.md A16: 000 counts the -0.5 as extra; 002 III.14 keeps it in main
     colours_enabled: bool = False  # "цвет под запись" exists (002 III.5)
     wrong_colour_penalty: Decimal | None = None  # 002 III.5 l.311: -0.3 whatever the result
     destructive_catalogue: str = ""  # 002 III.6: clause prefix of the judge's −0.3/−0.5 list; "" = none
@@ -183,13 +183,13 @@ class RuleSet:
     lift_bans: tuple[LiftBan, ...] = ()
     draw_rule: str = DRAW_NONE
     vote_cancel_rule: str = CANCEL_SAME_DAY_OR_NEXT
-    day1_outcome_warn_only: bool = False  # A18: 002 I.6.18.5–18.6 are unintelligible → warn only
+    day1_outcome_warn_only: bool = False  # docs/rules.md A18: 002 I.6.18.5–18.6 are unintelligible → warn only
 
-    # -- standings (decision 8)
+    # -- standings (docs/rules.md D8)
     tiebreakers: tuple[str, ...] = (TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
     difficult_roles: tuple[str, ...] = ("Д", "Ш")
 
-    # -- protests (decision 12)
+    # -- protests (docs/rules.md D12)
     protest_window_minutes: int = 10
     extras_protest_minus_only: bool = False  # 002 III.1.7
     back_side_detail: str = "detailed"  # 000 P7.9 detailed; 002 III.1.8 grades only
@@ -197,7 +197,7 @@ class RuleSet:
     # agreement of the СК duty representative, whose name the decision records
     protest_needs_sk_agreement: bool = False
     team_vote_annulment: bool = False  # 003 l.127: the protesting team and one opponent vote the game annulled
-    # judge-entered items that hold only under some results (002 III.6 l.345, III.5 l.317; docs/rules.md D-27)
+    # judge-entered items that hold only under some results (002 III.6 l.345, III.5 l.317; docs/rules.md A27)
     conditional_items: tuple[ConditionalItem, ...] = ()
 
     def conditional_items_for(self, clause_text: str) -> list[ConditionalItem]:
@@ -268,9 +268,9 @@ XCRAFT = RuleSet(
     slug="xcraft",
     name="X-Craft 2.0 (ФИИМ)",
     source="000",
-    best_move_points={2: D("0.25"), 3: D("0.4")},  # decision 1: BM-4 (A1)
-    best_move_excludes_judge_extra=False,  # A2: additive, outside the judge cap
-    best_move_in_draw=True,  # A3
+    best_move_points={2: D("0.25"), 3: D("0.4")},  # docs/rules.md D1, A1: BM-4
+    best_move_excludes_judge_extra=False,  # docs/rules.md A2: additive, outside the judge cap
+    best_move_in_draw=True,  # docs/rules.md A3
     judge_min=D("0"),
     judge_max=D("0.7"),
     judge_max_recipients=3,  # T6.1.1
@@ -305,7 +305,7 @@ CML = RuleSet(
     best_move_in_draw=True,  # III.13
     ci_enabled=True,  # III.3
     ci_cap=D("0.4"),
-    judge_values=_CML_JUDGE_VALUES,  # III.4, A12
+    judge_values=_CML_JUDGE_VALUES,  # III.4, docs/rules.md A12
     judge_min=D("0.2"),
     judge_max=D("0.7"),
     judge_team_cap={"red": D("1.2"), "black": D("1.0")},  # III.4
@@ -315,7 +315,7 @@ CML = RuleSet(
     judge_extras_in_draw=True,  # III.13
     removal_penalty=D("-0.5"),  # III.1.5
     ppk_penalty=D("-0.7"),  # III.1.6, III.9
-    penalties_are_extras=False,  # III.14 (A16): main = III.1 including -0.5/-0.7
+    penalties_are_extras=False,  # III.14 (docs/rules.md A16): main = III.1 including -0.5/-0.7
     colours_enabled=True,  # III.5
     wrong_colour_penalty=D("-0.3"),  # III.5 l.311
     destructive_catalogue="002 III.6",  # III.6 −0.3 / −0.5 lists
@@ -329,11 +329,11 @@ CML = RuleSet(
     ),
     draw_rule=DRAW_THREE_NIGHTS,  # I.8.5
     vote_cancel_rule=CANCEL_UNLESS_KILLED_OR_LEAVING,  # I.8.1, I.8.2
-    day1_outcome_warn_only=True,  # A18
+    day1_outcome_warn_only=True,  # docs/rules.md A18
     tiebreakers=(
         TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_EXTRAS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT,
     ),  # III.14.1–14.6
-    difficult_roles=("Д", "Ш"),  # A17
+    difficult_roles=("Д", "Ш"),  # docs/rules.md A17
     extras_protest_minus_only=True,  # III.1.7
     back_side_detail="grades_only",  # III.1.8
     protest_needs_sk_agreement=True,  # III.16, II.3.7, App. l.544–556
@@ -346,7 +346,7 @@ CML = RuleSet(
     ),
 )
 
-# Decision 11: rule books without scoring (kamchatka, moscow) score win 1 / loss 0 / draw 0, removal -0.5,
+# docs/rules.md D11: rule books without scoring (kamchatka, moscow) score win 1 / loss 0 / draw 0, removal -0.5,
 # no best move, judge extras 0–0.7 per player with no team cap.
 KAMCHATKA = RuleSet(
     slug="kamchatka",
@@ -361,7 +361,7 @@ KAMCHATKA = RuleSet(
     nomination_withdrawal=True,  # r.20–22
     lift_bans=(LiftBan(clause=Text(N_("001 (FIIM default): no lift of every player at the table")),
                        tied_is_all=True),),
-    draw_rule=DRAW_NONE,  # decision 9: no rule, the game goes on
+    draw_rule=DRAW_NONE,  # docs/rules.md D9: no rule, the game goes on
     vote_cancel_rule=CANCEL_SAME_DAY_OR_NEXT,
 )
 
@@ -379,7 +379,7 @@ MOSCOW = RuleSet(
     nomination_withdrawal=True,  # l.49
     lift_bans=(LiftBan(clause=Text(N_("003 (FIIM default): no lift of every player at the table")),
                        tied_is_all=True),),
-    # l.79: removing 2 at 4 is allowed (decision 10) — no alive=4 ban.
+    # l.79: removing 2 at 4 is allowed (docs/rules.md D10) — no alive=4 ban.
     draw_rule=THREE_MISSES_RED_WIN,  # l.83
     vote_cancel_rule=CANCEL_NOMINEE_ONLY,  # l.81
     team_vote_annulment=True,  # l.127
@@ -389,8 +389,8 @@ PRESETS: dict[str, RuleSet] = {rs.slug: rs for rs in (XCRAFT, KAMCHATKA, CML, MO
 PRESETS_BY_SOURCE: dict[str, RuleSet] = {rs.source: rs for rs in PRESETS.values()}
 
 # Which clause of which rule book an item or a check comes from, by `RuleSet.source`. "*" is the fallback for the
-# rule books without scoring (001, 003), whose presets follow RULES.md decision 11.
-_D11 = "mafclub decision 11"
+# rule books without scoring (001, 003), whose presets follow docs/rules.md D11.
+_D11 = "docs/rules.md D11"
 CLAUSES: dict[str, dict[str, str]] = {
     "main": {"000": "000 8.2", "002": "002 III.1.2", "*": _D11},
     "best_move": {"000": "000 BM-4", "002": "002 III.2", "*": _D11},

@@ -1,6 +1,6 @@
 """Points for one game and the tournament pass for what depends on several games (Ci).
 
-RULES.md §1.6 (scoring), decisions 1–7, invariants 32–40. Pure Python: `score_game(protocol, ruleset)` takes the
+docs/rules.md D1–D7, I32–I40. Pure Python: `score_game(protocol, ruleset)` takes the
 protocol dataclasses and returns plain dataclasses; `score_tournament(games, ruleset)` adds Ci (002 III.3).
 
 Every `ScoreItem` carries the clause that produced it. An item that the rules void (a judge extra beaten by the
@@ -35,7 +35,7 @@ from .protocol import (
 from .ruleset import CLAUSES, RuleSet
 
 ZERO = Decimal("0")
-CI_PLACES = Decimal("0.000001")  # stored nearly exact (A7); pages show 2-3 decimals
+CI_PLACES = Decimal("0.000001")  # stored nearly exact (docs/rules.md A7); pages show 2-3 decimals
 
 # item kinds
 MAIN = "main"
@@ -47,7 +47,7 @@ PPK_PENALTY = "ppk"
 WRONG_COLOUR = "wrong_colour"
 ADJUSTMENT = "adjustment"
 KINDS = (MAIN, BEST_MOVE, JUDGE_EXTRA, CI, REMOVAL_PENALTY, PPK_PENALTY, WRONG_COLOUR, ADJUSTMENT)
-# 002 III.14 with A16: these stay out of the "extras" tie-breaker unless `penalties_are_extras`.
+# 002 III.14 with docs/rules.md A16: these stay out of the "extras" tie-breaker unless `penalties_are_extras`.
 PENALTY_KINDS = frozenset({REMOVAL_PENALTY, PPK_PENALTY})
 
 AUTO, JUDGE = "auto", "judge"
@@ -88,12 +88,12 @@ class SeatScore:
     player: str
     role: str | None
     items: list[ScoreItem]
-    main: Decimal  # protocol column "баллы": win/loss/draw points only (decision 7)
+    main: Decimal  # protocol column "баллы": win/loss/draw points only (docs/rules.md D7)
     extras: Decimal  # protocol column "доп. баллы": every other effective item, penalties included
     total: Decimal
     won: bool
     first_night_death: bool
-    tiebreak_extras: Decimal  # the bucket of the "extras" tie-breaker (000 T6.2, 002 III.14.1; A16)
+    tiebreak_extras: Decimal  # the bucket of the "extras" tie-breaker (000 T6.2, 002 III.14.1; docs/rules.md A16)
 
     def items_of(self, kind: str) -> list[ScoreItem]:
         return [item for item in self.items if item.kind == kind]
@@ -124,7 +124,7 @@ def seat_score(
     first_night_death: bool,
     ruleset: RuleSet,
 ) -> SeatScore:
-    """Sum the items into the protocol columns (invariant 40) and the tie-break bucket (A16)."""
+    """Sum the items into the protocol columns (docs/rules.md I40) and the tie-break bucket (docs/rules.md A16)."""
     effective = [item for item in items if item.effective]
     main = sum((i.points for i in effective if i.kind == MAIN), ZERO)
     extras = sum((i.points for i in effective if i.kind != MAIN), ZERO)
@@ -175,9 +175,9 @@ class ExtrasInEffect:
 
 
 def best_move_award(protocol: Protocol, ruleset: RuleSet) -> BestMoveAward | None:
-    """The best-move points due, or None (decisions 1–3; 000 8.3, BM-4, S7.12; 002 I.7.8, III.2, III.13).
+    """The best-move points due, or None (docs/rules.md D1–D3; 000 8.3, BM-4, S7.12; 002 I.7.8, III.2, III.13).
 
-    A best move recorded without the right (decision 3) is an error reported by the validator; it scores nothing.
+    A best move recorded without the right (docs/rules.md D3) is an error reported by the validator; it scores nothing.
     """
     if protocol.best_move is None:
         return None
@@ -195,7 +195,7 @@ def best_move_award(protocol: Protocol, ruleset: RuleSet) -> BestMoveAward | Non
         return None
     cited = clause(ruleset, "best_move")
     if ruleset.best_move_points.get(3) == Decimal("0.3") and own_clause(ruleset, "best_move_8_3"):
-        cited = own_clause(ruleset, "best_move_8_3")  # a club that chose the 8.3 values of its book (A1)
+        cited = own_clause(ruleset, "best_move_8_3")  # a club that chose the 8.3 values of its book (docs/rules.md A1)
     return BestMoveAward(seat=first_night_victim(protocol), points=points, blacks=blacks, clause=cited)
 
 
@@ -203,9 +203,9 @@ def extras_in_effect(protocol: Protocol, ruleset: RuleSet) -> ExtrasInEffect:
     """Which best move and which judge extras count.
 
     * 000 T6.1.6: no judge extras in a draw (`judge_extras_in_draw`); they are void.
-    * 002 III.11 (A13, A14): on the best-move seat the larger of BM and the judge extra counts; a judge extra equal
+    * 002 III.11 (docs/rules.md A13, A14): on the best-move seat the larger of BM and the judge extra counts; a judge extra equal
       to or larger than the BM counts (and counts in the team limit), a smaller one is void.
-    * 000 (A2): additive — both count.
+    * 000 (docs/rules.md A2): additive — both count.
     """
     award = best_move_award(protocol, ruleset)
     bm_effective = award is not None
@@ -236,8 +236,8 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
     items: dict[int, list[ScoreItem]] = defaultdict(list)
     result = protocol.result
 
-    # Main points (decision 7; 000 8.2.1–8.2.3, 002 III.1.2–1.4): every seat of the winning team, eliminated and
-    # removed players included (A6).
+    # Main points (docs/rules.md D7; 000 8.2.1–8.2.3, 002 III.1.2–1.4): every seat of the winning team, eliminated and
+    # removed players included (docs/rules.md A6).
     won_seats: set[int] = set()
     for entry in protocol.seats:
         team = team_of(entry.role)
@@ -252,7 +252,7 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
         if points:
             items[entry.seat].append(ScoreItem(MAIN, points, clause(ruleset, "main")))
 
-    # Best move and judge extras, with exclusivity (decisions 1, 2, 5).
+    # Best move and judge extras, with exclusivity (docs/rules.md D1, D2, D5).
     in_effect = extras_in_effect(protocol, ruleset)
     award = in_effect.best_move
     if award is not None:
@@ -280,7 +280,7 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
         if value:
             items[seat].append(ScoreItem(CI, value, clause(ruleset, "ci")))
 
-    # Removals (decision 6): -0.5 per 4th-foul / disqualification (000 8.2.4, 002 III.1.5), once per act (III.10);
+    # Removals (docs/rules.md D6): -0.5 per 4th-foul / disqualification (000 8.2.4, 002 III.1.5), once per act (III.10);
     # ППК: -0.7 instead (002 III.1.6), no number in 000 (D6.8).
     for removal in protocol.removals:
         if removal.reason in (FOULS, DISQUALIFIED):
@@ -332,7 +332,7 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
 
 # ---------------------------------------------------------------------------------------------- tournament
 def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
-    """Ci = min(cap, K / R), rounded to 6 decimals half-up (002 III.3, A7: "store exact; display to 2")."""
+    """Ci = min(cap, K / R), rounded to 6 decimals half-up (002 III.3, docs/rules.md A7: "store exact; display to 2")."""
     if not red_cards:
         return ZERO
     ratio = Decimal(killed) / Decimal(red_cards)
@@ -340,11 +340,11 @@ def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
 
 
 def ci_values(games: Sequence[Protocol], ruleset: RuleSet) -> list[dict[int, Decimal]]:
-    """Ci per game, seat → value (decision 4; 002 III.3; A7–A9).
+    """Ci per game, seat → value (docs/rules.md D4; 002 III.3; docs/rules.md A7–A9).
 
     For each player over the whole list: K = games with a red card (К/Ш) killed on Night 1, R = games with a red card.
     Credited only in games that red lost (result black) to the red Night-1 victim — not in a win or a draw, and
-    whether or not the best-move right existed. Recomputed from scratch on every call (decision 4).
+    whether or not the best-move right existed. Recomputed from scratch on every call (docs/rules.md D4).
     """
     if not ruleset.ci_enabled:
         return [{} for _ in games]

@@ -1,4 +1,4 @@
-"""The game page's protest section (issue 6), included without touching the game view."""
+"""The game page's protest section, included without touching the game view."""
 
 from django import template
 

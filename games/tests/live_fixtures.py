@@ -1,4 +1,4 @@
-"""Shared fixtures of the live-entry tests (issue 4): a club, the fixed cast and a game at a table."""
+"""Shared fixtures of the live-entry tests: a club, the fixed cast and a game at a table."""
 
 from __future__ import annotations
 

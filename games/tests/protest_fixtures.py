@@ -1,4 +1,4 @@
-"""Shared set-up of the protest tests: an imported cml tournament built on RULES.md Ex 18, and the fixed cast."""
+"""Shared set-up of the protest tests: an imported cml tournament built on docs/rules.md Ex 18, and the fixed cast."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def _doc_game(protocol, number: int, ended_at: dt.datetime) -> dict:
 
 def ex18_tournament(*, club: Club | None = None, ruleset: str = "cml", ended_at: dt.datetime = ENDED_AT,
                     extra_games: bool = True) -> Tournament:
-    """Game 1 is RULES.md Ex 18 (cml black win; seat 3 the Night-1 victim with BM 0.3 and, over the tournament,
+    """Game 1 is docs/rules.md Ex 18 (cml black win; seat 3 the Night-1 victim with BM 0.3 and, over the tournament,
     Ci = 1/4; seat 4 −0.3 "002 III.6/-0.3 #2"). Games 2–4 are Ex 1 red wins with Бард (seat 3 of game 1) moved to
     seat 5, a red who survives Night 1, so Бард holds 4 red cards and 1 Night-1 death: Ci 0.25."""
     names = dict(enumerate(NICKS, start=1))

@@ -1,4 +1,4 @@
-"""Compact builders for example protocols (RULES.md §3), shared by the pure rules tests. No Django."""
+"""Compact builders for example protocols (docs/rules.md, worked examples), shared by the pure rules tests. No Django."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from games.rules.protocol import Adjustment, Colour, Day, JudgeExtra, Night, Protocol, Removal, SeatEntry
 
-# RULES.md §3, layout L1: red = {1,3,4,5,7,9,10}, black = {2,6,8}.
+# docs/rules.md, worked examples, layout L1: red = {1,3,4,5,7,9,10}, black = {2,6,8}.
 L1 = "К Ч К Ш К Д К Ч К К".split()
 
 
@@ -56,12 +56,12 @@ def game(
 
 
 def totals(*values) -> dict[int, Decimal]:
-    """Seat totals 1..10 written out as in the RULES.md tables."""
+    """Seat totals 1..10 written out as in the tables of the worked examples (docs/rules.md Ex 1–18)."""
     assert len(values) == 10
     return {seat: D(v) for seat, v in enumerate(values, start=1)}
 
 
-# ---------------------------------------------------------------------------------------------- RULES.md §3
+# ---------------------------------------------------------------------------------------------- docs/rules.md, worked examples
 RED, BLACK, DRAW = "red", "black", "draw"
 
 

@@ -20,7 +20,7 @@ from games.models import Game, ScoreItem, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
-# RULES.md §3 Ex 1 (layout L1), CML: red win, BM 2 blacks, superseded judge extra on seat 3.
+# docs/rules.md Ex 1 (layout L1), CML: red win, BM 2 blacks, superseded judge extra on seat 3.
 L1 = "К Ч К Ш К Д К Ч К К".split()
 NICKS = ["Гром", "Лиса", "Бард", "Шериф Ли", "Ворон", "Дон Кихот", "Сова", "Клык", "Рысь", "Туман"]
 
@@ -167,7 +167,7 @@ def test_broken_json_is_reported_with_the_file_and_nothing_is_written(tmp_path):
 
 def test_warnings_are_printed_and_do_not_block(tmp_path):
     game = ex1_game()
-    game["best_move"] = [3, 6, 9]  # naming one's own seat: a warning (A28)
+    game["best_move"] = [3, 6, 9]  # naming one's own seat: a warning (docs/rules.md A28)
     _, err = run_import(write(tmp_path, document(game)))
     assert "warning:" in err and "best_move" in err
     assert Game.objects.count() == 1

@@ -1,4 +1,4 @@
-"""A judge plays a short complete game on the real judge's screen in Debian's chromium (issue 4)."""
+"""A judge plays a short complete game on the real judge's screen in Debian's chromium."""
 
 import re
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Who may write the live protocol: every action checks can_edit_protocol on the server (issue 4 "Safety")."""
+"""Who may write the live protocol: every action checks can_edit_protocol on the server."""
 
 import pytest
 from django.urls import reverse

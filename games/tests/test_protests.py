@@ -1,6 +1,6 @@
-"""Protests (issue 6): the window, who may file and decide, every outcome end to end, immutability, the pages.
+"""Protests: the window, who may file and decide, every outcome end to end, immutability, the pages.
 
-RULES.md §1.8, decision 12, A26, A27, invariants 41–45, Ex 18.
+docs/rules.md I41–I45, D12, A26, A27, Ex 18.
 """
 
 from __future__ import annotations
@@ -310,12 +310,12 @@ def test_ex18_reversal_changes_exactly_the_expected_points_and_the_standings_ord
     game1 = fresh(cast.game)
     assert game1.result == "red" and protest.status == Protest.Status.UPHELD
     assert totals(game1) == EX18_REVERSED
-    # Ci lapses: red no longer lost (002 III.3); the loss-conditional −0.3 lapses (A27); J kept
+    # Ci lapses: red no longer lost (002 III.3); the loss-conditional −0.3 lapses (docs/rules.md A27); J kept
     seat3 = {i.kind for i in ScoreItem.objects.filter(seat__game=game1, seat__number=3)}
     assert "ci" not in seat3 and "best_move" in seat3
     assert not Adjustment.objects.filter(game=game1, clause="002 III.6/-0.3 #2").exists()
     lapsed = [o for o in protest.outcomes if o["kind"] == "lapsed"]
-    assert lapsed == [{"kind": "lapsed", "reason": "RULES.md A27", "removed": {
+    assert lapsed == [{"kind": "lapsed", "reason": "docs/rules.md A27", "removed": {
         "id": lapsed[0]["removed"]["id"], "seat": 4, "points": "-0.300000", "clause": "002 III.6/-0.3 #2",
         "note": "see video", "source": "judge"}}]
     assert {"kind": "sk_agreement", "representative": SK} in protest.outcomes

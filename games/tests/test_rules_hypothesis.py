@@ -122,7 +122,7 @@ def duplicate_a_nomination(p: Protocol, rs: RuleSet, rnd: random.Random) -> bool
     return True
 
 
-def best_move_without_right(p: Protocol, rs: RuleSet, rnd: random.Random) -> bool:  # decision 3
+def best_move_without_right(p: Protocol, rs: RuleSet, rnd: random.Random) -> bool:  # docs/rules.md D3
     if best_move_right(p, rs)[0]:
         return False
     p.best_move = [1, 2, 3]

@@ -1,8 +1,8 @@
-"""Review cases derived directly from RULES.md ("Decisions we take" 1–12, §2.3 invariants, §3) and the rule books.
+"""Review cases derived directly from docs/rules.md (decisions D1–D12, invariants I1–I45, worked examples) and the rule books.
 
 Written independently of the other rules tests. Every protocol goes through the `mafclub/1` reader
 (`interchange.parse_game`) the way an import does, then `validate` / `score_game` / `score_tournament`.
-Layout L1 (RULES.md §3): red = {1,3,4,5,7,9,10}, black = {2,6,8}; 4 is the Sheriff, 6 the Don.
+Layout L1 (docs/rules.md, worked examples): red = {1,3,4,5,7,9,10}, black = {2,6,8}; 4 is the Sheriff, 6 the Don.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def black_win(**kw):
     return G("black", BLACK_DAYS, BLACK_NIGHTS, **kw)
 
 
-# ------------------------------------------------------------------------------------------ decisions 1, 2, 3
+# ------------------------------------------------------------------------------------------ docs/rules.md D1, D2, D3
 BEST_MOVE_TOTALS = [
     # (id, rule set, protocol factory, seat, expected total)
     ("d1 xcraft 3 blacks +0.4 (BM-4)", "xcraft", lambda: red_win(bm=[2, 6, 8]), 3, "1.4"),
@@ -116,9 +116,9 @@ BEST_MOVE_TOTALS = [
     ("d1 xcraft red loser still scores BM", "xcraft", lambda: black_win(bm=[2, 6, 8]), 3, "0.4"),
     ("d1 xcraft sheriff victim scores (8.3.1)", "xcraft",
      lambda: G("black", [[], [1], [5]], [4, 3], bm=[2, 6, 8]), 4, "0.4"),
-    ("d1 xcraft BM additive with judge extra (A2)", "xcraft",
+    ("d1 xcraft BM additive with judge extra (docs/rules.md A2)", "xcraft",
      lambda: red_win(bm=[2, 6, 8], judge={3: 0.3, 7: 0.7}, approved=(7,)), 3, "1.7"),
-    ("d1 xcraft BM paid in a draw (A3)", "xcraft",
+    ("d1 xcraft BM paid in a draw (docs/rules.md A3)", "xcraft",
      lambda: G("draw", [[], [10], [], [], []], [3, None, None, None], bm=[2, 6, 8]), 3, "0.4"),
     ("d1 xcraft black victim names but scores 0", "xcraft",
      lambda: G("red", [[], [2], [6]], [8, 1], bm=[2, 6, 1]), 8, "0"),
@@ -127,7 +127,7 @@ BEST_MOVE_TOTALS = [
     ("d2 cml black victim 0", "cml", lambda: G("red", [[], [2], [6]], [8, 1], bm=[2, 6, 1]), 8, "0"),
     ("d2 cml BM beats smaller judge extra (III.11)", "cml", lambda: red_win(bm=[2, 6, 8], judge={3: 0.3}), 3, "1.5"),
     ("d2 cml larger judge extra replaces BM (III.11)", "cml", lambda: red_win(bm=[2, 6, 9], judge={3: 0.6}), 3, "1.6"),
-    ("d2 cml equal values: one of them (A13)", "cml", lambda: red_win(bm=[2, 6, 8], judge={3: 0.5}), 3, "1.5"),
+    ("d2 cml equal values: one of them (docs/rules.md A13)", "cml", lambda: red_win(bm=[2, 6, 8], judge={3: 0.5}), 3, "1.5"),
     ("d2 cml BM paid in a draw (III.13)", "cml",
      lambda: G("draw", [[], [10], [], []], [3, None, None, None], bm=[2, 6, 8]), 3, "0.5"),
 ]
@@ -167,10 +167,10 @@ BEST_MOVE_RIGHT = [
     ("d3 D1 removal does not count (xcraft)", "xcraft", day1_removal_then_vote, None),
     ("d3 D1 removal does not count (cml)", "cml", day1_removal_then_vote, None),
     ("d3 black victim may name (cml)", "cml", lambda: G("red", [[], [2], [6]], [8, 1], bm=[2, 6, 1]), None),
-    ("A28 duplicate numbers", "cml", lambda: red_win(bm=[2, 2, 8]), "distinct"),
-    ("A28 more than three numbers", "xcraft", lambda: red_win(bm=[2, 6, 8, 9]), "at most 3"),
-    ("A28 fewer numbers allowed (BM-2)", "xcraft", lambda: red_win(bm=[2]), None),
-    ("A28 empty best move allowed", "cml", lambda: red_win(bm=[]), None),
+    ("docs/rules.md A28 duplicate numbers", "cml", lambda: red_win(bm=[2, 2, 8]), "distinct"),
+    ("docs/rules.md A28 more than three numbers", "xcraft", lambda: red_win(bm=[2, 6, 8, 9]), "at most 3"),
+    ("docs/rules.md A28 fewer numbers allowed (BM-2)", "xcraft", lambda: red_win(bm=[2]), None),
+    ("docs/rules.md A28 empty best move allowed", "cml", lambda: red_win(bm=[]), None),
     ("d11 kamchatka has no best move", "kamchatka", lambda: red_win(bm=[2, 6, 8]), "best move"),
     ("d11 moscow has no best move", "moscow", lambda: red_win(bm=[2, 6, 8]), "best move"),
 ]
@@ -200,11 +200,11 @@ def test_day1_removal_keeps_best_move_points():
     assert totals(day1_removal_then_vote(), "xcraft")[7] == D("0.5")
 
 
-# ------------------------------------------------------------------------------------------ decision 4: Ci
+# ------------------------------------------------------------------------------------------ docs/rules.md D4: Ci
 
 
 def _p_games():
-    """RULES.md Ex 12 for player P: red in 1,2,4,5,7,9,10 (R = 7, game 7 as Ш); killed N1 as red in 2, 5, 9
+    """docs/rules.md Ex 12 for player P: red in 1,2,4,5,7,9,10 (R = 7, game 7 as Ш); killed N1 as red in 2, 5, 9
     (K = 3); red lost 2 and 9, won 5; black in 3, 6, 8."""
     return [
         red_win(players={5: "P"}),  # 1 red, not killed
@@ -239,7 +239,7 @@ def test_ci_uncapped_value_and_draw_excluded():
 
 
 def test_ci_without_best_move_right_and_additive():
-    """Ex 10: two lifted on D1 → no BM, Ci still due (A8); record 3 red cards, 1 N1 death → 1/3."""
+    """Ex 10: two lifted on D1 → no BM, Ci still due (docs/rules.md A8); record 3 red cards, 1 N1 death → 1/3."""
     ex10 = G("black", [V([(2, 5), (6, 9)], [(5, 5), (9, 5)], [[(5, 5), (9, 5)]], lift=7, out=[5, 9]), [4]], [3],
              players={3: "R"})
     games = [ex10, red_win(players={5: "R"}), red_win(players={7: "R"})]
@@ -269,9 +269,9 @@ def test_no_ci_outside_cml():
     assert score_tournament([black_win(players={3: "T"})], PRESETS["xcraft"])[0].seat(3).total == 0
 
 
-# ------------------------------------------------------------------------------------------ decision 5: judge extras
+# ------------------------------------------------------------------------------------------ docs/rules.md D5: judge extras
 JUDGE_CASES = [
-    # cml (002 III.4, 4.2, 4.3, III.11, III.13; A10–A14), red_win: red = winners, black = losers
+    # cml (002 III.4, 4.2, 4.3, III.11, III.13; docs/rules.md A10–A14), red_win: red = winners, black = losers
     ("cml red 0.7", "cml", lambda: red_win(judge={7: 0.7}), None),
     ("cml red 0.7 + 0.2", "cml", lambda: red_win(judge={7: 0.7, 1: 0.2}), "III.4.2"),
     ("cml 0.7 does not touch the other team", "cml", lambda: red_win(judge={7: 0.7, 2: 0.5, 6: 0.5}), None),
@@ -293,10 +293,10 @@ JUDGE_CASES = [
     ("cml value 0.25", "cml", lambda: red_win(judge={5: 0.25}), "III.4"),
     ("cml extras allowed in a draw", "cml",
      lambda: G("draw", [[], [10], [], []], [3, None, None, None], judge={4: 0.3, 1: 0.2}), None),
-    ("cml void judge extra not in limit (A14)", "cml", lambda: red_win(bm=[2, 6, 8], judge={3: 0.4, 7: 0.7}), None),
-    ("cml equal judge extra counts (A13): 0.7 rule", "cml",
+    ("cml void judge extra not in limit (docs/rules.md A14)", "cml", lambda: red_win(bm=[2, 6, 8], judge={3: 0.4, 7: 0.7}), None),
+    ("cml equal judge extra counts (docs/rules.md A13): 0.7 rule", "cml",
      lambda: red_win(bm=[2, 6, 8], judge={3: 0.5, 7: 0.7}), "III.4.2"),
-    ("cml equal judge extra counts (A13): red cap", "cml",
+    ("cml equal judge extra counts (docs/rules.md A13): red cap", "cml",
      lambda: red_win(bm=[2, 6, 8], judge={3: 0.5, 7: 0.4, 9: 0.4}), "III.4"),
     ("cml void extra (BM larger) leaves cap", "cml",
      lambda: red_win(bm=[2, 6, 8], judge={3: 0.4, 7: 0.5, 9: 0.4, 1: 0.3}), None),
@@ -316,10 +316,10 @@ JUDGE_CASES = [
     ("xcraft 3 recipients sum 1.0", "xcraft", lambda: red_win(judge={1: 0.4, 5: 0.3, 2: 0.3}), None),
     ("xcraft draw: none", "xcraft",
      lambda: G("draw", [[], [10], [], [], []], [3, None, None, None], judge={4: 0.3}), "T6.1.6"),
-    ("xcraft BM not in judge cap (A2)", "xcraft",
+    ("xcraft BM not in judge cap (docs/rules.md A2)", "xcraft",
      lambda: red_win(bm=[2, 6, 8], judge={3: 0.4, 7: 0.6}, approved=(7,)), None),
     ("xcraft no team rule: 0.7 + teammate", "xcraft", lambda: red_win(judge={7: 0.7, 1: 0.3}, approved=(7,)), None),
-    # decision 11: kamchatka / moscow: 0–0.7 per player, no team cap
+    # docs/rules.md D11: kamchatka / moscow: 0–0.7 per player, no team cap
     ("kamchatka four 0.7 to one team", "kamchatka", lambda: red_win(judge={1: 0.7, 3: 0.7, 5: 0.7, 7: 0.7}), None),
     ("kamchatka 0.8", "kamchatka", lambda: red_win(judge={1: 0.8}), "0.7"),
     ("moscow 0.7 + 0.6 + 0.6 one team", "moscow", lambda: red_win(judge={1: 0.7, 3: 0.6, 5: 0.6}), None),
@@ -342,7 +342,7 @@ def test_cml_draw_judge_and_bm_paid():
     check_totals(protocol, "cml", {1: "0.2", 3: "0.5", 4: "0.3"})
 
 
-# ------------------------------------------------------------------------------------------ decisions 6, 7
+# ------------------------------------------------------------------------------------------ docs/rules.md D6, D7
 def ex7(slug_removal="fouls"):
     """Ex 7: D1 8 out; N1 kill 10; D2 seat 7 removed before the vote → no vote; N2 kill 1; D3 2; N3 miss; D4 6 → red."""
     return G("red", [[8], [], [2], [6]], [10, 1, None], bm=[2, 6, 5], removals=[(7, slug_removal, "D2")],
@@ -354,8 +354,8 @@ def test_ex7_xcraft_totals_and_columns():
     assert errors(protocol, "xcraft") == []
     check_totals(protocol, "xcraft", {1: 1, 3: 1, 4: "1.7", 5: 1, 7: "0.5", 9: "1.3", 10: "1.25"})
     seat7 = score_game(protocol, PRESETS["xcraft"]).seat(7)
-    assert (seat7.main, seat7.extras) == (D(1), D("-0.5"))  # decision 7: the −0.5 is in "доп. баллы"
-    assert seat7.tiebreak_extras == D("-0.5")  # decision 8: xcraft extras include the −0.5
+    assert (seat7.main, seat7.extras) == (D(1), D("-0.5"))  # docs/rules.md D7: the −0.5 is in "доп. баллы"
+    assert seat7.tiebreak_extras == D("-0.5")  # docs/rules.md D8: xcraft extras include the −0.5
 
 
 def test_ex7_cml_disqualification():
@@ -364,7 +364,7 @@ def test_ex7_cml_disqualification():
     assert errors(protocol, "cml") == []
     check_totals(protocol, "cml", {1: 1, 3: 1, 4: "1.7", 5: 1, 7: "0.5", 9: 1, 10: "1.3"})
     seat7 = score_game(protocol, PRESETS["cml"]).seat(7)
-    assert seat7.tiebreak_extras == 0  # decision 8: cml main (III.1) includes the −0.5
+    assert seat7.tiebreak_extras == 0  # docs/rules.md D8: cml main (III.1) includes the −0.5
 
 
 def test_cml_removal_penalty_once():
@@ -443,7 +443,7 @@ def test_decision_11_removal_penalty(slug):
     check_totals(protocol, slug, {**REDS, 7: "0.5"})
 
 
-# ------------------------------------------------------------------------------------------ decision 8: tie-breakers
+# ------------------------------------------------------------------------------------------ docs/rules.md D8: tie-breakers
 def rec(name, total, extras, wins, wins_difficult=0, extras_difficult=0, fnd=0):
     return PlayerRecord(name, games=10, wins=wins, total=D(total), tiebreak_extras=D(extras), main=D(wins),
                         wins_difficult=wins_difficult, extras_difficult=D(extras_difficult), first_night_deaths=fnd)
@@ -483,7 +483,7 @@ def test_tiebreak_bucket_from_scores_cml_ci_and_bm_are_extras():
     assert scores[0].seat(3).tiebreak_extras == D("0.9")
 
 
-# ------------------------------------------------------------------------------------------ decision 9: draws
+# ------------------------------------------------------------------------------------------ docs/rules.md D9: draws
 QUIET_CML = [[], [10], [], []]  # D1 none, D2 10 out, D3, D4 quiet
 DRAW_CASES = [
     # cml I.8.5: three shooting nights with the table unchanged; draw after the 3rd
@@ -539,7 +539,7 @@ def test_draw_rules(slug, factory, expect):
     assert_verdict(factory(), slug, expect)
 
 
-# ------------------------------------------------------------------------------------------ decision 10 + lift bans
+# ------------------------------------------------------------------------------------------ docs/rules.md D10 + lift bans
 def four_alive(day4, result, more_days=(), more_nights=()):
     """D1 2 out, N1 kill 1, D2 6 out, N2 kill 3, D3 4 out, N3 kill 5 → 7, 8, 9, 10 (one black, 8) at D4."""
     return G(result, [[2], [6], [4], day4, *more_days], [1, 3, 5, *more_nights])
@@ -671,7 +671,7 @@ def test_vote_cancellation(slug, factory, expect):
 
 # ------------------------------------------------------------------------------------------ game end
 END_CASES = [
-    # Ex 16: DQ of red 10 on D5 → 2 v 2 → black at once (002 I.1.4, A5)
+    # Ex 16: DQ of red 10 on D5 → 2 v 2 → black at once (002 I.1.4, docs/rules.md A5)
     ("DQ ends the game (cml)", "cml",
      lambda: G("black", [[], [2], [7], [], []], [3, 5, 9, None], removals=[(10, "disqualified", "D5")]), None),
     ("DQ ends the game (xcraft)", "xcraft",
@@ -709,7 +709,7 @@ def test_ex16_totals():
     check_totals(protocol, "cml", {2: 1, 6: 1, 8: 1, 10: "-0.5"})
 
 
-# ------------------------------------------------------------------------------------------ worked examples (§3)
+# ------------------------------------------------------------------------------------------ worked examples (docs/rules.md Ex)
 def test_ex1_cml():
     protocol = G("red", [[8], [2], [6]], [3, 4], bm=[2, 6, 9], judge={7: 0.4, 1: 0.3, 3: 0.2, 2: 0.2})
     assert errors(protocol, "cml") == []
@@ -734,7 +734,7 @@ def test_decision_12_protest_window():
 
 # ------------------------------------------------------------------------------------------ ППК by a player already out
 PPK_OUT_CASES = [
-    # 000 D6.8.5 / 003 l.135: an eliminated player interferes → his team is awarded the defeat (invariants 5, 30)
+    # 000 D6.8.5 / 003 l.135: an eliminated player interferes → his team is awarded the defeat (docs/rules.md I5, I30)
     ("eliminated black hints → red (xcraft)", "xcraft", lambda: G("red", [[], [2], []], [3, 4],
                                                                     removals=[(2, "ppk", "D3")]), None),
     ("eliminated black hints → red (moscow)", "moscow", lambda: G("red", [[], [2], []], [3, 4],

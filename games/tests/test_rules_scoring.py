@@ -1,4 +1,4 @@
-"""Scoring (games/rules/scoring.py) against the worked examples of RULES.md §3, one row per example."""
+"""Scoring (games/rules/scoring.py) against the worked examples of docs/rules.md (Ex 1–18), one row per example."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ from games.tests.rules_builders import (
     totals,
 )
 
-XCRAFT_8_3 = replace(XCRAFT, best_move_points={2: D("0.2"), 3: D("0.3")})  # A1, the 8.3 values
+XCRAFT_8_3 = replace(XCRAFT, best_move_points={2: D("0.2"), 3: D("0.3")})  # docs/rules.md A1, the 8.3 values
 
 # (id with the deciding clause, rule set, protocol, ci, expected totals of seats 1..10)
 EXAMPLES = [
@@ -191,7 +191,7 @@ def test_removal_penalty_is_an_extra_in_both_columns_decision_7():
     (penalty,) = seat7.items_of(REMOVAL_PENALTY)
     assert (penalty.points, penalty.clause) == (D("-0.5"), "000 8.2.4")
     assert (seat7.main, seat7.extras, seat7.total) == (1, D("-0.5"), D("0.5"))
-    assert seat7.tiebreak_extras == D("-0.5")  # 000: the DQ penalty is an extra (8.2.4, A16)
+    assert seat7.tiebreak_extras == D("-0.5")  # 000: the DQ penalty is an extra (8.2.4, docs/rules.md A16)
 
 
 def test_cml_penalties_stay_out_of_the_tiebreak_extras_002_III_14():

@@ -33,13 +33,13 @@ def test_main_points_go_to_every_seat_of_the_winning_team_and_columns_add_up(slu
         assert main_total == 0 and not any(s.won for s in score.seats)  # 000 8.2, 002 III.1.4
     else:
         assert protocol.result in (RED, BLACK)
-        assert main_total == len(winners) * ruleset.win_points  # decision 7, A6
+        assert main_total == len(winners) * ruleset.win_points  # docs/rules.md D7, A6
         assert {s.seat for s in score.seats if s.won} == {s.seat for s in winners}
     for seat in score.seats:
         effective = [i for i in seat.items if i.effective]
         assert seat.main == sum((i.points for i in effective if i.kind == MAIN), ZERO)
         assert seat.extras == sum((i.points for i in effective if i.kind != MAIN), ZERO)
-        assert seat.total == seat.main + seat.extras  # invariant 40
+        assert seat.total == seat.main + seat.extras  # docs/rules.md I40
         assert all(item.clause for item in seat.items)
 
 

@@ -1,7 +1,7 @@
-"""Table-driven tests of `games.rules.validate` (RULES.md §2.3 items 1–31 and the flow examples of §3).
+"""Table-driven tests of `games.rules.validate` (docs/rules.md I1–I31 and the worked examples).
 
 One row per rule, valid and invalid, the clause in the id. Pure Python: no database, no Django.
-Protocols are built from a small valid base game (RULES.md Ex 3, layout L1) plus edits, or from a worked example.
+Protocols are built from a small valid base game (docs/rules.md Ex 3, layout L1) plus edits, or from a worked example.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from games.rules.protocol import Colour, Day, Night, Nomination, Protocol, Remov
 from games.rules.ruleset import PRESETS
 from games.rules.validate import validate
 
-# RULES.md §3 layout L1: red = {1,3,4,5,7,9,10}, black = {2,6,8}; 4 is the Sheriff, 6 the Don.
+# docs/rules.md, worked examples: layout L1: red = {1,3,4,5,7,9,10}, black = {2,6,8}; 4 is the Sheriff, 6 the Don.
 L1 = ("К", "Ч", "К", "Ш", "К", "Д", "К", "Ч", "К", "К")
 PLAYERS = ("Лис", "Волк", "Кот", "Ворон", "Медведь", "Барон", "Шмель", "Сокол", "Филин", "Ёж")
 
@@ -209,8 +209,8 @@ CASES = [
     case("002 II.2.1 a fouls removal needs four fouls", "cml",
          edit(lambda p: p.removals.append(Removal(5, "fouls", "D2"))), ERROR, "removals[0]", "002 II.2.1"),
     # ---- 4: phases
-    case("RULES §1.2 phases alternate", "xcraft", edit(lambda p: p.nights.extend([Night(), Night()])),
-         ERROR, "nights", "RULES.md §1.2"),
+    case("I4 phases alternate", "xcraft", edit(lambda p: p.nights.extend([Night(), Night()])),
+         ERROR, "nights", "docs/rules.md I4"),
     # ---- 11-13: nominations
     case("000 4.4.2 nominator left the game", "xcraft",
          edit(lambda p: p.days[1].nominations.__setitem__(1, Nomination(2, 1))),
@@ -233,7 +233,7 @@ CASES = [
     case("000 4.4.13 no vote on Day 1 with a single nominee", "xcraft",
          edit(lambda p: _set(p.days[0], nominations=[Nomination(4, 2)], votes=votes((2, 10)))),
          ERROR, "days[0].votes", "000 4.4.13"),
-    case("002 A18 Day-1 single-nominee vote only warns", "cml",
+    case("002 docs/rules.md A18 Day-1 single-nominee vote only warns", "cml",
          edit(lambda p: _set(p.days[0], nominations=[Nomination(4, 2)], votes=votes((2, 10)))),
          WARNING, "days[0].votes", "002 I.6.17"),
     case("000 4.4.12 Day 2 single nominee leaves", "xcraft",
@@ -253,7 +253,7 @@ CASES = [
     # ---- 18-20: outcome, re-votes, lift
     case("000 4.4.15 the unique maximum leaves", "xcraft", edit(lambda p: _set(p.days[1], out=[1])),
          ERROR, "days[1].out", "000 4.4.15"),
-    case("002 A18 a Day-1 outcome mismatch only warns", "cml", edit(lambda p: _set(p.days[0], out=[7])),
+    case("002 docs/rules.md A18 a Day-1 outcome mismatch only warns", "cml", edit(lambda p: _set(p.days[0], out=[7])),
          WARNING, "days[0].out", "002 I.6.18"),
     case("000 4.4.14 a tie needs a re-vote", "xcraft", edit(lambda p: _set(p.days[0], votes=votes((2, 5), (7, 5)))),
          ERROR, "days[0].revotes", "000 4.4.14"),
@@ -344,10 +344,10 @@ CASES = [
          ERROR, "best_move", "000 BM-1"),
     case("002 I.7.8 distinct numbers", "cml", edit(lambda p: _set(p, best_move=[6, 6])), ERROR, "best_move", "002 I.7.8"),
     case("000 BM-1 numbers 1..10", "xcraft", edit(lambda p: _set(p, best_move=[6, 11])), ERROR, "best_move", "000 BM-1"),
-    case("A28 best move naming oneself warns", "xcraft", edit(lambda p: _set(p, best_move=[5, 6])),
-         WARNING, "best_move", "RULES.md A28"),
-    case("A28 best move naming a seat that left warns", "xcraft", edit(lambda p: _set(p, best_move=[2, 6])),
-         WARNING, "best_move", "RULES.md A28"),
+    case("docs/rules.md A28 best move naming oneself warns", "xcraft", edit(lambda p: _set(p, best_move=[5, 6])),
+         WARNING, "best_move", "docs/rules.md A28"),
+    case("docs/rules.md A28 best move naming a seat that left warns", "xcraft", edit(lambda p: _set(p, best_move=[2, 6])),
+         WARNING, "best_move", "docs/rules.md A28"),
     case("000 BM-2 an empty best move is valid", "xcraft", edit(lambda p: _set(p, best_move=[]))),
     # ---- 27: recorded colours
     case("002 III.5 colour for the record is valid", "cml", edit(lambda p: p.colours.append(Colour(5, 6)))),
@@ -362,12 +362,12 @@ CASES = [
     # ---- removals
     case("000 D6.3 removal reason", "xcraft", edit(lambda p: p.removals.append(Removal(9, "tired", "D3", True))),
          ERROR, "removals[0]", "000 D6.3"),
-    case("RULES §1.2 removal phase code", "xcraft", edit(lambda p: p.removals.append(Removal(9, "disqualified", "X3"))),
-         ERROR, "removals[0]", "RULES.md §1.2"),
-    case("A35 removal phase must exist", "xcraft", edit(lambda p: p.removals.append(Removal(9, "disqualified", "D9"))),
-         ERROR, "removals[0]", "RULES.md A35"),
-    case("§2.3 #5 a seat leaves once", "xcraft", edit(lambda p: p.removals.append(Removal(2, "disqualified", "D2"))),
-         ERROR, "removals[0]", "RULES.md §2.3 #5"),
+    case("I4 removal phase code", "xcraft", edit(lambda p: p.removals.append(Removal(9, "disqualified", "X3"))),
+         ERROR, "removals[0]", "docs/rules.md I4"),
+    case("docs/rules.md A35 removal phase must exist", "xcraft", edit(lambda p: p.removals.append(Removal(9, "disqualified", "D9"))),
+         ERROR, "removals[0]", "docs/rules.md A35"),
+    case("I5 a seat leaves once", "xcraft", edit(lambda p: p.removals.append(Removal(2, "disqualified", "D2"))),
+         ERROR, "removals[0]", "docs/rules.md I5"),
     # ---- 28-31: result
     case("002 I.1.4 flipped result", "cml", edit(lambda p: _set(p, result="black")), ERROR, "result", "002 I.1.4"),
     case("000 P7.7 a finished game has a result", "xcraft", edit(lambda p: _set(p, result=None)),
@@ -392,7 +392,7 @@ CASES = [
          edit(lambda p: _set(p.days[4], votes=votes((1, 2), (6, 2))), ex16), ERROR, "days[4]", "002 I.1.4"),
     case("002 I.1.4 Ex 16 the result follows the removal", "cml", edit(lambda p: _set(p, result="red"), ex16),
          ERROR, "result", "002 I.1.4"),
-    # ---- 29: draw rules (decision 9)
+    # ---- 29: draw rules (docs/rules.md D9)
     case("002 I.8.5 Ex 6 draw after N4", "cml", ex6),
     case("000 S7.9 Ex 6 the game goes on after N4", "xcraft", ex6, ERROR, "result", "002 I.1.4"),
     case("000 S7.9 Ex 6 draw after D5", "xcraft", lambda: ex6(extra_day=True)),

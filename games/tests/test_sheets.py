@@ -1,4 +1,4 @@
-"""Printable protocol sheets (issue 5): the PDF, its font, its text and who sees the secrets."""
+"""Printable protocol sheets: the PDF, its font, its text and who sees the secrets."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ TOURNAMENT = "Кубок Полуночи"
 LONG_NICK = "Z" * 12 + "-very-long-nickname-of-forty"  # the 40-character maximum (club.models)
 assert len(LONG_NICK) == 40
 NICKS = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel", "India", LONG_NICK]
-ROLES = "К Ч К Ш К Д К Ч К К".split()  # RULES.md §3 layout L1: blacks 2, 6 (don), 8; sheriff 4
+ROLES = "К Ч К Ш К Д К Ч К К".split()  # docs/rules.md, worked examples: layout L1: blacks 2, 6 (don), 8; sheriff 4
 ROLE_TOKEN = re.compile(r"(?<!\w)[КЧШД](?!\w)")
 
 
@@ -280,8 +280,8 @@ def test_back_lists_protests_with_their_decisions(client, games):
     finished, _ = games
     try:
         from games.models import Protest
-    except ImportError:  # pragma: no cover - before issue 6 the back keeps empty protest rows
-        pytest.skip("protests (issue 6) are not there yet")
+    except ImportError:  # pragma: no cover - a site without protests keeps empty protest rows
+        pytest.skip("protests are not there yet")
     from django.utils import timezone
 
     Protest.objects.create(game=finished, seat=2, category=Protest.Category.RESULT, text="the vote was miscounted",

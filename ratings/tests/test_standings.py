@@ -1,4 +1,4 @@
-"""Standings and tie-breakers (ratings/standings.py): RULES.md Ex 14, the lot, `decided_by`. No database."""
+"""Standings and tie-breakers (ratings/standings.py): docs/rules.md Ex 14, the lot, `decided_by`. No database."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The stored standings order crafted ties by each tie-breaker of xcraft and cml (RULES.md decision 8, §1.7, Ex 14).
+"""The stored standings order crafted ties by each tie-breaker of xcraft and cml (docs/rules.md D8, Ex 14).
 
 Every case goes through the real pipeline: protocols → games.services.score_games → ratings.services.refresh →
 PlayerStats → the standings page. A and B tie on total; only the named tie-breaker separates them.
