@@ -79,7 +79,7 @@ def _scoring_errors(ctx: Ctx, mutate: Callable[[Protocol], None], field: str) ->
 
 
 def _extra(ctx: Ctx, payload: dict) -> ActionResult:
-    """A judge extra to a seat (replacing the seat's earlier one); limits per rule set (decision 5)."""
+    """A judge extra to a seat (replacing the seat's earlier one); limits per rule set (docs/rules.md D5)."""
     ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     number = int_field(payload, "seat")
     raw = str(payload.get("points", "")).strip()
@@ -102,7 +102,7 @@ def _extra(ctx: Ctx, payload: dict) -> ActionResult:
 
 
 def _adjustment(ctx: Ctx, payload: dict) -> ActionResult:
-    """A judge-entered item with its clause (002 III.5 ±0.3, III.6 −0.3/−0.5; decision 6)."""
+    """A judge-entered item with its clause (002 III.5 ±0.3, III.6 −0.3/−0.5; docs/rules.md D6)."""
     ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     number = int_field(payload, "seat")
     points = _points(payload.get("points", ""))

@@ -67,7 +67,7 @@ def _to_day(ctx: Ctx, payload: dict) -> ActionResult:
 
 
 def _best_move(ctx: Ctx, payload: dict) -> ActionResult:
-    """The Night-1 victim names up to three seats (000 8.3, BM-1; 002 I.7.8); only when entitled (decision 3)."""
+    """The Night-1 victim names up to three seats (000 8.3, BM-1; 002 I.7.8); only when entitled (docs/rules.md D3)."""
     ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     protocol = ctx.protocol()
     entitled, clause = best_move_right(protocol, ctx.ruleset)

@@ -77,7 +77,7 @@ def _third_foul_day(ctx: Ctx, number: int) -> int | None:
 
 
 def _after_vote(ctx: Ctx, day: Day | None) -> bool:
-    """A removal now is "after the vote result" (000 S7.2, 002 I.8.2; docs/rules.md, Decisions: removals after the vote): the day's vote was held, or
+    """A removal now is "after the vote result" (docs/rules.md A35, 000 S7.2, 002 I.8.2): the day's vote was held, or
     no vote round is due today (nobody nominated, one nominee, a cancelled vote) and every speech is over."""
     if day is None:
         return False

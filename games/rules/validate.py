@@ -1,10 +1,10 @@
-"""Protocol validation: the flow invariants of RULES.md §2.3 items 1–31 (items 32–40 live in `limits.py`).
+"""Protocol validation: the flow invariants docs/rules.md I1–I31 (I32–I40 live in `limits.py`).
 
 `validate(protocol, ruleset)` returns a list of `Problem`s. Each message starts with the clause that decides it,
 each `field` points into the protocol: `seats[6]` is seat 6 (the seat number), every other index is the 0-based
 position in its list (`days[1]` is Day 2, `nights[0]` is Night 1, `removals[0]` the first removal).
 
-The core is a replay of the game log in the order of RULES.md §1.2: D1, N1, D2, N2, … Inside a day the removals
+The core is a replay of the game log in the order of docs/rules.md I4: D1, N1, D2, N2, … Inside a day the removals
 before the vote come first, then the vote and the players it puts out, then the removals after the vote result.
 Inside a night the removals come first, then the kill (the victim leaves at the end of the night, so a Don or a
 Sheriff killed that night still checks that night: 000 4.5.4, 002 I.7.3.1). The replay tracks who is at the table,
@@ -126,7 +126,7 @@ def roles_complete(protocol: Protocol) -> bool:
 
 
 def win_condition(alive: set[int] | list[int], roles: dict[int, str | None]) -> str | None:
-    """001 r.4, 002 I.1.4, 003 l.64 (A32): red when no black is left; black when blacks >= reds."""
+    """001 r.4, 002 I.1.4, 003 l.64 (docs/rules.md A32): red when no black is left; black when blacks >= reds."""
     blacks = sum(1 for seat in alive if roles.get(seat) in BLACK_ROLES)
     if blacks == 0:
         return RED
@@ -141,7 +141,7 @@ def other_team(team: str | None) -> str | None:
 
 # ---------------------------------------------------------------------------------------------------- draw rules
 
-# RULES.md decision 9 / A21: which rule fires, after how many quiet phases, and with which result.
+# docs/rules.md D9 / A21: which rule fires, after how many quiet phases, and with which result.
 _DRAW_CLAUSE = {
     DRAW_THREE_NIGHTS_AND_DAYS: Text(N_("000 S7.9: three nights and three days in a row without anyone leaving")),
     DRAW_THREE_NIGHTS: Text(N_("002 I.8.5: three shooting nights in a row with the table unchanged")),
@@ -231,7 +231,7 @@ def is_farewell_removal(protocol: Protocol, removal: Removal) -> bool:
 
 
 def vote_cancellations(protocol: Protocol, ruleset: RuleSet) -> dict[int, str]:
-    """Day number -> the message why its vote is not held (RULES.md invariant 16, A35)."""
+    """Day number -> the message why its vote is not held (docs/rules.md I16, A35)."""
     rule = _CANCEL_RULES.get(ruleset.vote_cancel_rule)
     cancelled: dict[int, str] = {}
     if rule is None:
@@ -273,7 +273,7 @@ def _no_vote_after(clause: str, day: int, removal: Removal) -> Text:
 
 
 def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """Invariant 1: ten seats numbered 1..10, each with a distinct player (000 4.1.1, P7.3; 002 I.1.1)."""
+    """docs/rules.md I1: ten seats numbered 1..10, each with a distinct player (000 4.1.1, P7.3; 002 I.1.1)."""
     clause = cite(ruleset, "000 4.1.1", "001 r.1", "002 I.1.1", "003 l.3")
     problems = []
     if len(protocol.seats) != 10:
@@ -302,7 +302,7 @@ def check_seats(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
 
 
 def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list[Problem]:
-    """Invariant 3: 6 К, 2 Ч, 1 Ш, 1 Д; roles may be missing while the game is entered (000 P7.4)."""
+    """docs/rules.md I3: 6 К, 2 Ч, 1 Ш, 1 Д; roles may be missing while the game is entered (000 P7.4)."""
     clause = cite(ruleset, "002 I.1.1", "001 r.1", "003 l.3")
     problems = []
     for entry in protocol.seats:
@@ -322,7 +322,7 @@ def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list
 
 
 def check_fouls(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """Invariant 7: 0..4 fouls; the 4th foul removes the player (000 D6.5, 002 II.2.1, 003 l.123)."""
+    """docs/rules.md I7: 0..4 fouls; the 4th foul removes the player (000 D6.5, 002 II.2.1, 003 l.123)."""
     clause = cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
     foul_removals = {r.seat for r in protocol.removals if r.reason == "fouls"}
     problems = []
@@ -350,10 +350,10 @@ def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]
                                     got=repr(removal.reason)))
         phase = parse_phase(removal.at)
         if phase is None:
-            problems.append(error_t(where, N_("RULES.md §1.2: a removal happens in a phase like D2 or N1 (got %(got)s)"),
+            problems.append(error_t(where, N_("docs/rules.md I4: a removal happens in a phase like D2 or N1 (got %(got)s)"),
                                     got=repr(removal.at)))
         elif not phase_exists(protocol, *phase):
-            problems.append(error_t(where, N_("RULES.md A35: the protocol has no phase %(phase)s"), phase=removal.at))
+            problems.append(error_t(where, N_("docs/rules.md A35: the protocol has no phase %(phase)s"), phase=removal.at))
         if removal.reason == "fouls":
             entry = protocol.seat(removal.seat)
             if entry is not None and entry.fouls != 4:
@@ -365,11 +365,11 @@ def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]
 
 
 def check_phase_count(protocol: Protocol) -> list[Problem]:
-    """Invariant 4: phases alternate D1, N1, D2, … so there are as many nights as days, or one fewer."""
+    """docs/rules.md I4: phases alternate D1, N1, D2, … so there are as many nights as days, or one fewer."""
     gap = len(protocol.days) - len(protocol.nights)
     if gap in (0, 1):
         return []
-    return [error_t("nights", N_("RULES.md §1.2: phases alternate D1, N1, D2, …; %(days)s days cannot have "
+    return [error_t("nights", N_("docs/rules.md I4: phases alternate D1, N1, D2, …; %(days)s days cannot have "
                                  "%(nights)s nights"), days=len(protocol.days), nights=len(protocol.nights))]
 
 
@@ -385,7 +385,7 @@ class GameEnd:
 
 @dataclass
 class Replay:
-    """Walks the log in order, tracking the table; collects flow problems (invariants 4–5, 11–23, 28–30)."""
+    """Walks the log in order, tracking the table; collects flow problems (docs/rules.md I4–I5, I11–I23, I28–I30)."""
 
     protocol: Protocol
     ruleset: RuleSet
@@ -440,8 +440,8 @@ class Replay:
                                          clause=end.clause, phase=end.phase, code=code))
 
     # -- departures
-    def _leave(self, seat: int, code: str, where: str, how: Text, clause: str = "RULES.md §2.3 #5") -> bool:
-        """Invariant 5: a seat leaves once, and only from the table."""
+    def _leave(self, seat: int, code: str, where: str, how: Text, clause: str = "docs/rules.md I5") -> bool:
+        """docs/rules.md I5: a seat leaves once, and only from the table."""
         if seat not in SEATS:
             self.problems.append(error_t(where, N_("000 4.1.1: seats are 1..10 (got %(got)s)"), got=seat))
             return False
@@ -474,7 +474,7 @@ class Replay:
             where = f"removals[{index}]"
             already_out = removal.seat in farewell or removal.seat in self.left_at
             if removal.reason == PPK and already_out:
-                # RULES.md §2.3 #5, #30: a ППК in the farewell minute (002 II.3.5) or by a player already out
+                # docs/rules.md I5, I30: a ППК in the farewell minute (002 II.3.5) or by a player already out
                 # (000 D6.8.5 interference, 003 l.135 hint) still awards the defeat; he leaves no second time.
                 self._ppk_end(removal, code)
                 continue
@@ -485,7 +485,7 @@ class Replay:
             if removal.reason == PPK:
                 self._ppk_end(removal, code)
             else:
-                # 002 I.1.4 (A5): a removal is a moment at which the win is checked.
+                # 002 I.1.4 (docs/rules.md A5): a removal is a moment at which the win is checked.
                 self._check_win(code, Text(N_("%(clause)s: the removal of seat %(seat)s decides the game"),
                                            clause=cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"),
                                            seat=removal.seat))
@@ -524,7 +524,7 @@ class Replay:
         self._removals(code, after_vote=True, farewell=set(day.out))
 
     def _check_nominations(self, day: Day, index: int, where: str) -> None:
-        """Invariants 11–13 (000 4.4.2–4.4.4; 001 r.20–22; 002 I.6.8–6.9; 003 l.24, l.47–49)."""
+        """docs/rules.md I11–I13 (000 4.4.2–4.4.4; 001 r.20–22; 002 I.6.8–6.9; 003 l.24, l.47–49)."""
         if day.nominations is None:
             return
         rs = self.ruleset
@@ -577,7 +577,7 @@ class Replay:
         self._check_checks(night, at_start, where)
 
     def _check_checks(self, night: Night, at_start: set[int], where: str) -> None:
-        """Invariant 23: a check needs a Don / Sheriff alive at the night's start (000 4.5.6–4.5.8)."""
+        """docs/rules.md I23: a check needs a Don / Sheriff alive at the night's start (000 4.5.6–4.5.8)."""
         for attr, role, clause in (("don_check", DON, cite(self.ruleset, "000 4.5.6", "002 I.7.5", "003 l.32")),
                                    ("sheriff_check", SHERIFF, cite(self.ruleset, "000 4.5.7", "002 I.7.6", "003 l.37"))):
             target = getattr(night, attr)
@@ -604,7 +604,7 @@ class Replay:
 
 
 class VoteCheck:
-    """Invariants 14–21 for one day: which vote is allowed, and whether `out` is what the recorded votes imply."""
+    """docs/rules.md I14–I21 for one day: which vote is allowed, and whether `out` is what the recorded votes imply."""
 
     def __init__(self, replay: Replay, day: Day, number: int, where: str, alive_count: int, *,
                  still_open: bool = False) -> None:
@@ -612,7 +612,7 @@ class VoteCheck:
         self.still_open = still_open  # the day is being entered: a missing round or `out` is not an error yet
         self.where, self.alive_count = where, alive_count
         self.problems = replay.problems
-        # A18: under 002 the Day-1 outcomes (I.6.18.5–18.6) are unintelligible → only warn.
+        # docs/rules.md A18: under 002 the Day-1 outcomes (I.6.18.5–18.6) are unintelligible → only warn.
         self.outcome_problem = warning_t if number == 1 and self.rs.day1_outcome_warn_only else error_t
 
     def cite(self, *refs: str) -> str:
@@ -700,7 +700,7 @@ class VoteCheck:
             self._compare_out(implied, self.cite("000 4.4.15", "002 I.6.18", "003 l.60"))
 
     def _resolve(self) -> list[int] | None:
-        """Invariants 17–20 through the one vote resolver (`votes.resolve_vote`): the count of each round, re-votes
+        """docs/rules.md I17–I20 through the one vote resolver (`votes.resolve_vote`): the count of each round, re-votes
         among the tied, the lift vote. None when undecidable."""
         day = self.day
         rounds = [day.votes, *day.revotes]
@@ -731,7 +731,7 @@ class VoteCheck:
         return None
 
     def _round_fault(self, here: str, resolution: VoteResolution, seats: list[int]) -> None:
-        """Invariants 17–18: a re-vote among exactly the tied; votes >= 0, one per living player, each candidate
+        """docs/rules.md I17–I18: a re-vote among exactly the tied; votes >= 0, one per living player, each candidate
         once (000 4.4.11–4.4.14)."""
         if resolution.fault == NOT_THE_TIED:
             self.problems.append(error_t(here, N_("%(clause)s: the re-vote is among exactly the tied seats "
@@ -760,7 +760,7 @@ class VoteCheck:
                                          why=why))
 
     def _lift(self, resolution: VoteResolution) -> list[int] | None:
-        """Invariants 19–20: the lift vote after a second tie, unless a ban holds; it passes with more than half
+        """docs/rules.md I19–I20: the lift vote after a second tie, unless a ban holds; it passes with more than half
         the table (the resolver decides; here the problems are named)."""
         lift, alive, tied = self.day.lift, self.alive_count, list(resolution.tied)
         if resolution.ban is not None:
@@ -803,13 +803,13 @@ def result_word(result: str | None) -> str:
 
 
 def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finished: bool) -> list[Problem]:
-    """Invariants 28–31: the declared result is the one the log reaches, at the moment it is reached."""
+    """docs/rules.md I28–I31: the declared result is the one the log reaches, at the moment it is reached."""
     result = protocol.result
     if result is not None and result not in RESULTS:
-        return [error_t("result", N_("000 P7.7 (A4): the result is red, black or draw (got %(got)s)"),
+        return [error_t("result", N_("000 P7.7 (docs/rules.md A4): the result is red, black or draw (got %(got)s)"),
                         got=repr(result))]
     if result is None:
-        return [error_t("result", N_("000 P7.7 (A4): a finished game needs its result"))] if finished else []
+        return [error_t("result", N_("000 P7.7 (docs/rules.md A4): a finished game needs its result"))] if finished else []
     if not replay.teams_known:
         return []
     end = replay.end
@@ -827,7 +827,7 @@ def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finish
 
 
 def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> list[Problem]:
-    """Invariants 24–25 (000 8.3, S7.12, BM-1..BM-3; 002 I.7.8–7.9; decision 3, A28)."""
+    """docs/rules.md I24–I25 (000 8.3, S7.12, BM-1..BM-3; 002 I.7.8–7.9; docs/rules.md D3, A28)."""
     numbers = protocol.best_move
     if numbers is None:
         return []
@@ -849,10 +849,10 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
             problems.append(error_t("best_move", N_("%(clause)s: seats are 1..10 (got %(got)s)"), clause=form,
                                     got=seat))
         elif seat == victim:
-            problems.append(warning_t("best_move", N_("RULES.md A28: seat %(seat)s named itself in its best move"),
+            problems.append(warning_t("best_move", N_("docs/rules.md A28: seat %(seat)s named itself in its best move"),
                                       seat=seat))
         elif seat not in at_table:
-            problems.append(warning_t("best_move", N_("RULES.md A28: seat %(seat)s had already left the game"),
+            problems.append(warning_t("best_move", N_("docs/rules.md A28: seat %(seat)s had already left the game"),
                                       seat=seat))
     return problems
 
@@ -861,7 +861,7 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
 
 
 def check_colours(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """Invariant 27: a colour for the record is left by a night-killed player about another seat (002 III.5)."""
+    """docs/rules.md I27: a colour for the record is left by a night-killed player about another seat (002 III.5)."""
     killed = {night.kill for night in protocol.nights if night.kill is not None}
     problems = []
     per_seat: Counter[int] = Counter()

@@ -416,7 +416,7 @@ def test_validate(slug, build, severity, field, clause, finished):
     assert matching, f"expected {severity} at {field} citing {clause!r}; got:\n" + "\n".join(map(str, problems))
 
 
-_CLAUSE_FIRST = re.compile(r"^(\d{3}( |:)|RULES\.md )")
+_CLAUSE_FIRST = re.compile(r"^(\d{3}( |:)|docs/rules\.md )")
 
 
 @pytest.mark.parametrize("slug", sorted(PRESETS))
