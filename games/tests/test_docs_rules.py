@@ -58,3 +58,14 @@ def test_nothing_cites_a_document_outside_the_repository_or_a_tracker_issue():
     found = [f"{p.relative_to(ROOT)}:{n}" for p in SOURCES
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1) if bad.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_every_section_the_code_cites_by_name_exists():
+    headings = re.findall(r"^#{2,3} (.+)$", DOC.read_text(encoding="utf-8"), re.MULTILINE)
+    missing = []
+    for path in SOURCES:
+        for match in re.finditer(r'docs/rules\.md, "([^"]+)"(?: and "([^"]+)")?', path.read_text(encoding="utf-8")):
+            for name in filter(None, match.groups()):
+                if not any(h.startswith(name) for h in headings):
+                    missing.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not missing, "\n".join(missing)

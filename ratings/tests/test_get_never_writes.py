@@ -165,6 +165,9 @@ def urls_of(route: str, name: str | None, w: World) -> list[str]:
         urls = [route.replace(m.group(0), label) for label in m.group(1).split("|")]
     elif "(?P<url>.*)" in route:
         urls = [route.replace("(?P<url>.*)", "no-such-page/")]
+    elif "<uidb64>/<token>" in route:  # a password-reset link: an invalid one shows its page, writes nothing
+        urls = [route.replace("<uidb64>", "MQ").replace("<token>", "set-password"),
+                route.replace("<uidb64>", "MQ").replace("<token>", "abc-0123456789")]
     elif "(?P<path>.*)" in route:
         urls = [route.replace("(?P<path>.*)", "no-such-file.txt")]
     else:
