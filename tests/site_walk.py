@@ -44,10 +44,14 @@ def _walk(resolvers, prefix="", names=()):
 
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
+# Documents of a tournament's seating schedule: a 404 until the organiser publishes one (the demo has none).
+ABSENT_UNTIL_PUBLISHED = {"games:tournament_seating_json", "games:tournament_cards", "games:round_seating_pdf"}
+
 # How to fill a pattern's parameters: the path word before `<int:pk>` names the object.
 FILL = {
     "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
     "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
+    "rounds": "round",
 }
 # Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
 QUERIES = {"games:round_sheets_pdf": "?games=1-2"}
@@ -130,6 +134,7 @@ def build_scene() -> Scene:
         "tournament": [tournament.pk],
         "ruleset": [RuleSetVersion.objects.filter(club__isnull=True).order_by("pk").first().pk],
         "season": [season.pk],
+        "round": [1],
         "evening": [evening.pk],
         "claim": [claim.pk],
         "protest": [protest.pk, decided.pk],
