@@ -69,13 +69,13 @@ class JudgeForm(forms.Form):
 
 
 class MoveForm(forms.Form):
-    game = forms.IntegerField(label=_("Game"), min_value=1)
+    game = forms.IntegerField(label=_("Game number"), min_value=1, max_value=100_000)
     round = forms.IntegerField(label=_("to round"), min_value=1, max_value=MAX_ROUNDS + 1)
 
 
 class JudgeSwapForm(forms.Form):
-    a = forms.IntegerField(label=_("Game"), min_value=1)
-    b = forms.IntegerField(label=_("with game"), min_value=1)
+    a = forms.IntegerField(label=_("Game number"), min_value=1, max_value=100_000)
+    b = forms.IntegerField(label=_("with game number"), min_value=1, max_value=100_000)
 
 
 class HideForm(forms.Form):

@@ -74,10 +74,11 @@ def tournament_schedule(request, pk: int):
     return render(request, "games/tournament_schedule.html", _schedule_context(request, tournament))
 
 
-def _game_of(tournament: Tournament, pk: int) -> Game:
-    game = tournament.games.filter(pk=pk).first()
+def _game_of(tournament: Tournament, number: int) -> Game:
+    """A game by its number in the tournament (the number on the schedule and the sheets)."""
+    game = tournament.games.filter(number=number).first()
     if game is None:
-        raise ServiceError(_("No such game in this tournament."))
+        raise ServiceError(_("No game number %(number)d in this tournament.") % {"number": number})
     return game
 
 

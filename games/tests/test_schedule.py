@@ -316,3 +316,21 @@ def test_printing_the_round_chart_and_the_cards(client, registered):
     numbers = ",".join(str(g.number) for g in cast.tournament.games.filter(round=1).order_by("table"))
     assert f"sheets.pdf?games={numbers}" in detail
     assert re.search(r'href="/protocol/blank.pdf"', client.get(reverse("games:tournament_list")).content.decode())
+
+
+def test_the_organiser_moves_a_game_and_exchanges_judges_by_game_numbers_on_the_page(client, registered):
+    cast = registered
+    t = cast.tournament
+    schedule.schedule_generate(tournament=t, by=cast.club_admin, rounds=3, seed=1)
+    g1, g2 = _round_games(cast, 1)
+    client.force_login(cast.head_judge)
+    url = reverse("games:schedule_action", args=[t.pk, "judge-swap"])
+    assert client.post(url, {"a": g1.number, "b": g2.number}).status_code == 302
+    g1.refresh_from_db()
+    assert g1.judge == cast.other_judge
+    response = client.post(reverse("games:schedule_action", args=[t.pk, "move"]), {"game": 999, "round": 2})
+    assert response.status_code == 400 and "нет игры номер 999" in response.content.decode()
+    assert client.post(reverse("games:schedule_action", args=[t.pk, "move"]),
+                       {"game": g1.number, "round": 2}).status_code == 302
+    g1.refresh_from_db()
+    assert g1.round == 2
