@@ -15,3 +15,10 @@ class RatingsConfig(AppConfig):
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
         signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")
+
+        from django.db.models.signals import post_save, pre_save
+
+        from club.models import Club
+
+        pre_save.connect(receivers.club_elo_before, sender=Club, dispatch_uid="ratings.club_elo_before")
+        post_save.connect(receivers.club_elo_after, sender=Club, dispatch_uid="ratings.club_elo_after")

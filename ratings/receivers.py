@@ -6,7 +6,7 @@ run inside the transaction of the change (see `games.signals`).
 
 from __future__ import annotations
 
-from ratings import services
+from ratings import services, services_elo
 
 
 def scores_changed(sender, *, game_ids, tournament_ids, club_ids, **kwargs) -> None:
@@ -22,3 +22,16 @@ def protest_settled(sender, *, game_ids, tournament_ids, club_ids, **kwargs) -> 
 
 def lots_imported(sender, *, tournament_id, lots, **kwargs) -> None:
     services.store_lots(tournament_id, lots)
+
+
+def club_elo_before(sender, instance, **kwargs) -> None:
+    """Remember the club's stored Elo settings, to see in `club_elo_after` whether a save changed them."""
+    instance._elo_stored = (type(instance).objects.filter(pk=instance.pk).values_list("elo_start", "elo_k").first()
+                            if instance.pk else None)
+
+
+def club_elo_after(sender, instance, created, **kwargs) -> None:
+    """The club admin changed the starting Elo or K: the whole Elo history is recomputed (by the worker)."""
+    stored = getattr(instance, "_elo_stored", None)
+    if not created and stored is not None and stored != (instance.elo_start, instance.elo_k):
+        services_elo.schedule_all(instance.pk)

@@ -67,6 +67,15 @@ def schedule(club_id: int, since: Key) -> None:
         enqueue(recompute_elo, club_id)
 
 
+def schedule_all(club_id: int) -> None:
+    """The club's Elo settings changed: every game is recomputed, by the worker (the page says so meanwhile)."""
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club_id).first()
+        PendingTail.objects.update_or_create(key=pending_key(club_id), defaults={
+            "since_date": dt.date.min, "since_game": 0})
+        enqueue(recompute_elo, club_id)
+
+
 @task()
 def recompute_elo(club_id: int) -> int:
     """The worker's task: the club's queued Elo tail."""

@@ -198,3 +198,16 @@ def test_the_profile_chart_draws_the_elo_line(two_tournaments, club, client):
     line = html.split('data-series="elo"')[0].rsplit("<polyline points=\"", 1)[1].split('"')[0]
     assert len(line.split()) == player.elo.games
     assert "," in line and all(p.count(",") == 1 for p in line.split())  # x,y never localised
+
+
+@pytest.mark.django_db
+def test_changing_the_clubs_k_recomputes_every_game_through_the_worker(two_tournaments, club):
+    before = dict(EloRating.objects.filter(club=club).values_list("player_id", "elo"))
+    club.elo_k = 10
+    club.save()
+    after = dict(EloRating.objects.filter(club=club).values_list("player_id", "elo"))
+    assert after != before and after == replayed(club)
+    assert not PendingTail.objects.exists()
+    club.name = "Полночь-2"  # a save that does not touch the Elo settings recomputes nothing
+    club.save()
+    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == after
