@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 
 from club.models import Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin, is_judge
+from club.services import ServiceError
 from games import signals
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
 from games.selectors import next_game_number
-from games.services import ServiceError
 
 MAX_ROUNDS = 30
 SEARCH_STEPS = 20_000  # the seating search's steps (deterministic for a seed); bounded by SEARCH_SECONDS too

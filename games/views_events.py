@@ -12,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.services import ServiceError
 from games import schedule
 from games.evenings import evening_tables, next_tables
 from games.models import ClubEvening, Game, Tournament
@@ -31,7 +32,6 @@ from games.schedule_forms import (
     WithdrawForm,
 )
 from games.schedule_read import participant_cards, schedule_contract, schedule_rounds
-from games.services import ServiceError
 from games.visibility import can_see_hidden_in
 
 

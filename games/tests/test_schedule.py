@@ -10,10 +10,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from club.services import ServiceError
 from club.tests.factories import PlayerFactory
 from games import schedule
 from games.models import Game, Participant, Seat, SeatLock, TournamentJudge
-from games.services import ServiceError
 from games.tests.live_fixtures import make_cast
 
 pytestmark = pytest.mark.django_db

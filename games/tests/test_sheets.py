@@ -65,7 +65,7 @@ def _game(number: int, *, result: str | None, table: int = 2) -> dict:
 @pytest.fixture
 def games(monkeypatch):
     # Only the protocols matter here: keep the ratings' cache hook (another app, in flux) out of these tests.
-    monkeypatch.setattr("games.services._scores_changed", lambda games: None)
+    monkeypatch.setattr("games.services.scoring._scores_changed", lambda games: None)
     document = {"format": "mafclub/1", "tournament": {"name": TOURNAMENT, "ruleset": "cml"},
                 "games": [_game(1, result="red", table=1), _game(2, result=None, table=2)]}
     report = import_documents(documents=[("sheets.json", json.dumps(document, ensure_ascii=False))],

@@ -1,5 +1,4 @@
-"""Writes: importing protocols, storing a protocol, scoring, rule-set copies, creating tournaments, club evenings
-and games.
+"""Importing protocols (the mafclub/1 format): parse, check, store the games, their decisions and lots, then score.
 
 Every service is keyword-only, runs in one transaction and raises a `ServiceError` (or a subclass) with a
 user-facing message; the database is unchanged when it raises.
@@ -12,23 +11,20 @@ import datetime as dt
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
-from django.db import DataError, IntegrityError, connection, transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
-from club.selectors import known_name
 from club.services import ServiceError
 from games import signals
 from games.i18n import problem_line, problem_text
 from games.models import (
     Adjustment,
-    ClubEvening,
     Day,
     Game,
     JudgeExtra,
@@ -37,19 +33,16 @@ from games.models import (
     RecordedColour,
     Removal,
     RuleSetVersion,
-    ScoreItem,
     Seat,
     Tournament,
 )
-from games.permissions import can_start_game
 from games.rules.i18n import N_
 from games.rules.interchange import NUL_MESSAGE, GameProblem, GameRecord, parse_document
 from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
-from games.rules.ruleset import RuleSet
-from games.rules.scoring import score_tournament
 from games.rules.validate import validate
-from games.selectors import next_adjustment_order, next_game_number, protocol_of, ruleset_by_slug, with_protocol
+from games.selectors import next_adjustment_order, ruleset_by_slug
+from games.services.scoring import score_games
 
 DEFAULT_CLUB_NAME = "Клуб"
 
@@ -452,242 +445,3 @@ def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]
         Adjustment(game=game, order=i, seat=a.seat, points=a.points, clause=a.clause, note=a.note)
         for i, a in enumerate(protocol.adjustments)
     ])
-
-
-# ---------------------------------------------------------------------------------------------------- scoring
-
-
-def scoring_scope(game: Game):
-    """The games whose scores depend on each other (Ci, docs/rules.md D4): the tournament, or for club
-    games the club's games of the same season (calendar year)."""
-    if game.tournament_id:
-        return Game.objects.filter(tournament_id=game.tournament_id)
-    return Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date__year=game.date.year)
-
-
-def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> None:
-    """Serialise the rescoring of one scope until the transaction ends: a row lock on the tournament, or for club
-    games (scored per club and season) on the club. Call inside a transaction, after locking the game itself.
-
-    On PostgreSQL this is `SELECT … FOR UPDATE`; SQLite has no row locks, but there every write transaction
-    begins IMMEDIATE (club.settings), which serialises the writers as a whole.
-    """
-    if tournament_id is not None:
-        list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk", flat=True))
-    elif club_id is not None:
-        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
-
-
-def score_games(*, tournament: Tournament | None = None, game: Game | None = None) -> int:
-    """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
-
-    Returns the number of games scored. Games that do not count (not finished, annulled) get empty scores.
-    """
-    if tournament is not None:
-        scope = Game.objects.filter(tournament=tournament)
-    elif game is not None:
-        scope = scoring_scope(game)
-    else:
-        raise ValueError("score_games needs a tournament or a game")
-    with transaction.atomic():
-        # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
-        # second must read after the first has committed, or it would store the first game as unfinished.
-        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
-                           club_id=None if tournament is not None else game.club_id)
-        games = list(with_protocol(scope.order_by("date", "number", "id")))
-        counting = [g for g in games if g.counts]
-        # Only the seats whose score or items change are written (a sign-off or a protest moves one game, the
-        # tournament's other hundred stay as they were): compare with what is stored.
-        stored_items: dict[int, list[tuple]] = {}
-        for row in ScoreItem.objects.filter(seat__game__in=games).order_by("seat_id", "id").values_list(
-                "seat_id", *ITEM_COLUMNS):
-            stored_items.setdefault(row[0], []).append(row[1:])
-        by_version: dict[int, list[Game]] = {}
-        for g in counting:
-            by_version.setdefault(g.ruleset_id, []).append(g)
-        items: list[ScoreItem] = []
-        items_changed: list[int] = []  # seats whose items are replaced
-        seats_to_update: list[Seat] = []
-        for group in by_version.values():
-            ruleset = group[0].ruleset.ruleset()
-            scores = score_tournament([protocol_of(g) for g in group], ruleset)
-            for g, score in zip(group, scores, strict=True):
-                seats = {s.number: s for s in g.seats.all()}
-                for seat_score in score.seats:
-                    seat = seats[seat_score.seat]
-                    before = tuple(getattr(seat, c) for c in SCORE_COLUMNS)
-                    seat.main, seat.extras, seat.total = seat_score.main, seat_score.extras, seat_score.total
-                    seat.tiebreak_extras = seat_score.tiebreak_extras
-                    seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
-                    if tuple(getattr(seat, c) for c in SCORE_COLUMNS) != before:
-                        seats_to_update.append(seat)
-                    seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
-                                  for i in seat_score.items]
-                    seat_items = _mark_protest_adjustments(g, seat.number, seat_items)
-                    if seat_items != stored_items.get(seat.pk, []):
-                        items_changed.append(seat.pk)
-                        items += [ScoreItem(seat=seat, **dict(zip(ITEM_COLUMNS, i, strict=True))) for i in seat_items]
-        for g in games:
-            if g.counts:
-                continue
-            for seat in g.seats.all():
-                if any(getattr(seat, c) for c in SCORE_COLUMNS):
-                    seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
-                    seat.won = seat.first_night_death = False
-                    seats_to_update.append(seat)
-                if seat.pk in stored_items:
-                    items_changed.append(seat.pk)
-        _write_seat_scores(seats_to_update)
-        ScoreItem.objects.filter(seat_id__in=items_changed).delete()
-        ScoreItem.objects.bulk_create(items, batch_size=1000)
-        _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
-    return len(counting)
-
-
-SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
-ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
-
-
-def _write_seat_scores(seats: list[Seat]) -> None:
-    """Store the materialised score columns of many seats with one prepared UPDATE (executemany).
-
-    `bulk_update` builds a CASE expression per row and column, which took most of an import's time.
-    """
-    if not seats:
-        return
-    meta = Seat._meta
-    qn = connection.ops.quote_name
-    columns = [meta.get_field(name) for name in SCORE_COLUMNS]
-    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in columns)
-           + f" WHERE {qn(meta.pk.column)} = %s")
-    rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in columns] + [seat.pk] for seat in seats]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
-
-
-def _item_source(source: str) -> str:
-    return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
-
-
-def _mark_protest_adjustments(game: Game, seat_number: int, items: list[tuple]) -> list[tuple]:
-    """Lines from adjustments a protest decided keep source=protest (the sheet's back side). The engine
-    appends a seat's adjustments in the protocol's order, so they pair up one to one. `items` are ITEM_COLUMNS
-    tuples (kind first, source last)."""
-    sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])
-    marked = []
-    for item in items:
-        if item[0] == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
-            item = (*item[:-1], ScoreItem.Source.PROTEST)
-        marked.append(item)
-    return marked
-
-
-def _scores_changed(games: list[Game]) -> None:
-    """Announce the new scores (`games.signals.scores_changed`): ratings refreshes its aggregates and caches."""
-    if games:
-        signals.scores_changed.send(sender=Game, game_ids=signals.ids(g.pk for g in games),
-                                    tournament_ids=signals.ids(g.tournament_id for g in games),
-                                    club_ids=signals.ids(g.club_id for g in games))
-
-
-# ---------------------------------------------------------------------------------------------------- rule sets
-
-
-def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str) -> RuleSetVersion:
-    """A club's own copy of a rule set ("our club's rules"), editable by its admins."""
-    if not is_club_admin(by, club):
-        raise PermissionDenied(_("Only a club admin may copy a rule set."))
-    if RuleSetVersion.objects.filter(slug=slug).exists():
-        raise ServiceError(f"the code {slug!r} is taken; choose another")
-    params = dict(source.params, slug=slug, name=name)
-    return RuleSetVersion.objects.create(slug=slug, name=name, club=club, based_on=source, params=params)
-
-
-def ruleset_set_default(*, club: Club, by, ruleset: RuleSetVersion) -> None:
-    if club is None or not is_club_admin(by, club):
-        raise PermissionDenied(_("Only a club admin may choose the club's rule set."))
-    if ruleset.club_id not in (None, club.pk):
-        raise ServiceError("that rule set belongs to another club")
-    club.default_ruleset = ruleset
-    club.save(update_fields=["default_ruleset"])
-
-
-def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersion:
-    """Edit a club copy. A version already used by a game is never changed: a new version is made instead."""
-    if ruleset.is_preset or ruleset.club is None:
-        raise ServiceError("a preset is never edited; make the club's copy first")
-    if not is_club_admin(by, ruleset.club):
-        raise PermissionDenied(_("Only a club admin may edit the club's rules."))
-    merged = RuleSet.from_dict(dict(ruleset.params, **params, slug=ruleset.slug)).to_dict()
-    name = merged.get("name") or ruleset.name
-    with transaction.atomic():
-        if ruleset.is_used:
-            newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").first()
-            ruleset = RuleSetVersion.objects.create(
-                slug=ruleset.slug, version=newest.version + 1, name=name, club=ruleset.club,
-                based_on=ruleset, params=merged)
-            # New games of these tournaments and of the club use the new version; scored games keep theirs.
-            Tournament.objects.filter(ruleset__slug=ruleset.slug).exclude(pk=ruleset.pk).update(ruleset=ruleset)
-            Club.objects.filter(default_ruleset__slug=ruleset.slug).update(default_ruleset=ruleset)
-        else:
-            ruleset.params = merged
-            ruleset.name = name
-            ruleset.save(update_fields=["params", "name"])
-    return ruleset
-
-
-# --- creating work: tournaments, club evenings, games -------------------------------------------------------------
-
-
-def tournament_create(*, club: Club, by, name: str, ruleset: RuleSetVersion, start_date: dt.date | None = None,
-                      end_date: dt.date | None = None, head_judge=None, stages: list[str] | None = None
-                      ) -> Tournament:
-    if not is_club_admin(by, club):
-        raise PermissionDenied(_("Only a club admin may create a tournament."))
-    name = name.strip()
-    if not name:
-        raise ServiceError(_("Enter the tournament's name."))
-    if ruleset.club_id not in (None, club.pk):
-        raise ServiceError(_("Choose a preset or this club's own rule set."))
-    if start_date and end_date and end_date < start_date:
-        raise ServiceError(_("The tournament cannot end before it starts."))
-    with transaction.atomic():
-        if Tournament.objects.filter(club=club, name=name).exists():
-            raise ServiceError(_("The club already has a tournament with this name."))
-        return Tournament.objects.create(club=club, name=name, ruleset=ruleset, start_date=start_date,
-                                         end_date=end_date, head_judge=head_judge,
-                                         stages=[s.strip() for s in (stages or []) if s.strip()])
-
-
-def evening_create(*, club: Club, by, date: dt.date, ruleset: RuleSetVersion, name: str = "") -> ClubEvening:
-    if not is_club_admin(by, club):
-        raise PermissionDenied(_("Only a club admin may create a club evening."))
-    if ruleset.club_id not in (None, club.pk):
-        raise ServiceError(_("Choose a preset or this club's own rule set."))
-    return ClubEvening.objects.create(club=club, date=date, ruleset=ruleset, name=name.strip())
-
-
-def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEvening | None = None,
-                   table: int | None = None, stage: str = "") -> Game:
-    """One button: a new draft game at a table, judged by `by`; the judge's screen opens on it."""
-    if (tournament is None) == (evening is None):
-        raise ServiceError("a game belongs to a tournament or a club evening")
-    owner = tournament or evening
-    if not can_start_game(by, owner.club):
-        raise PermissionDenied(_("Only a judge of the club may start a game."))
-    with transaction.atomic():
-        # Lock the owner so two judges pressing at once get different numbers.
-        type(owner).objects.select_for_update().filter(pk=owner.pk).first()
-        number = next_game_number(owner)
-        date = timezone.localdate()
-        if tournament is not None and tournament.start_date and tournament.end_date and not (
-                tournament.start_date <= date <= tournament.end_date):
-            date = tournament.start_date
-        if evening is not None:
-            date = evening.date
-        judge_name = known_name(by, owner.club)
-        return Game.objects.create(
-            club=owner.club, tournament=tournament, evening=evening, ruleset=owner.ruleset, number=number,
-            table=table, stage=stage or (tournament.stages[0] if tournament and tournament.stages else ""),
-            date=date, judge=by, judge_name=judge_name, status=Game.Status.DRAFT,
-        )

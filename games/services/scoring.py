@@ -1,0 +1,154 @@
+"""Scoring: the stored scores and score items of games, recomputed by the pure engine (games.rules.scoring) under
+a lock of the tournament (or the club, for club games); ratings learn of it through games.signals.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import connection, transaction
+
+from club.models import Club
+from games import signals
+from games.models import (
+    Adjustment,
+    Game,
+    ScoreItem,
+    Seat,
+    Tournament,
+)
+from games.rules.scoring import score_tournament
+from games.selectors import protocol_of, with_protocol
+
+
+def scoring_scope(game: Game):
+    """The games whose scores depend on each other (Ci, docs/rules.md D4): the tournament, or for club
+    games the club's games of the same season (calendar year)."""
+    if game.tournament_id:
+        return Game.objects.filter(tournament_id=game.tournament_id)
+    return Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date__year=game.date.year)
+
+
+def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> None:
+    """Serialise the rescoring of one scope until the transaction ends: a row lock on the tournament, or for club
+    games (scored per club and season) on the club. Call inside a transaction, after locking the game itself.
+
+    On PostgreSQL this is `SELECT … FOR UPDATE`; SQLite has no row locks, but there every write transaction
+    begins IMMEDIATE (club.settings), which serialises the writers as a whole.
+    """
+    if tournament_id is not None:
+        list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk", flat=True))
+    elif club_id is not None:
+        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+
+
+def score_games(*, tournament: Tournament | None = None, game: Game | None = None) -> int:
+    """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
+
+    Returns the number of games scored. Games that do not count (not finished, annulled) get empty scores.
+    """
+    if tournament is not None:
+        scope = Game.objects.filter(tournament=tournament)
+    elif game is not None:
+        scope = scoring_scope(game)
+    else:
+        raise ValueError("score_games needs a tournament or a game")
+    with transaction.atomic():
+        # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
+        # second must read after the first has committed, or it would store the first game as unfinished.
+        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
+                           club_id=None if tournament is not None else game.club_id)
+        games = list(with_protocol(scope.order_by("date", "number", "id")))
+        counting = [g for g in games if g.counts]
+        # Only the seats whose score or items change are written (a sign-off or a protest moves one game, the
+        # tournament's other hundred stay as they were): compare with what is stored.
+        stored_items: dict[int, list[tuple]] = {}
+        for row in ScoreItem.objects.filter(seat__game__in=games).order_by("seat_id", "id").values_list(
+                "seat_id", *ITEM_COLUMNS):
+            stored_items.setdefault(row[0], []).append(row[1:])
+        by_version: dict[int, list[Game]] = {}
+        for g in counting:
+            by_version.setdefault(g.ruleset_id, []).append(g)
+        items: list[ScoreItem] = []
+        items_changed: list[int] = []  # seats whose items are replaced
+        seats_to_update: list[Seat] = []
+        for group in by_version.values():
+            ruleset = group[0].ruleset.ruleset()
+            scores = score_tournament([protocol_of(g) for g in group], ruleset)
+            for g, score in zip(group, scores, strict=True):
+                seats = {s.number: s for s in g.seats.all()}
+                for seat_score in score.seats:
+                    seat = seats[seat_score.seat]
+                    before = tuple(getattr(seat, c) for c in SCORE_COLUMNS)
+                    seat.main, seat.extras, seat.total = seat_score.main, seat_score.extras, seat_score.total
+                    seat.tiebreak_extras = seat_score.tiebreak_extras
+                    seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
+                    if tuple(getattr(seat, c) for c in SCORE_COLUMNS) != before:
+                        seats_to_update.append(seat)
+                    seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
+                                  for i in seat_score.items]
+                    seat_items = _mark_protest_adjustments(g, seat.number, seat_items)
+                    if seat_items != stored_items.get(seat.pk, []):
+                        items_changed.append(seat.pk)
+                        items += [ScoreItem(seat=seat, **dict(zip(ITEM_COLUMNS, i, strict=True))) for i in seat_items]
+        for g in games:
+            if g.counts:
+                continue
+            for seat in g.seats.all():
+                if any(getattr(seat, c) for c in SCORE_COLUMNS):
+                    seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
+                    seat.won = seat.first_night_death = False
+                    seats_to_update.append(seat)
+                if seat.pk in stored_items:
+                    items_changed.append(seat.pk)
+        _write_seat_scores(seats_to_update)
+        ScoreItem.objects.filter(seat_id__in=items_changed).delete()
+        ScoreItem.objects.bulk_create(items, batch_size=1000)
+        _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
+    return len(counting)
+
+
+SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
+ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
+
+
+def _write_seat_scores(seats: list[Seat]) -> None:
+    """Store the materialised score columns of many seats with one prepared UPDATE (executemany).
+
+    `bulk_update` builds a CASE expression per row and column, which took most of an import's time.
+    """
+    if not seats:
+        return
+    meta = Seat._meta
+    qn = connection.ops.quote_name
+    columns = [meta.get_field(name) for name in SCORE_COLUMNS]
+    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in columns)
+           + f" WHERE {qn(meta.pk.column)} = %s")
+    rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in columns] + [seat.pk] for seat in seats]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
+
+
+def _item_source(source: str) -> str:
+    return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
+
+
+def _mark_protest_adjustments(game: Game, seat_number: int, items: list[tuple]) -> list[tuple]:
+    """Lines from adjustments a protest decided keep source=protest (the sheet's back side). The engine
+    appends a seat's adjustments in the protocol's order, so they pair up one to one. `items` are ITEM_COLUMNS
+    tuples (kind first, source last)."""
+    sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])
+    marked = []
+    for item in items:
+        if item[0] == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
+            item = (*item[:-1], ScoreItem.Source.PROTEST)
+        marked.append(item)
+    return marked
+
+
+def _scores_changed(games: list[Game]) -> None:
+    """Announce the new scores (`games.signals.scores_changed`): ratings refreshes its aggregates and caches."""
+    if games:
+        signals.scores_changed.send(sender=Game, game_ids=signals.ids(g.pk for g in games),
+                                    tournament_ids=signals.ids(g.tournament_id for g in games),
+                                    club_ids=signals.ids(g.club_id for g in games))
