@@ -1,5 +1,6 @@
 """The game flow as the live entry follows it, pure: who is at the table, the speaking order, where the day's vote
-stands, when the game is over, what awaits the head judge's approval (docs/rules.md, "Voting" and "Game end").
+stands, when the game is over, what awaits the head judge's approval (docs/rules.md I14–I21 "Voting", I28–I31
+"Game end").
 
 The vote itself is resolved by `votes.resolve_vote`, the same resolver the validator uses; the game's end is the
 validator's replay (`validate.Replay`), so the live screen and the validator never disagree.

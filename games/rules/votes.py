@@ -1,5 +1,5 @@
 """The day's vote, resolved once for everybody: the live entry asks what comes next, the validator checks what the
-protocol records. Pure: plain data in, plain data out (docs/rules.md, "Voting").
+protocol records. Pure: plain data in, plain data out (docs/rules.md I14–I21, "Voting").
 
 * `vote_opening(nominees, day)`: what the nominations alone decide — no vote without nominees or with a single
   nominee on Day 1 (000 4.4.13, 001 r.29, 002 I.6.17, 003 l.22); a single nominee from Day 2 on leaves without a
