@@ -71,13 +71,21 @@ class ImportReport:
 # ---------------------------------------------------------------------------------------------------- import
 
 
-def _load(label: str, raw: bytes | str) -> tuple[object | None, list[str]]:
+def _load(label: str, raw: bytes | str) -> tuple[object | None, list[str], list[str]]:
+    """The document's JSON, or the problem twice: in English for the command line (the contract's
+    "FILE: document: …" line) and in the reader's language for the page."""
     try:
-        return json.loads(raw), []
+        return json.loads(raw), [], []
     except RecursionError:  # "[[[[…" nested deeper than the decoder's stack
-        return None, [f"{label}: document: broken JSON: nested too deeply"]
-    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, an integer of more than 4300 digits
-        return None, [f"{label}: document: broken JSON: {exc}"]
+        return None, [f"{label}: document: broken JSON: nested too deeply"], [
+            f"{label}: " + _("the file is not valid JSON: it is nested too deeply.")]
+    except json.JSONDecodeError as exc:
+        return None, [f"{label}: document: broken JSON: {exc}"], [
+            f"{label}: " + _("the file is not valid JSON (line %(line)s, column %(column)s).")
+            % {"line": exc.lineno, "column": exc.colno}]
+    except ValueError as exc:  # UnicodeDecodeError, an integer of more than 4300 digits
+        return None, [f"{label}: document: broken JSON: {exc}"], [
+            f"{label}: " + _("the file is not valid JSON in UTF-8, or holds a number too long to read.")]
 
 
 def _safe_date(value: str) -> dt.date | None:
@@ -159,10 +167,10 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
         (shown if problem.is_error else warnings_shown).append(problem_line(label, game, problem))
 
     for label, raw in documents:
-        data, load_problems = _load(label, raw)
+        data, load_problems, load_shown = _load(label, raw)
         if load_problems:
             problems += load_problems
-            shown += load_problems
+            shown += load_shown
             continue
         doc = parse_document(data)
         for p in doc.problems:
