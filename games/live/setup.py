@@ -141,15 +141,20 @@ def _role_correct(ctx: Ctx, payload: dict) -> ActionResult:
         ctx.refuse(_("Choose the role: К, Ч, Ш or Д."))
     if seat.role == role:
         raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
-    _check_quota(ctx, role, number, seats)
     payload["was"] = seat.role
     ctx.snap.seat(number, seat)
     Seat.objects.filter(pk=seat.pk).update(role=role)
     ctx.scores_changed = ctx.game.is_finished
     ctx.history = True
-    return ActionResult(ctx.game, "role_correct", "board", number, _(
-        "Seat %(seat)d: role corrected from %(was)s to %(role)s (logged).") % {
-        "seat": number, "was": seat.role or "—", "role": role})
+    message = _("Seat %(seat)d: role corrected from %(was)s to %(role)s (logged).") % {
+        "seat": number, "was": seat.role or "—", "role": role}
+    # A swap takes two corrections: in between the count is off, which the screen says (sign-off refuses it).
+    count = sum(1 for s in seats if s.role == role and s.number != number) + 1
+    if count > ROLE_COUNTS[role]:
+        message += " " + _("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
+            "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
+            "role": role, "count": count}
+    return ActionResult(ctx.game, "role_correct", "board", number, message)
 
 
 def _start(ctx: Ctx, payload: dict) -> ActionResult:

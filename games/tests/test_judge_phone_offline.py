@@ -1,0 +1,143 @@
+"""The judge's screen when the venue Wi-Fi drops, and against double taps (static/js/live.js, games/live/targets.py).
+
+* offline mid-day: the taps are kept in the browser ("N не сохранено"), survive a reload while offline, and are sent
+  in order when the network returns, each applied exactly once;
+* a conflict (another screen wrote meanwhile) shows the unsent taps, which the judge applies again or drops;
+* two taps on "speech over" 0.1–1.5 s apart end one speech, never skip a speaker.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from games.live.apply import live_apply
+from games.models import Day, Game, GameAction, Seat
+from games.tests.judge_screen import PHONE, login, pending, settle
+from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+GUARD = 1750  # ms: "speech over" ignores a second tap within 1.7 s
+
+
+def started_game():
+    cast = make_cast("cml")
+    seat_everyone(cast.game, cast.players, ROLES)
+    live_apply(game_id=cast.game.pk, by=cast.judge, kind="start", payload={}, version=cast.game.version,
+               action_id="start")
+    return cast
+
+
+def open_screen(page, cast) -> None:
+    page.set_viewport_size(PHONE)
+    login(page)
+    page.goto(f"/games/{cast.game.pk}/judge/")
+    expect(page.get_by_test_id("speaker")).to_have_text("1")
+
+
+def foul(page, seat: int) -> None:
+    page.get_by_test_id(f"seat-{seat}").click()
+    page.get_by_test_id("foul-plus").click()
+    page.locator("[data-sheet-close]").click()
+
+
+def speech_over(page) -> None:
+    page.wait_for_timeout(GUARD)
+    page.get_by_test_id("next-speaker").click()
+
+
+def test_taps_made_offline_survive_a_reload_and_are_applied_once_when_the_network_returns(page):
+    cast = started_game()
+    game = cast.game
+    open_screen(page, cast)
+    page.context.set_offline(True)
+
+    foul(page, 3)                                      # 1: a foul to seat 3
+    page.get_by_test_id("nominee-4").click()            # 2: seat 1 (speaking) nominates 4
+    speech_over(page)                                   # 3: seat 1's speech ends; the screen moves on to 2 by itself
+    expect(page.get_by_test_id("speaker")).to_have_text("2")
+    page.get_by_test_id("nominee-6").click()            # 4: seat 2 nominates 6
+    speech_over(page)                                   # 5
+    speech_over(page)                                   # 6
+    expect(page.get_by_test_id("speaker")).to_have_text("4")
+    foul(page, 6)                                       # 7
+    foul(page, 3)                                       # 8: the second foul of seat 3 (the screen showed 1)
+    expect(page.get_by_test_id("fouls-3").locator(".fouls-count")).to_have_text("2")
+    expect(page.get_by_test_id("unsaved")).to_contain_text("8 не сохранено")
+    assert pending(page) == 8
+    assert GameAction.objects.filter(game=game).count() == 1  # nothing reached the server: only the start
+
+    with pytest.raises(PlaywrightError):
+        page.reload()  # offline: the browser shows its own error page; the taps stay in this phone's storage
+    page.context.set_offline(False)
+    page.goto(f"/games/{game.pk}/judge/")
+    settle(page, timeout=20)
+    expect(page.get_by_test_id("speaker")).to_have_text("4")
+    expect(page.get_by_test_id("unsaved")).to_be_hidden()
+
+    day = Day.objects.get(game=game, index=1)
+    assert [(n["by"], n["nominee"]) for n in day.nominations] == [(1, 4), (2, 6)]
+    assert list(day.spoken) == [1, 2, 3]
+    assert dict(Seat.objects.filter(game=game, fouls__gt=0).values_list("number", "fouls")) == {3: 2, 6: 1}
+    kinds = list(GameAction.objects.filter(game=game).order_by("seq").values_list("kind", flat=True))
+    assert kinds == ["start", "foul", "nominate", "speech", "nominate", "speech", "speech", "foul", "foul"]
+    assert Game.objects.get(pk=game.pk).version == 1 + 1 + 8
+
+
+def test_a_conflict_shows_the_unsent_taps_to_apply_again_or_drop(page):
+    cast = started_game()
+    game = cast.game
+    open_screen(page, cast)
+    page.context.set_offline(True)
+    page.get_by_test_id("nominee-5").click()
+    foul(page, 7)
+    expect(page.get_by_test_id("unsaved")).to_contain_text("2 не сохранено")
+    # Meanwhile the head judge's tablet records a foul to seat 2.
+    game.refresh_from_db()
+    live_apply(game_id=game.pk, by=cast.club_admin, kind="foul", payload={"seat": 2, "delta": 1},
+               version=game.version, action_id=os.urandom(8).hex())
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("queue-conflict")).to_be_visible()
+    expect(page.get_by_test_id("queue-conflict")).to_contain_text("Фол +1")
+    expect(page.get_by_test_id("fouls-2").locator(".fouls-count")).to_have_text("1")  # the stored state shows
+    assert pending(page) == 2
+    page.get_by_test_id("queue-resend").click()
+    settle(page)
+    expect(page.get_by_test_id("queue-conflict")).to_be_hidden()
+    assert [(n["by"], n["nominee"]) for n in Day.objects.get(game=game).nominations] == [(1, 5)]
+    assert dict(Seat.objects.filter(game=game, fouls__gt=0).values_list("number", "fouls")) == {2: 1, 7: 1}
+
+    # Dropping: the taps are gone, nothing is written.
+    page.context.set_offline(True)
+    foul(page, 8)
+    game.refresh_from_db()
+    live_apply(game_id=game.pk, by=cast.club_admin, kind="foul", payload={"seat": 2, "delta": 1},
+               version=game.version, action_id=os.urandom(8).hex())
+    page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.get_by_test_id("queue-conflict")).to_be_visible()
+    page.get_by_test_id("queue-drop").click()
+    assert pending(page) == 0
+    assert Seat.objects.get(game=game, number=8).fouls == 0
+
+
+@pytest.mark.parametrize("gap_ms", [100, 400, 700, 1000, 1500])
+def test_two_taps_on_speech_over_never_skip_a_speaker(page, gap_ms):
+    cast = started_game()
+    game = cast.game
+    open_screen(page, cast)
+    for expected_next in (2, 3):
+        page.wait_for_timeout(GUARD)
+        button = page.get_by_test_id("next-speaker")
+        button.click()
+        page.wait_for_timeout(gap_ms)
+        page.get_by_test_id("next-speaker").click()
+        settle(page)
+        expect(page.get_by_test_id("speaker")).to_have_text(str(expected_next))
+    assert list(Day.objects.get(game=game).spoken) == [1, 2]
+    assert GameAction.objects.filter(game=game, kind="speech").count() == 2
