@@ -55,7 +55,7 @@ def _day_named(ctx: Ctx, payload: dict, what: str) -> int | None:
     if ctx.game.phase == f"D{day}" and ctx.game.status == Game.Status.IN_PROGRESS:
         return day
     if _past(ctx, f"D{day}"):
-        raise AlreadyDone(_("Day %(day)d is over: %(what)s is already recorded.") % {"day": day, "what": what})
+        raise AlreadyDone(_("Day %(day)d is over: %(what)s is already recorded (sent twice).") % {"day": day, "what": what})
     raise ActionRefused(_("This tap was for Day %(day)d; the game is not there.") % {"day": day})
 
 
@@ -90,7 +90,7 @@ def _votes(ctx: Ctx, payload: dict) -> None:
     wanted = _named(payload, "round")
     if wanted is None or ctx.game.status != Game.Status.IN_PROGRESS or (ctx.game.phase or "")[:1] != "D":
         if wanted is not None and _past(ctx, ctx.game.phase or ""):
-            raise AlreadyDone(_("This vote is already recorded."))
+            raise AlreadyDone(_("This vote is already recorded (sent twice)."))
         return
     index = int(ctx.game.phase[1:])
     day = next(d for d in ctx.full.days.all() if d.index == index)
@@ -114,11 +114,14 @@ def _to_night(ctx: Ctx, payload: dict) -> None:
     _day_named(ctx, payload, _("the nightfall"))
 
 
-def _night_named(ctx: Ctx, payload: dict, closing: bool = False) -> None:
+def _night_named(ctx: Ctx, payload: dict, closing: bool = False, attr: str = "") -> None:
     night = _named(payload, "night")
     if night is None:
         return
     if ctx.game.phase == f"N{night}" and ctx.game.status == Game.Status.IN_PROGRESS:
+        stored = next((n for n in ctx.full.nights.all() if n.index == night), None)
+        if attr and stored is not None and getattr(stored, attr) == _named(payload, "seat"):
+            raise AlreadyDone(_("This is recorded already (sent twice)."))
         return
     if _past(ctx, f"N{night}"):
         if closing:
@@ -173,9 +176,9 @@ TARGETS = {
     "votes": _votes,
     "lift": _lift,
     "night": _to_night,
-    "kill": _night_named,
-    "don_check": _night_named,
-    "sheriff_check": _night_named,
+    "kill": lambda ctx, payload: _night_named(ctx, payload, attr="kill"),
+    "don_check": lambda ctx, payload: _night_named(ctx, payload, attr="don_check"),
+    "sheriff_check": lambda ctx, payload: _night_named(ctx, payload, attr="sheriff_check"),
     "day": lambda ctx, payload: _night_named(ctx, payload, closing=True),
     "foul": _foul,
     "undo": _undo,
