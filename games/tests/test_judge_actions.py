@@ -1,6 +1,6 @@
 """The judge's actions behind the phone screen: a tap names what it acts on, so a repeat is absorbed and never applied
 to the next thing (games/live/targets.py); roles locked after the start with a logged correction; the same players as
-the last game at the table; the judge shown by his name (games.selectors.judge_display_name)."""
+the last game at the table; the judge shown by his name (Game.judge_display)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 from django.urls import reverse
 
 from games.models import Day, Game, GameAction, Night, Seat
-from games.selectors import judge_display_name
 from games.sheets import _header_of
 from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
 
@@ -126,18 +125,19 @@ def test_the_judge_is_shown_by_his_name_never_his_login(live, client):  # noqa: 
     live.players[0].user = live.judge
     live.players[0].save()
     live.game.refresh_from_db()
-    assert judge_display_name(live.game) == live.players[0].nickname
+    assert live.game.judge_display == live.players[0].nickname
     assert _header_of(live.game).judge == live.players[0].nickname
     client.force_login(live.judge)
     page = client.get(reverse("games:judge", args=[live.game.pk])).content.decode()
     assert f"Judge: {live.players[0].nickname}" in page
     live.players[0].user = None
     live.players[0].save()
-    assert judge_display_name(live.game) == ""  # a login-only account: nothing rather than the login
+    live.game.refresh_from_db()
+    assert live.game.judge_display == ""  # a login-only account: nothing rather than the login
     live.judge.first_name, live.judge.last_name = "Иван", "Петров"
     live.judge.save()
     live.game.refresh_from_db()
-    assert judge_display_name(live.game) == "Иван Петров"
+    assert live.game.judge_display == "Иван Петров"
 
 
 def test_the_screen_shows_no_version_and_puts_the_rule_code_after_the_message(live, client):  # noqa: F811
