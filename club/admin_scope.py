@@ -20,7 +20,9 @@ modules are loaded): a club admin can never edit a login or make anyone superuse
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.admin import widgets
 from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
 
@@ -134,6 +136,11 @@ class ClubScopedAdmin:
 
     # --- choices ------------------------------------------------------------------------------------------------
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.related_model is get_user_model() and administered_club_ids(request.user) is not None:
+            # Logins belong to no club: a club admin types a login's id instead of choosing from every login of
+            # the site (which would list the other clubs' people).
+            kwargs["widget"] = widgets.ForeignKeyRawIdWidget(db_field.remote_field, self.admin_site,
+                                                             using=kwargs.get("using"))
         formfield = super().formfield_for_foreignkey(db_field, request, **kwargs)
         related_admin = self.admin_site._registry.get(db_field.related_model)
         if formfield is not None and isinstance(related_admin, ClubScopedAdmin):

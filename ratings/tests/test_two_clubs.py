@@ -173,8 +173,12 @@ def test_add_and_change_forms_offer_only_the_admins_clubs(clubs, greedy):
     form = client.get(reverse("admin:club_player_add")).context["adminform"].form
     assert list(form.fields["club"].queryset) == [mine.club]
     assert "user" not in form.fields  # logins are linked through claims on the site, not chosen here
-    form = client.get(reverse("admin:club_membership_add")).context["adminform"].form
+    page = client.get(reverse("admin:club_membership_add"))
+    form = page.context["adminform"].form
     assert list(form.fields["club"].queryset) == [mine.club]
+    # The logins are not listed (the other club's people among them): the login is typed by its id.
+    for user in (theirs.admin, theirs.judge, theirs.players[0].user):
+        assert f">{user.username}<" not in page.content.decode()
     form = client.get(reverse("admin:club_club_change", args=[mine.club.pk])).context["adminform"].form
     offered = set(form.fields["default_ruleset"].queryset)
     assert mine.rules in offered and theirs.rules not in offered
