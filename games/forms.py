@@ -107,15 +107,19 @@ class ProtestDecisionForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game = game
         self.team_vote_allowed = False
+        needs_sk = False
         if game is not None:
             ruleset = game.ruleset.ruleset()
             self.team_vote_allowed = ruleset.team_vote_annulment
+            needs_sk = ruleset.protest_needs_sk_agreement
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
             self.fields["remove_penalties"].choices = [
                 (str(i.pk), _("seat %(seat)s: %(points)s (%(clause)s)") % {
                     "seat": i.seat.number, "points": points(i.points), "clause": i.clause}) for i in items]
         if not self.team_vote_allowed:
             del self.fields["team_votes"]
+        if not needs_sk:  # only a rule set whose decisions need the СК duty representative (002 III.16) asks for him
+            del self.fields["sk_representative"]
 
     def clean(self):
         data = super().clean()

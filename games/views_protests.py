@@ -136,7 +136,7 @@ def protest_decide_view(request, pk: int):
         try:
             protest_decide(protest=protest, by=request.user, decision=data["decision"],
                            explanation=data["explanation"], outcomes=data["outcomes"],
-                           sk_representative=data["sk_representative"])
+                           sk_representative=data.get("sk_representative", ""))
         except ProtestError as exc:
             error = str(exc)
     else:

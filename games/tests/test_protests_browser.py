@@ -77,7 +77,9 @@ def test_a_player_files_on_a_phone_and_the_head_judge_rejects_one_and_upholds_an
     card.locator("input[name=penalty_clause]").fill("002 App. l.550")
     card.get_by_role("button", name="Записать решение").click()
     expect(page.locator(f"#protest-{peek.pk}").get_by_test_id("protest-status")).to_have_text("Удовлетворён")
-    expect(page.locator(f"#protest-{peek.pk}").get_by_test_id("protest-outcomes")).to_contain_text("002 App. l.550")
+    # the clause the head judge typed is shown in Russian words: «App. l.550» → «Прил. стр. 550»
+    expect(page.locator(f"#protest-{peek.pk}").get_by_test_id("protest-outcomes")).to_contain_text(
+        "место 8: -0,5 (002 Прил. стр. 550)")
 
     page.goto(game_url)
     expect(page.get_by_test_id("under-protest")).to_have_count(0)
