@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from club.models import Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin, is_judge
+from club.selectors import person_name
 from club.services import ServiceError
 from games import signals
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
@@ -120,7 +121,7 @@ def judge_set(*, tournament: Tournament, by, user, table: int, team: str = "", f
     """`user` judges table `table` in every round (unless his team or relatives sit there: see `_judges_for`)."""
     _require(by, tournament)
     if not is_judge(user, tournament.club):
-        raise ServiceError(_("Judge: %(name)s is not a judge of the club.") % {"name": _name(user)})
+        raise ServiceError(_("Judge: %(name)s is not a judge of the club.") % {"name": person_name(user)})
     if not 1 <= table <= 99:
         raise ServiceError(_("Table: between 1 and 99."))
     with transaction.atomic():

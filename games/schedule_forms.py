@@ -5,7 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from club.selectors import person_name
 from games.schedule import MAX_ROUNDS
 
 
@@ -44,13 +46,13 @@ class PublishForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUNDS)
+    round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
     a = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
     b = forms.IntegerField(label=_("with participant"), min_value=1, max_value=10_000)
 
 
 class LockForm(forms.Form):
-    round = forms.IntegerField(label=_("Round"), min_value=1, max_value=MAX_ROUNDS)
+    round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
     number = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
     locked = forms.BooleanField(required=False)
 
@@ -65,7 +67,7 @@ class JudgeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["user"].queryset = get_user_model().objects.filter(
             memberships__club=tournament.club).distinct().order_by("first_name", "last_name", "username")
-        self.fields["user"].label_from_instance = lambda u: u.get_full_name() or u.get_username()
+        self.fields["user"].label_from_instance = person_name
 
 
 class MoveForm(forms.Form):

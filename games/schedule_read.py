@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.models import Game, Participant, SeatLock, Tournament
+from games.models import Game, Participant, Seat, SeatLock, Tournament
 from games.schedule import FINAL_STAGE, is_started
 
 # statuses a judge still has work at
@@ -120,3 +120,30 @@ def round_links(tournament: Tournament, user) -> list[dict]:
                                  .values_list("round", "number")):
         rounds.setdefault(round_number, []).append(number)
     return [{"round": r, "numbers": ",".join(map(str, n))} for r, n in sorted(rounds.items())]
+
+
+@dataclass
+class StaffRow:
+    rank: int
+    nickname: str
+    games: int
+    total: object
+
+
+def staff_standings(tournament: Tournament) -> list[StaffRow]:
+    """The standings over every finished game, hidden rounds included: for the judge staff while results are
+    hidden (ranked by the tie-broken standings the ratings layer registers in `games.schedule.RANKERS`)."""
+    from games.schedule import RANKERS
+    from games.visibility import COUNTED
+
+    if not RANKERS:
+        return []
+    games = list(tournament.games.filter(status__in=COUNTED).exclude(result=""))
+    sums: dict[int, list] = {}
+    for player_id, nickname, total in (Seat.objects.filter(game__in=games)
+                                       .values_list("player_id", "player__nickname", "total")):
+        row = sums.setdefault(player_id, [nickname, 0, 0])
+        row[1] += 1
+        row[2] += total
+    order = RANKERS[-1](tournament, games)
+    return [StaffRow(i, *sums[pk]) for i, pk in enumerate(order, 1) if pk in sums]

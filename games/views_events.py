@@ -31,7 +31,7 @@ from games.schedule_forms import (
     SwapForm,
     WithdrawForm,
 )
-from games.schedule_read import participant_cards, schedule_contract, schedule_rounds
+from games.schedule_read import participant_cards, schedule_contract, schedule_rounds, staff_standings
 from games.visibility import can_see_hidden_in
 
 
@@ -56,6 +56,8 @@ def _schedule_context(request, tournament: Tournament) -> dict:
     context = {"tournament": tournament, "can_manage": can_manage, "shown": shown,
                "rounds": schedule_rounds(tournament) if shown else [],
                "participants": list(tournament.participants.select_related("player"))}
+    if tournament.hidden_from_round and can_see_hidden_in(request.user, tournament):
+        context["staff_standings"] = staff_standings(tournament)
     if can_manage:
         context["forms"] = {
             "generate": GenerateForm(initial={"rounds": tournament.rounds or None,

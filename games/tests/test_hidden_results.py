@@ -154,6 +154,8 @@ def test_nothing_of_the_hidden_rounds_leaks_to_a_visitor_or_a_player_then_the_re
         for url, response in pages.items():
             if response.status_code == 200:
                 assert MARK not in _text_of(response), f"{url} shows a hidden protocol"
+        assert 'data-testid="staff-standings"' not in _body(
+            client.get(reverse("games:tournament_schedule", args=[t.pk]))).decode()
         for game in hidden:
             for url in _game_urls(game):
                 assert client.get(url).status_code == 404, url
@@ -168,9 +170,14 @@ def test_nothing_of_the_hidden_rounds_leaks_to_a_visitor_or_a_player_then_the_re
         profile = _body(client.get(reverse("ratings:player_history_csv", args=[someone.player_id]))).decode()
         played_visible = Seat.objects.filter(player=someone.player, game__round__lt=HIDE_FROM).count()
         assert len([line for line in profile.strip().splitlines()[1:] if line]) == played_visible
-    # the judge staff sees the hidden protocols
+    # the judge staff sees the hidden protocols and the standings with every round
     client.force_login(cast.judge)
     assert MARK in client.get(reverse("games:game_detail", args=[hidden[0].pk])).content.decode()
+    staff_page = client.get(reverse("games:tournament_schedule", args=[t.pk])).content.decode()
+    assert 'data-testid="staff-standings"' in staff_page
+    everything = _expected_totals(t, range(1, ROUNDS + 1))
+    best = max(everything, key=everything.get)
+    assert best in staff_page[staff_page.index('data-testid="staff-standings"'):][:3000]
     # the organiser reveals: everything is visible
     schedule.results_reveal(tournament=t, by=cast.club_admin)
     client.logout()
