@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -81,3 +82,10 @@ def _hypothesis_profiles():
 
 _hypothesis_profiles()
 
+
+@pytest.fixture
+def english(settings):
+    """Tests that read the English messages (the site's default language is Russian)."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

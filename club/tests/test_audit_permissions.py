@@ -23,7 +23,7 @@ from club.models import PlayerClaim
 from games.live.apply import live_apply
 from games.models import Game, Protest, RuleSetVersion, Seat
 from games.services import ruleset_copy
-from games.tests.live_fixtures import ROLES, english, make_cast  # noqa: F401
+from games.tests.live_fixtures import ROLES, make_cast
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def snapshot() -> dict[str, list[dict]]:
 
 
 @pytest.fixture
-def world(db, english):  # noqa: F811
+def world(db, english):
     cast = make_cast()
     players = cast.players
     game = cast.game  # table 1, judged by cast.judge; the login "player" (players[3]) is NOT seated here

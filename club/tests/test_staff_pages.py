@@ -7,7 +7,6 @@ from django.urls import reverse
 
 from club.models import Membership
 from club.tests.factories import MembershipFactory, UserFactory
-from games.tests.live_fixtures import english  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +104,7 @@ def test_an_admin_removes_a_judge(client, cast):
 
 
 # ---------------------------------------------------------------------------------------------- the last admin
-def test_the_last_admin_cannot_remove_his_own_admin_role(client, cast, english):  # noqa: F811
+def test_the_last_admin_cannot_remove_his_own_admin_role(client, cast, english):
     admin = as_user(client, cast, "club_admin")
     before = roles()
     response = admin.post(reverse("staff_remove"), {"user": cast.club_admin.pk, "role": Role.ADMIN}, follow=True)
@@ -116,7 +115,7 @@ def test_the_last_admin_cannot_remove_his_own_admin_role(client, cast, english):
     assert cast.club_admin.is_staff
 
 
-def test_a_superuser_cannot_remove_the_clubs_last_admin_either(client, cast, english):  # noqa: F811
+def test_a_superuser_cannot_remove_the_clubs_last_admin_either(client, cast, english):
     root = UserFactory(username="root", is_superuser=True, is_staff=True)
     client.force_login(root)
     before = roles()
@@ -134,7 +133,7 @@ def test_an_admin_may_step_down_while_another_admin_remains(client, cast):
                 ) == ["second_admin"]
 
 
-def test_an_admin_role_in_another_club_does_not_count_as_ours(client, cast, english):  # noqa: F811
+def test_an_admin_role_in_another_club_does_not_count_as_ours(client, cast, english):
     MembershipFactory(club=cast.other_club, user=UserFactory(username="elsewhere"), role=Role.ADMIN)
     admin = as_user(client, cast, "club_admin")
     admin.post(reverse("staff_remove"), {"user": cast.club_admin.pk, "role": Role.ADMIN})
@@ -148,7 +147,7 @@ def test_an_admin_role_in_another_club_does_not_count_as_ours(client, cast, engl
     ({"username": "outsider", "role": "king"}, "role", "Select a valid choice."),
     ({"username": "outsider"}, "role", "This field is required."),
 ])
-def test_bad_role_input_names_the_field_and_changes_nothing(client, cast, english, data, field, text):  # noqa: F811
+def test_bad_role_input_names_the_field_and_changes_nothing(client, cast, english, data, field, text):
     admin = as_user(client, cast, "club_admin")
     before = roles()
     response = admin.post(reverse("staff"), data)
@@ -164,7 +163,7 @@ def test_bad_role_input_names_the_field_and_changes_nothing(client, cast, englis
     ({"role": Role.JUDGE}, "Login: This field is required."),
     ({"user": "JUDGE_PK", "role": "king"}, "Role: Select a valid choice."),
 ])
-def test_bad_remove_input_names_the_field_and_changes_nothing(client, cast, english, data, text):  # noqa: F811
+def test_bad_remove_input_names_the_field_and_changes_nothing(client, cast, english, data, text):
     data = {k: (str(cast.judge.pk) if v == "JUDGE_PK" else v) for k, v in data.items()}
     admin = as_user(client, cast, "club_admin")
     before = roles()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-import pytest
 from django.urls import reverse
 
 from club.models import Membership
@@ -50,21 +49,6 @@ def make_cast(slug: str = "cml") -> LiveCast:
                         date="2026-11-28", judge=other, judge_name="other_judge")
     return LiveCast(club, tournament, game, players, UserFactory(username="outsider"), player_user, judge, other,
                     head, admin)
-
-
-@pytest.fixture
-def english(settings):
-    """These tests read the English messages (the site's default language is Russian)."""
-    from django.utils import translation
-
-    settings.LANGUAGE_CODE = "en"
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def live(db, english) -> LiveCast:
-    return make_cast()
 
 
 def seat_everyone(game: Game, players, roles: dict[int, str] | None = None) -> None:

@@ -23,7 +23,7 @@ from pypdf import PdfReader
 from games.live.apply import live_apply
 from games.models import Game, Protest, Seat
 from games.services import score_games
-from games.tests.live_fixtures import ROLES, english, make_cast  # noqa: F401
+from games.tests.live_fixtures import ROLES, make_cast
 from ratings.models import PlayerGame, PlayerStats, RatingPoint, Season
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ def _play(game, judge, steps):
 
 
 @pytest.fixture
-def scene(db, english):  # noqa: F811
+def scene(db, english):
     cast = make_cast()
     players = cast.players
     game = cast.game  # table 1, judged by cast.judge

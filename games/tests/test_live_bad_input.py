@@ -7,7 +7,7 @@ from django.urls import reverse
 from games.live.apply import live_apply
 from games.live.base import ActionRefused
 from games.models import Adjustment, Game, GameAction, Seat
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
@@ -23,13 +23,13 @@ def snapshot(game):
 
 
 @pytest.fixture
-def draft(live, client):  # noqa: F811
+def draft(live, client):
     client.force_login(live.judge)
     return live.game
 
 
 @pytest.fixture
-def finished(live, client):  # noqa: F811
+def finished(live, client):
     """A game in progress with one judge adjustment (its id is the target of adjustment_delete)."""
     seat_everyone(live.game, live.players, ROLES)
     client.force_login(live.judge)
@@ -80,7 +80,7 @@ def test_an_action_id_reused_with_the_current_version_is_refused(finished, clien
     ("seat", {"seat": "1", "nickname": "Ни\x00к", "create": "1"}, "nickname"),
     ("seat", {"seat": "1\x00", "nickname": "Ник", "create": "1"}, "seat"),
 ])
-def test_nul_in_a_draft_field_is_refused_by_the_site_and_by_the_service(draft, client, live, kind, payload,  # noqa: F811
+def test_nul_in_a_draft_field_is_refused_by_the_site_and_by_the_service(draft, client, live, kind, payload,
                                                                          field):
     before = snapshot(draft)
     assert_refused(act(client, draft, kind, **payload), field, status=400)
@@ -95,7 +95,7 @@ def test_nul_in_a_draft_field_is_refused_by_the_site_and_by_the_service(draft, c
     ({"seat": "3", "points": "-0.3", "clause": "002\x00", "note": ""}, None, "clause"),
     ({"seat": "3", "points": "-0.3", "clause": "002 III.6", "note": ""}, "id\x00x", "action_id"),
 ])
-def test_nul_in_a_note_or_the_action_id_is_refused(finished, client, live, payload, action_id, field):  # noqa: F811
+def test_nul_in_a_note_or_the_action_id_is_refused(finished, client, live, payload, action_id, field):
     before = snapshot(finished)
     assert_refused(act(client, finished, "adjustment", action_id=action_id, **payload), field, status=400)
     version = Game.objects.get(pk=finished.pk).version

@@ -10,7 +10,7 @@ from club.db import is_conflict
 from club.middleware import DatabaseBusyMiddleware
 from games.live import apply
 from games.models import Game, GameAction
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_what_counts_as_a_conflict():
     assert not is_conflict(ValueError("database is locked"))
 
 
-def test_a_locked_database_on_the_judge_screen_is_a_409_with_the_current_board(live, client, monkeypatch):  # noqa: F811
+def test_a_locked_database_on_the_judge_screen_is_a_409_with_the_current_board(live, client, monkeypatch):
     seat_everyone(live.game, live.players, ROLES)
     client.force_login(live.judge)
     assert act(client, live.game, "start").status_code == 200

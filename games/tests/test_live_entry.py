@@ -10,12 +10,12 @@ from games.live.apply import live_apply
 from games.models import Game, GameAction, Removal, Seat
 from games.rules.scoring import score_game
 from games.selectors import protocol_of, with_protocol
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
 
-def started(live, client, roles=ROLES):  # noqa: F811
+def started(live, client, roles=ROLES):
     seat_everyone(live.game, live.players, roles)
     client.force_login(live.judge)
     assert act(client, live.game, "start").status_code == 200
@@ -27,7 +27,7 @@ def fouls(game, seat):
     return Seat.objects.get(game=game, number=seat).fouls
 
 
-def test_seats_are_picked_by_nickname_and_a_new_player_is_added_inline(live, client):  # noqa: F811
+def test_seats_are_picked_by_nickname_and_a_new_player_is_added_inline(live, client):
     client.force_login(live.judge)
     suggest = client.get(reverse("games:judge_players", args=[live.game.pk]), {"nickname": "лис", "seat": 1},
                          HTTP_HX_REQUEST="true")
@@ -41,7 +41,7 @@ def test_seats_are_picked_by_nickname_and_a_new_player_is_added_inline(live, cli
     assert twice.status_code == 422 and "already sits at seat 1" in twice.content.decode()
 
 
-def test_random_draw_keeps_the_same_players(live, client):  # noqa: F811
+def test_random_draw_keeps_the_same_players(live, client):
     seat_everyone(live.game, live.players)
     client.force_login(live.judge)
     before = set(live.game.seats.values_list("player_id", flat=True))
@@ -50,7 +50,7 @@ def test_random_draw_keeps_the_same_players(live, client):  # noqa: F811
     assert sorted(live.game.seats.values_list("number", flat=True)) == list(range(1, 11))
 
 
-def test_a_third_black_role_is_refused_with_the_clause_and_changes_nothing(live, client):  # noqa: F811
+def test_a_third_black_role_is_refused_with_the_clause_and_changes_nothing(live, client):
     seat_everyone(live.game, live.players, {1: "Ч", 2: "Ч"})
     client.force_login(live.judge)
     response = act(client, live.game, "role", seat=3, role="Ч")
@@ -60,7 +60,7 @@ def test_a_third_black_role_is_refused_with_the_clause_and_changes_nothing(live,
     assert not GameAction.objects.filter(game=live.game).exists()
 
 
-def test_a_stale_version_is_refused_with_the_current_state(live, client):  # noqa: F811
+def test_a_stale_version_is_refused_with_the_current_state(live, client):
     game = started(live, client)
     old = game.version
     assert act(client, game, "foul", seat=4, delta=1, version=old).status_code == 200
@@ -72,7 +72,7 @@ def test_a_stale_version_is_refused_with_the_current_state(live, client):  # noq
     assert fouls(game, 5) == 0 and fouls(game, 4) == 1
 
 
-def test_a_retried_request_is_applied_once(live, client):  # noqa: F811
+def test_a_retried_request_is_applied_once(live, client):
     game = started(live, client)
     version, action_id = game.version, uuid.uuid4().hex
     first = act(client, game, "foul", seat=4, delta=1, version=version, action_id=action_id)
@@ -83,7 +83,7 @@ def test_a_retried_request_is_applied_once(live, client):  # noqa: F811
     assert GameAction.objects.filter(game=game, kind="foul").count() == 1
 
 
-def test_fouls_show_their_consequence_and_the_fourth_removes_the_player(live, client):  # noqa: F811
+def test_fouls_show_their_consequence_and_the_fourth_removes_the_player(live, client):
     live.game.ruleset = live.game.ruleset.__class__.objects.get(slug="xcraft", club__isnull=True)
     live.game.save()
     game = started(live, client)
@@ -99,7 +99,7 @@ def test_fouls_show_their_consequence_and_the_fourth_removes_the_player(live, cl
     assert fouls(game, 6) == 4 and Removal.objects.filter(game=game).count() == 1
 
 
-def test_votes_over_the_living_players_are_refused(live, client):  # noqa: F811
+def test_votes_over_the_living_players_are_refused(live, client):
     game = started(live, client)
     act(client, game, "nominate", by=1, nominee=5)
     act(client, game, "nominate", by=2, nominee=4)
@@ -108,7 +108,7 @@ def test_votes_over_the_living_players_are_refused(live, client):  # noqa: F811
     assert game.days.get().votes is None
 
 
-def test_the_silent_votes_go_to_the_last_nominee_and_a_tie_goes_to_a_revote_then_a_lift(live, client):  # noqa: F811
+def test_the_silent_votes_go_to_the_last_nominee_and_a_tie_goes_to_a_revote_then_a_lift(live, client):
     game = started(live, client)
     act(client, game, "nominate", by=1, nominee=5)
     act(client, game, "nominate", by=2, nominee=4)
@@ -123,7 +123,7 @@ def test_the_silent_votes_go_to_the_last_nominee_and_a_tie_goes_to_a_revote_then
     assert game.days.get().out == [5, 9]
 
 
-def test_a_second_nomination_by_the_same_seat_is_refused_with_the_clause(live, client):  # noqa: F811
+def test_a_second_nomination_by_the_same_seat_is_refused_with_the_clause(live, client):
     game = started(live, client)
     act(client, game, "nominate", by=1, nominee=5)
     response = act(client, game, "nominate", by=1, nominee=6)
@@ -133,7 +133,7 @@ def test_a_second_nomination_by_the_same_seat_is_refused_with_the_clause(live, c
     assert game.days.get().nominations == [{"by": 1, "nominee": 5}]
 
 
-def test_a_kill_of_a_removed_seat_is_refused(live, client):  # noqa: F811
+def test_a_kill_of_a_removed_seat_is_refused(live, client):
     game = started(live, client)
     act(client, game, "remove", seat=8, reason="disqualified", note="002 II.2.4")
     act(client, game, "night")
@@ -142,7 +142,7 @@ def test_a_kill_of_a_removed_seat_is_refused(live, client):  # noqa: F811
     assert game.nights.get().kill is None
 
 
-def test_undo_restores_the_last_action(live, client):  # noqa: F811
+def test_undo_restores_the_last_action(live, client):
     game = started(live, client)
     act(client, game, "nominate", by=1, nominee=5)
     act(client, game, "foul", seat=2, delta=1)
@@ -153,7 +153,7 @@ def test_undo_restores_the_last_action(live, client):  # noqa: F811
     assert GameAction.objects.filter(game=game, undone=True).count() == 2
 
 
-def test_the_best_move_is_refused_with_the_clause_when_not_entitled(live, client):  # noqa: F811
+def test_the_best_move_is_refused_with_the_clause_when_not_entitled(live, client):
     game = started(live, client)
     act(client, game, "night")
     act(client, game, "kill", seat="")  # a miss: nobody has the right
@@ -162,7 +162,7 @@ def test_the_best_move_is_refused_with_the_clause_when_not_entitled(live, client
     assert Game.objects.get(pk=game.pk).best_move is None
 
 
-def test_a_whole_game_ends_with_the_proposed_result_scores_and_a_read_only_signature(live, client):  # noqa: F811
+def test_a_whole_game_ends_with_the_proposed_result_scores_and_a_read_only_signature(live, client):
     game = started(live, client)
     # Day 1: 5 and 4 nominated, 5 voted out. Night 1: 1 killed, best move 2 5 9.
     act(client, game, "speech")
@@ -204,7 +204,7 @@ def test_a_whole_game_ends_with_the_proposed_result_scores_and_a_read_only_signa
     assert locked.status_code == 422 and "read-only" in locked.content.decode()
 
 
-def test_htmx_answers_are_fragments_and_plain_posts_redirect(live, client):  # noqa: F811
+def test_htmx_answers_are_fragments_and_plain_posts_redirect(live, client):
     game = started(live, client)
     fragment = act(client, game, "foul", seat=3, delta=1).content.decode()
     assert "<html" not in fragment and 'id="fouls-3"' in fragment and 'hx-swap-oob="true"' in fragment
@@ -219,7 +219,7 @@ def test_htmx_answers_are_fragments_and_plain_posts_redirect(live, client):  # n
     assert re.search(r'<form method="post" action="/games/\d+/judge/foul/"', page)
 
 
-def test_one_foul_stays_under_ten_queries(live, client, django_assert_max_num_queries):  # noqa: F811
+def test_one_foul_stays_under_ten_queries(live, client, django_assert_max_num_queries):
     game = started(live, client)
     version = Game.objects.get(pk=game.pk).version
     with django_assert_max_num_queries(9):
@@ -227,7 +227,7 @@ def test_one_foul_stays_under_ten_queries(live, client, django_assert_max_num_qu
     assert response.status_code == 200 and fouls(game, 3) == 1
 
 
-def test_the_service_is_idempotent_without_the_web_layer(live):  # noqa: F811
+def test_the_service_is_idempotent_without_the_web_layer(live):
     seat_everyone(live.game, live.players, ROLES)
     result = live_apply(game_id=live.game.pk, by=live.judge, kind="start", payload={}, version=1, action_id="a")
     again = live_apply(game_id=live.game.pk, by=live.judge, kind="start", payload={}, version=1, action_id="a")

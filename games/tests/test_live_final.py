@@ -5,13 +5,13 @@ import pytest
 
 from games.models import Game, GameAction, Protest
 from games.protests import protest_decide, protest_file
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 SK = "Иванов (СК)"
 
 
-def play_to_red_win(live, client):  # noqa: F811
+def play_to_red_win(live, client):
     """The whole game of test_live_entry: red wins on Day 3."""
     seat_everyone(live.game, live.players, ROLES)
     client.force_login(live.judge)
@@ -33,7 +33,7 @@ def state(game):
             list(GameAction.objects.filter(game=game).values_list("seq", "kind", "undone")))
 
 
-def test_after_an_upheld_protest_the_table_judge_can_neither_undo_nor_enter_a_result(live, client):  # noqa: F811
+def test_after_an_upheld_protest_the_table_judge_can_neither_undo_nor_enter_a_result(live, client):
     game = play_to_red_win(live, client)
     ended = game.ended_at
     protest = protest_file(game=game, by=live.player, category="non_game_advantage", text="seat 8 peeked")
@@ -56,7 +56,7 @@ def test_after_an_upheld_protest_the_table_judge_can_neither_undo_nor_enter_a_re
     assert Protest.objects.get(pk=protest.pk).status == Protest.Status.UPHELD
 
 
-def test_a_rejected_protest_is_a_barrier_too(live, client):  # noqa: F811
+def test_a_rejected_protest_is_a_barrier_too(live, client):
     game = play_to_red_win(live, client)
     protest = protest_file(game=game, by=live.player, category="non_game_advantage", text="seat 8 peeked")
     protest_decide(protest=protest, by=live.head_judge, decision="reject", explanation="no evidence")
@@ -66,7 +66,7 @@ def test_a_rejected_protest_is_a_barrier_too(live, client):  # noqa: F811
     assert state(game) == before
 
 
-def test_a_pending_protest_keeps_the_result_for_everyone(live, client):  # noqa: F811
+def test_a_pending_protest_keeps_the_result_for_everyone(live, client):
     game = play_to_red_win(live, client)
     protest_file(game=game, by=live.player, category="non_game_advantage", text="seat 8 peeked")
     before = state(game)
@@ -76,7 +76,7 @@ def test_a_pending_protest_keeps_the_result_for_everyone(live, client):  # noqa:
     assert state(game) == before
 
 
-def test_the_table_judge_cannot_reopen_his_result_the_head_judge_can_and_the_end_stays(live, client):  # noqa: F811
+def test_the_table_judge_cannot_reopen_his_result_the_head_judge_can_and_the_end_stays(live, client):
     game = play_to_red_win(live, client)
     ended = game.ended_at
     before = state(game)

@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from games.live.apply import live_apply
 from games.live.base import StaleVersion
 from games.models import Game, Seat
-from games.tests.live_fixtures import ROLES, english, make_cast, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ def _needs_postgres():
         pytest.skip("needs PostgreSQL (row locks): run with DATABASE_URL=postgres://…")
 
 
-def test_the_second_of_two_simultaneous_edits_is_refused_as_stale(english):  # noqa: F811
+def test_the_second_of_two_simultaneous_edits_is_refused_as_stale(english):
     cast = make_cast()
     seat_everyone(cast.game, cast.players, ROLES)
     live_apply(game_id=cast.game.pk, by=cast.judge, kind="start", payload={}, version=1, action_id="start")

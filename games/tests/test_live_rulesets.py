@@ -21,7 +21,7 @@ from games.rules.facts import (
 from games.rules.protocol import Day, Night, Protocol, SeatEntry
 from games.rules.ruleset import CML, KAMCHATKA, MOSCOW, SPEECH_SEAT_OF_DAY, XCRAFT, RuleSet
 from games.ruleset_forms import RuleSetForm
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
@@ -116,12 +116,12 @@ def test_with_four_players_left_000_gives_30_seconds_and_003_skips_the_speech():
 # ------------------------------------------------------------------------------------ the 3rd foul (live)
 
 
-def _with_ruleset(live, slug):  # noqa: F811
+def _with_ruleset(live, slug):
     live.game.ruleset = RuleSetVersion.objects.get(slug=slug, club__isnull=True)
     live.game.save()
 
 
-def started(live, client, slug):  # noqa: F811
+def started(live, client, slug):
     _with_ruleset(live, slug)
     seat_everyone(live.game, live.players, ROLES)
     client.force_login(live.judge)
@@ -140,7 +140,7 @@ def speaker(client, game) -> int:
 
 
 @pytest.mark.parametrize("slug", ["xcraft", "moscow"])
-def test_a_third_foul_before_the_speech_skips_it_today_and_the_judge_may_give_the_word(live, client, slug):  # noqa: F811
+def test_a_third_foul_before_the_speech_skips_it_today_and_the_judge_may_give_the_word(live, client, slug):
     game = started(live, client, slug)
     for _ in range(3):
         response = act(client, game, "foul", seat=2, delta=1)
@@ -165,7 +165,7 @@ def test_a_third_foul_before_the_speech_skips_it_today_and_the_judge_may_give_th
     assert DayRow.objects.get(game=game, index=1).granted == []
 
 
-def test_a_third_foul_during_the_speech_costs_the_next_days_speech(live, client):  # noqa: F811
+def test_a_third_foul_during_the_speech_costs_the_next_days_speech(live, client):
     game = started(live, client, "moscow")
     for _ in range(3):
         act(client, game, "foul", seat=1, delta=1)  # seat 1 is speaking
@@ -175,7 +175,7 @@ def test_a_third_foul_during_the_speech_costs_the_next_days_speech(live, client)
     assert "Day 2" in board(client, game)
 
 
-def test_under_cml_the_third_foul_costs_nothing(live, client):  # noqa: F811
+def test_under_cml_the_third_foul_costs_nothing(live, client):
     game = started(live, client, "cml")
     for _ in range(3):
         response = act(client, game, "foul", seat=2, delta=1)
@@ -186,7 +186,7 @@ def test_under_cml_the_third_foul_costs_nothing(live, client):  # noqa: F811
     assert Seat.objects.get(game=game, number=2).speech_lost_day is None
 
 
-def test_taking_the_third_foul_back_gives_the_speech_back(live, client):  # noqa: F811
+def test_taking_the_third_foul_back_gives_the_speech_back(live, client):
     game = started(live, client, "xcraft")
     for _ in range(3):
         act(client, game, "foul", seat=2, delta=1)
@@ -199,7 +199,7 @@ def test_taking_the_third_foul_back_gives_the_speech_back(live, client):  # noqa
 # ------------------------------------------------------------------------------------ head judge's approval
 
 
-def finished_with_extra(live, client, points="0.6"):  # noqa: F811
+def finished_with_extra(live, client, points="0.6"):
     game = started(live, client, "xcraft")
     act(client, game, "speech")
     act(client, game, "nominate", by=1, nominee=5)
@@ -222,7 +222,7 @@ def finished_with_extra(live, client, points="0.6"):  # noqa: F811
     return game
 
 
-def test_a_big_judge_extra_waits_for_the_head_judge_and_blocks_the_signature(live, client):  # noqa: F811
+def test_a_big_judge_extra_waits_for_the_head_judge_and_blocks_the_signature(live, client):
     game = finished_with_extra(live, client)
     extra = JudgeExtra.objects.get(game=game, seat=7)
     assert not extra.approved
@@ -246,7 +246,7 @@ def test_a_big_judge_extra_waits_for_the_head_judge_and_blocks_the_signature(liv
     assert Game.objects.get(pk=game.pk).status == Game.Status.SIGNED
 
 
-def test_a_club_admin_may_approve_and_a_small_extra_needs_no_approval(live, client):  # noqa: F811
+def test_a_club_admin_may_approve_and_a_small_extra_needs_no_approval(live, client):
     game = finished_with_extra(live, client)
     client.force_login(live.club_admin)
     assert act(client, game, "extra_approve", seat=7).status_code == 200

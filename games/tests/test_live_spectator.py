@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from games.live.apply import live_apply
 from games.models import Game
-from games.tests.live_fixtures import ROLES, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def play(game, judge, steps):
         live_apply(game_id=game.pk, by=judge, kind=kind, payload=payload, version=version, action_id=f"{kind}{version}")
 
 
-def in_night_one(live):  # noqa: F811
+def in_night_one(live):
     seat_everyone(live.game, live.players, ROLES)
     play(live.game, live.judge, [("start", {}), ("speech", {}), ("nominate", {"by": 1, "nominee": 5}),
                                  ("foul", {"seat": 6, "delta": 1}), ("nominate", {"by": 2, "nominee": 4}),
@@ -47,7 +47,7 @@ def public_urls(game):
     ]
 
 
-def test_no_public_page_fragment_or_export_of_an_unfinished_game_shows_role_data(live):  # noqa: F811
+def test_no_public_page_fragment_or_export_of_an_unfinished_game_shows_role_data(live):
     game = in_night_one(live)
     for who in (None, live.player, live.outsider, live.other_judge):
         client = Client()
@@ -67,7 +67,7 @@ def test_no_public_page_fragment_or_export_of_an_unfinished_game_shows_role_data
                 assert not pattern.search(body), f"{url} shows {pattern.pattern} to {who}"
 
 
-def test_the_live_view_shows_public_facts_and_polls(live, client):  # noqa: F811
+def test_the_live_view_shows_public_facts_and_polls(live, client):
     game = in_night_one(live)
     page = client.get(reverse("games:live", args=[game.pk])).content.decode()
     assert 'hx-trigger="every 5s"' in page
@@ -84,7 +84,7 @@ def test_the_live_view_shows_public_facts_and_polls(live, client):  # noqa: F811
     assert "killed N1" in fragment  # the stored "night N1", shown as a label
 
 
-def test_the_judge_staff_sees_the_roles_and_everyone_does_after_the_end(live, client):  # noqa: F811
+def test_the_judge_staff_sees_the_roles_and_everyone_does_after_the_end(live, client):
     game = in_night_one(live)
     client.force_login(live.judge)
     assert 'data-testid="live-role-2"' in client.get(reverse("games:live", args=[game.pk])).content.decode()

@@ -4,12 +4,11 @@ import pytest
 from django.urls import reverse
 
 from games.models import ClubEvening, Game, RuleSetVersion, Tournament
-from games.tests.live_fixtures import english, live  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_club_admin_creates_a_tournament_from_the_form(live, client):  # noqa: F811
+def test_a_club_admin_creates_a_tournament_from_the_form(live, client):
     client.force_login(live.club_admin)
     cml = RuleSetVersion.objects.get(slug="cml", club__isnull=True)
     response = client.post(reverse("games:tournament_new"), {
@@ -23,14 +22,14 @@ def test_a_club_admin_creates_a_tournament_from_the_form(live, client):  # noqa:
 
 
 @pytest.mark.parametrize("who", ["judge", "player", "outsider"])
-def test_only_a_club_admin_may_create_tournaments_and_evenings(live, client, who):  # noqa: F811
+def test_only_a_club_admin_may_create_tournaments_and_evenings(live, client, who):
     client.force_login(getattr(live, who))
     assert client.get(reverse("games:tournament_new")).status_code == 403
     assert client.post(reverse("games:evening_new"), {"date": "2026-10-01"}).status_code == 403
     assert not ClubEvening.objects.exists()
 
 
-def test_a_judge_starts_a_game_of_an_evening_with_one_button(live, client):  # noqa: F811
+def test_a_judge_starts_a_game_of_an_evening_with_one_button(live, client):
     client.force_login(live.club_admin)
     xcraft = RuleSetVersion.objects.get(slug="xcraft", club__isnull=True)
     client.post(reverse("games:evening_new"), {"date": "2026-10-03", "name": "Пятница", "ruleset": xcraft.pk})
@@ -46,7 +45,7 @@ def test_a_judge_starts_a_game_of_an_evening_with_one_button(live, client):  # n
     assert sorted(Game.objects.filter(evening=evening).values_list("number", flat=True)) == [1, 2]
 
 
-def test_a_player_cannot_start_a_game(live, client):  # noqa: F811
+def test_a_player_cannot_start_a_game(live, client):
     client.force_login(live.player)
     assert client.post(reverse("games:game_new"), {"tournament": live.tournament.pk}).status_code == 403
     assert Game.objects.filter(tournament=live.tournament).count() == 2

@@ -11,8 +11,6 @@ from django.utils import timezone
 from games import views_sheets
 from games.models import Game, Seat
 
-from .test_sheets import games  # noqa: F401  (the fixture: one finished and one unfinished imported game)
-
 pytestmark = pytest.mark.django_db
 
 
@@ -31,7 +29,7 @@ def renders(monkeypatch):
 
 
 @pytest.fixture
-def signed(games):  # noqa: F811
+def signed(games):
     finished, _ = games
     Game.objects.filter(pk=finished.pk).update(status=Game.Status.SIGNED, signed_at=timezone.now())
     return Game.objects.get(pk=finished.pk)
@@ -75,7 +73,7 @@ def test_a_changed_score_a_renamed_player_or_another_language_is_a_new_sheet(cli
     assert renamed.status_code == 200 and renamed["ETag"] != rescored["ETag"] and len(renders) == 4
 
 
-def test_an_unsigned_game_is_rendered_every_time_without_an_etag(client, games, renders):  # noqa: F811
+def test_an_unsigned_game_is_rendered_every_time_without_an_etag(client, games, renders):
     finished, _ = games
     url = reverse("games:protocol_pdf", args=[finished.pk])
     assert "ETag" not in client.get(url)

@@ -9,6 +9,7 @@ import pytest
 from django.db import transaction
 
 from club.models import Club, Player, nickname_key
+from club.tests.conftest import cast  # noqa: F401  (the club's fixed cast, shared with the ratings pages)
 from games.models import Game, Tournament
 from games.rules.generate import generate_game
 from games.selectors import ruleset_by_slug

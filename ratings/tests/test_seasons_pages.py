@@ -7,8 +7,6 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from club.tests.conftest import cast  # noqa: F401  (the fixed cast: anonymous, player, judge, head judge, admin)
-from games.tests.live_fixtures import english  # noqa: F401
 from ratings.models import PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors import season_summary
 
@@ -21,13 +19,13 @@ DENIED = ["player", "judge", "head_judge", "outsider", "other_judge"]
 
 
 @pytest.fixture
-def games(cast):  # noqa: F811
+def games(cast):
     """Nine games of the club, three a day on 1-3 April 2025; scoring made the calendar season "2025"."""
     tournament = make_tournament(cast.club, "Весна", start=dt.date(2025, 4, 1))
     return generated(tournament, 9, seed=7, start=dt.date(2025, 4, 1), pool=POOL)
 
 
-def client_of(client, cast, who: str):  # noqa: F811
+def client_of(client, cast, who: str):
     if who != "anonymous":
         client.force_login(cast[who])
     return client
@@ -58,7 +56,7 @@ def post_edit(client, season: Season, name: str, start: str, end: str):
 
 
 # ---------------------------------------------------------------------------------------------- permissions
-def test_only_a_club_admin_sees_the_seasons_page(client, cast):  # noqa: F811
+def test_only_a_club_admin_sees_the_seasons_page(client, cast):
     url = reverse("ratings:season_list")
     response = client.get(url)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
@@ -72,7 +70,7 @@ def test_only_a_club_admin_sees_the_seasons_page(client, cast):  # noqa: F811
 
 
 @pytest.mark.parametrize("who", ["anonymous", *DENIED])
-def test_every_season_write_is_refused_to_a_non_admin_and_changes_nothing(client, cast, games, who):  # noqa: F811
+def test_every_season_write_is_refused_to_a_non_admin_and_changes_nothing(client, cast, games, who):
     season = Season.objects.get(club=cast.club, name="2025")
     before = state()
     client = client_of(client, cast, who)
@@ -89,14 +87,14 @@ def test_every_season_write_is_refused_to_a_non_admin_and_changes_nothing(client
     assert state() == before
 
 
-def test_delete_answers_get_with_405(client, cast, games):  # noqa: F811
+def test_delete_answers_get_with_405(client, cast, games):
     season = Season.objects.get(club=cast.club, name="2025")
     response = client_of(client, cast, "club_admin").get(reverse("ratings:season_delete", args=[season.pk]))
     assert response.status_code == 405
     assert Season.objects.filter(pk=season.pk).exists()
 
 
-def test_the_club_rating_page_links_to_the_seasons_only_for_a_club_admin(client, cast, games):  # noqa: F811
+def test_the_club_rating_page_links_to_the_seasons_only_for_a_club_admin(client, cast, games):
     url = reverse("ratings:club_rating")
     link = f'href="{reverse("ratings:season_list")}"'
     assert link not in client.get(url).content.decode()
@@ -107,7 +105,7 @@ def test_the_club_rating_page_links_to_the_seasons_only_for_a_club_admin(client,
 
 
 # ---------------------------------------------------------------------------------------------- writes
-def test_a_created_season_gets_its_table_and_history_at_once(client, cast, games):  # noqa: F811
+def test_a_created_season_gets_its_table_and_history_at_once(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     response = post_new(admin, " Первые  дни ", "2025-04-01", "2025-04-02")
     assert response.status_code == 302 and response["Location"] == reverse("ratings:season_list")
@@ -120,7 +118,7 @@ def test_a_created_season_gets_its_table_and_history_at_once(client, cast, games
     assert_matches_scratch()
 
 
-def test_overlapping_seasons_are_allowed_and_each_counts_its_games(client, cast, games):  # noqa: F811
+def test_overlapping_seasons_are_allowed_and_each_counts_its_games(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     post_new(admin, "Апрель", "2025-04-01", "2025-04-30")
     post_new(admin, "Второй день", "2025-04-02", "2025-04-02")
@@ -130,7 +128,7 @@ def test_overlapping_seasons_are_allowed_and_each_counts_its_games(client, cast,
         assert_season_equals_seats(season)
 
 
-def test_moving_a_season_rebuilds_its_table_and_history(client, cast, games):  # noqa: F811
+def test_moving_a_season_rebuilds_its_table_and_history(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     post_new(admin, "Начало", "2025-04-01", "2025-04-01")
     season = Season.objects.get(name="Начало")
@@ -146,7 +144,7 @@ def test_moving_a_season_rebuilds_its_table_and_history(client, cast, games):  #
     assert_matches_scratch()
 
 
-def test_moving_the_only_season_off_some_games_gives_them_their_calendar_year(client, cast, games):  # noqa: F811
+def test_moving_the_only_season_off_some_games_gives_them_their_calendar_year(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     year = Season.objects.get(club=cast.club, name="2025")
     response = post_edit(admin, year, "Сезон", "2025-04-03", "2025-12-31")
@@ -158,7 +156,7 @@ def test_moving_the_only_season_off_some_games_gives_them_their_calendar_year(cl
     assert_matches_scratch()
 
 
-def test_deleting_a_season_drops_its_aggregates(client, cast, games):  # noqa: F811
+def test_deleting_a_season_drops_its_aggregates(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     post_new(admin, "Апрель", "2025-04-01", "2025-04-30")
     year = Season.objects.get(club=cast.club, name="2025")
@@ -172,7 +170,7 @@ def test_deleting_a_season_drops_its_aggregates(client, cast, games):  # noqa: F
     assert_matches_scratch()
 
 
-def test_deleting_the_last_season_of_some_games_makes_their_calendar_year_again(client, cast, games):  # noqa: F811
+def test_deleting_the_last_season_of_some_games_makes_their_calendar_year_again(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     year = Season.objects.get(club=cast.club, name="2025")
     response = admin.post(reverse("ratings:season_delete", args=[year.pk]), follow=True)
@@ -191,7 +189,7 @@ def test_deleting_the_last_season_of_some_games_makes_their_calendar_year_again(
     ("В" * 121, "2025-04-01", "2025-04-30", "name", "at most 120 characters"),
     ("Весна", "2025-02-30", "2025-04-30", "start", "Enter a valid date."),
 ])
-def test_bad_input_names_the_field_and_changes_nothing(client, cast, games, english, name, start, end, field, text):  # noqa: F811
+def test_bad_input_names_the_field_and_changes_nothing(client, cast, games, english, name, start, end, field, text):
     admin = client_of(client, cast, "club_admin")
     season = Season.objects.get(club=cast.club, name="2025")
     before = state()
@@ -205,7 +203,7 @@ def test_bad_input_names_the_field_and_changes_nothing(client, cast, games, engl
         assert text.split("“")[0] in response.content.decode().replace("&#x27;", "'")
 
 
-def test_the_seasons_page_speaks_russian_by_default(client, cast, games):  # noqa: F811
+def test_the_seasons_page_speaks_russian_by_default(client, cast, games):
     admin = client_of(client, cast, "club_admin")
     assert "Сезоны рейтинга" in admin.get(reverse("ratings:season_list")).content.decode()
     html = post_new(admin, "Весна", "2025-04-30", "2025-04-01").content.decode()
