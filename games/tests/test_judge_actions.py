@@ -11,12 +11,12 @@ from django.urls import reverse
 
 from games.models import Day, Game, GameAction, Night, Seat
 from games.sheets import _header_of
-from games.tests.live_fixtures import ROLES, act, english, live, seat_everyone  # noqa: F401
+from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
 
-def started(live, client, roles=ROLES):  # noqa: F811
+def started(live, client, roles=ROLES):
     seat_everyone(live.game, live.players, roles)
     client.force_login(live.judge)
     assert act(client, live.game, "start").status_code == 200
@@ -27,7 +27,7 @@ def stored_version(game) -> int:
     return Game.objects.values_list("version", flat=True).get(pk=game.pk)
 
 
-def test_a_repeated_speech_over_is_absorbed_and_never_ends_the_next_speech(live, client):  # noqa: F811
+def test_a_repeated_speech_over_is_absorbed_and_never_ends_the_next_speech(live, client):
     game = started(live, client)
     first = act(client, game, "speech", day=1, seat=1)
     assert first.status_code == 200
@@ -42,7 +42,7 @@ def test_a_repeated_speech_over_is_absorbed_and_never_ends_the_next_speech(live,
     assert list(Day.objects.get(game=game).spoken) == [1, 2]
 
 
-def test_repeated_foul_vote_nightfall_check_morning_and_undo_taps_are_absorbed(live, client):  # noqa: F811
+def test_repeated_foul_vote_nightfall_check_morning_and_undo_taps_are_absorbed(live, client):
     game = started(live, client)
     assert act(client, game, "foul", seat=3, delta=1, **{"from": 0}).status_code == 200
     twin = act(client, game, "foul", seat=3, delta=1, **{"from": 0})
@@ -80,7 +80,7 @@ def test_repeated_foul_vote_nightfall_check_morning_and_undo_taps_are_absorbed(l
     assert Game.objects.get(pk=game.pk).phase == "N1"
 
 
-def test_roles_are_locked_after_the_start_and_a_correction_is_confirmed_and_logged(live, client):  # noqa: F811
+def test_roles_are_locked_after_the_start_and_a_correction_is_confirmed_and_logged(live, client):
     game = started(live, client)
     locked = act(client, game, "role", seat=3, role="Ч")
     assert locked.status_code == 422 and "Correct the role" in locked.content.decode()
@@ -99,12 +99,12 @@ def test_roles_are_locked_after_the_start_and_a_correction_is_confirmed_and_logg
     assert act(client, game, "role_correct", seat=4, role="Ч").status_code == 403
 
 
-def test_the_rest_are_citizens_once_the_four_roles_are_placed(live, client):  # noqa: F811
+def test_the_rest_are_citizens_once_the_four_roles_are_placed(live, client):
     game = started(live, client, roles={7: "Ш", 2: "Д", 5: "Ч", 9: "Ч"})
     assert dict(Seat.objects.filter(game=game).values_list("number", "role")) == ROLES
 
 
-def test_the_same_players_as_the_last_game_at_this_table_in_one_tap(live, client):  # noqa: F811
+def test_the_same_players_as_the_last_game_at_this_table_in_one_tap(live, client):
     client.force_login(live.judge)
     refused = act(client, live.game, "seats_repeat")
     assert refused.status_code == 422 and "No earlier game" in refused.content.decode()
@@ -121,7 +121,7 @@ def test_the_same_players_as_the_last_game_at_this_table_in_one_tap(live, client
     assert twin.status_code == 200 and Seat.objects.filter(game=live.game).count() == 10
 
 
-def test_the_judge_is_shown_by_his_name_never_his_login(live, client):  # noqa: F811
+def test_the_judge_is_shown_by_his_name_never_his_login(live, client):
     live.players[0].user = live.judge
     live.players[0].save()
     live.game.refresh_from_db()
@@ -140,7 +140,7 @@ def test_the_judge_is_shown_by_his_name_never_his_login(live, client):  # noqa: 
     assert live.game.judge_display == "Иван Петров"
 
 
-def test_the_screen_shows_no_version_and_puts_the_rule_code_after_the_message(live, client):  # noqa: F811
+def test_the_screen_shows_no_version_and_puts_the_rule_code_after_the_message(live, client):
     game = started(live, client)
     for _ in range(3):
         act(client, game, "foul", seat=2, delta=1)
@@ -152,7 +152,7 @@ def test_the_screen_shows_no_version_and_puts_the_rule_code_after_the_message(li
     assert f">v{stored_version(game)}<" not in page
 
 
-def test_no_nomination_buttons_on_a_day_whose_vote_a_removal_cancelled(live, client):  # noqa: F811
+def test_no_nomination_buttons_on_a_day_whose_vote_a_removal_cancelled(live, client):
     game = started(live, client)
     for _ in range(4):
         act(client, game, "foul", seat=9, delta=1)  # removed on Day 1 before the vote: no vote today (002 I.8.1)
