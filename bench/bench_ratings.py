@@ -347,6 +347,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--fresh", action="store_true", help="rebuild the database even if it exists")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with DATABASE_URL: measure the database a previous run built (no rebuild)")
     parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--recompute-season", action="store_true", help=argparse.SUPPRESS)
@@ -365,7 +367,8 @@ def main() -> None:
     import os
 
     report: dict = {"games": n, "database": os.environ.get("DATABASE_URL", "").split("@")[-1] or "sqlite"}
-    if args.fresh or os.environ.get("DATABASE_URL") or not (OUT / db_name(n)).exists():
+    if args.fresh or (os.environ.get("DATABASE_URL") and not args.reuse) or (
+            not os.environ.get("DATABASE_URL") and not (OUT / db_name(n)).exists()):
         report["build"] = child("build", n, [])
     report["memory"] = child("recompute-season", n, [])
     report["measure"] = child("measure", n, ["--runs", str(args.runs)])
