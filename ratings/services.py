@@ -86,7 +86,18 @@ def refresh(game_ids: Iterable[int]) -> None:
         for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
             update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)],
                          since=since, rulesets=rulesets)
-        services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched)
+        # Elo reads only who played on which side, the result and the date: a change of points leaves it alone.
+        elo_key = ("player_id", "role", "won", "date", "club_id")
+
+        def sides(rows):
+            found: dict[int, set] = {}
+            for r in rows:
+                found.setdefault(r["game_id"], set()).add(tuple(r[k] for k in elo_key))
+            return found
+
+        before, after = sides(old), sides(new)
+        moved = {g for g in before.keys() | after.keys() if before.get(g) != after.get(g)}
+        services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
 
 
 def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since: tuple[dt.date, int],

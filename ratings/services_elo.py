@@ -107,7 +107,6 @@ def recompute(club_id: int, since: Key | None = None) -> int:
     old_tail.delete()
     ratings: dict[int, float] = {}
     counts: dict[int, int] = {}
-    before = changes.filter(Q(date__lt=date) | Q(date=date, game_id__lt=game_id))
     ids = list(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result"))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
@@ -117,7 +116,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
             seats.setdefault(game_id_, []).append((player_id, role))
         new = {p for rows in seats.values() for p, _ in rows} - ratings.keys()
         if new:  # the rating each newcomer to the tail had just before it
-            for player_id, after, games in _last_before(before, new):
+            for player_id, after, games in _last_rows(new):
                 ratings[player_id], counts[player_id] = after, games
         rows: list[EloChange] = []
         for game_id_, game_date, result in chunk:
@@ -134,7 +133,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
                 ratings[change.player] = change.after
         EloChange.objects.bulk_create(rows, batch_size=2000)
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
-    for player_id, after, games in _last_before(before, stale):
+    for player_id, after, games in _last_rows(stale):
         ratings[player_id], counts[player_id] = after, games
     players = touched | ratings.keys()
     EloRating.objects.filter(player_id__in=players).delete()
@@ -149,13 +148,15 @@ def _score(result: str, team: str) -> float:
     return 1.0 if result == team else 0.0
 
 
-def _last_before(before, players: set[int]) -> list[tuple[int, float, int]]:
-    """(player, Elo, games) after each player's last game in `before` (players without one are left out)."""
+def _last_rows(players: set[int]) -> list[tuple[int, float, int]]:
+    """(player, Elo, games) after each player's latest stored game (players without one are left out)."""
     if not players:
         return []
     from club.models import Player
 
-    last = before.filter(player_id=OuterRef("pk")).order_by("-date", "-game_id")
+    # The tail from `since` on was deleted and a player new to it has no row in it yet, so his latest row is his
+    # last one before `since`: no date condition, a plain backward scan of the (player, date, game) index.
+    last = EloChange.objects.filter(player_id=OuterRef("pk")).order_by("-date", "-game_id")
     rows = (Player.objects.filter(pk__in=players)
             .annotate(last_after=Subquery(last.values("after")[:1]), last_games=Subquery(last.values("games")[:1]))
             .values_list("pk", "last_after", "last_games"))
