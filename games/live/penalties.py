@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from games.live.base import ActionResult, Ctx, int_field
 from games.live.state import day_speech, foul_consequence
+from games.live.targets import check_foul_count
 from games.models import Day, Game, Removal, Seat
 from games.rules.facts import third_foul_day
 from games.rules.flow import alive_now, vote_state
@@ -26,6 +27,7 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
     clause = cite(ctx.ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+    check_foul_count(payload, number, seat.fouls, delta)  # a repeated tap is absorbed
     if seat.removed:
         ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
     fouls = seat.fouls + delta
