@@ -141,3 +141,44 @@ def test_two_taps_on_speech_over_never_skip_a_speaker(page, gap_ms):
         expect(page.get_by_test_id("speaker")).to_have_text(str(expected_next))
     assert list(Day.objects.get(game=game).spoken) == [1, 2]
     assert GameAction.objects.filter(game=game, kind="speech").count() == 2
+
+
+def test_the_timer_starts_with_each_speech_warns_at_10_s_and_survives_redraws_and_a_reload(page):
+    cast = started_game()
+    page.clock.install()
+    open_screen(page, cast)
+    timer = page.get_by_test_id("timer")
+    expect(timer).to_have_text("60")
+    page.clock.run_for(20_000)
+    expect(timer).to_have_text("40")
+    page.get_by_test_id("nominee-5").click()  # the board is redrawn: the minute goes on
+    settle(page)
+    expect(timer).to_have_text("40")
+    page.reload()  # so does a reload
+    expect(page.get_by_test_id("speaker")).to_have_text("1")
+    expect(timer).to_have_text("40")
+    page.clock.run_for(31_000)
+    expect(timer).to_have_text("9")
+    expect(page.get_by_test_id("timer-bar")).to_have_class("timer-bar warn")
+    page.clock.run_for(10_000)
+    expect(timer).to_contain_text("время вышло")
+    page.clock.run_for(2_000)
+    page.get_by_test_id("next-speaker").click()  # the next speech: a fresh minute by itself
+    settle(page)
+    expect(timer).to_have_text("60")
+    page.get_by_test_id("timer-30").click()  # a 30-second (tie) speech
+    expect(timer).to_have_text("30")
+
+
+def test_a_club_can_start_the_timer_by_hand(page):
+    cast = started_game()
+    cast.club.judge_timer_autostart = False
+    cast.club.save()
+    page.clock.install()
+    open_screen(page, cast)
+    timer = page.get_by_test_id("timer")
+    page.clock.run_for(5_000)
+    expect(timer).to_have_text("60")  # ready, not running
+    page.get_by_test_id("timer-60").click()
+    page.clock.run_for(3_000)
+    expect(timer).to_have_text("57")

@@ -491,6 +491,12 @@
     var left = state.running ? state.endsAt - Date.now() : (state.left || 0);
     var seatBox = document.getElementById("timer-seat");
     if (seatBox) seatBox.textContent = state.seat ? "№" + state.seat : "";
+    if (state.over) {
+      out.textContent = "0 · " + t("tTimeUp");
+      bar.classList.remove("warn");
+      bar.classList.add("over");
+      return;
+    }
     if (!state.running && !left) {
       out.textContent = "—";
       bar.classList.remove("warn", "over");
@@ -507,6 +513,7 @@
     if (state.running && seconds <= 0) {
       state.running = false;
       state.left = 0;
+      state.over = true;
       saveTimer(state);
       out.textContent = "0 · " + t("tTimeUp");
     }
