@@ -14,6 +14,7 @@ from club.selectors import known_name
 from games.models import Day, Game, RuleSetVersion, Seat, Tournament
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
+from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
 from games.rules.ruleset import get_preset
 from games.services import import_documents
 
@@ -49,7 +50,7 @@ def seed_games(club: Club, *, games: int = DEMO_GAMES, stdout=None) -> Tournamen
         protocols.append(protocol)
     document = {
         "format": FORMAT,
-        "tournament": {"name": DEMO_TOURNAMENT, "ruleset": DEMO_RULESET, "difficult_roles": ["Д", "Ш"],
+        "tournament": {"name": DEMO_TOURNAMENT, "ruleset": DEMO_RULESET, "difficult_roles": [DON, SHERIFF],
                        "stages": ["Отбор", "Финал"]},
         "games": [protocol_to_dict(p) for p in protocols],
     }
@@ -76,7 +77,7 @@ def seed_live_game(club: Club, tournament: Tournament, *, stdout=None):
     players = list(club.players.filter(active=True).order_by("id")[10:20])
     if len(players) < 10:
         return None
-    roles = ["К", "Д", "К", "К", "Ч", "К", "Ш", "К", "Ч", "К"]
+    roles = [CITIZEN, DON, CITIZEN, CITIZEN, MAFIA, CITIZEN, SHERIFF, CITIZEN, MAFIA, CITIZEN]
     game = Game.objects.create(
         club=club, tournament=tournament, ruleset=tournament.ruleset, number=DEMO_LIVE_NUMBER, table=3,
         stage="Финал", date=timezone.localdate(), judge=judge,

@@ -18,10 +18,11 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from club.selectors import known_name
+from games.rules.protocol import CITIZEN, DON, MAFIA, ROLES, SHERIFF
 from games.rules.ruleset import RuleSet
 
-ROLE_CHOICES = [("К", _("К — citizen (red)")), ("Ч", _("Ч — mafia (black)")), ("Ш", _("Ш — sheriff")),
-                ("Д", _("Д — don"))]
+ROLE_CHOICES = [(CITIZEN, _("К — citizen (red)")), (MAFIA, _("Ч — mafia (black)")), (SHERIFF, _("Ш — sheriff")),
+                (DON, _("Д — don"))]
 RESULT_CHOICES = [("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
 POINTS = {"max_digits": 12, "decimal_places": 6}
 
@@ -230,7 +231,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "player"], name="player_once_per_game"),
             models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_10"),
             models.CheckConstraint(condition=Q(fouls__gte=0, fouls__lte=4), name="fouls_0_4"),
-            models.CheckConstraint(condition=Q(role__in=["", "К", "Ч", "Ш", "Д"]), name="role_letter"),
+            models.CheckConstraint(condition=Q(role__in=["", *ROLES]), name="role_letter"),
         ]
         indexes = [models.Index(fields=["player", "game"])]
 

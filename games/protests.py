@@ -33,7 +33,7 @@ from games import signals
 from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
 from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
-from games.rules.protocol import BLACK, DRAW, RED, team_of
+from games.rules.protocol import BLACK, DRAW, RED, ROLES, team_of
 from games.rules.ruleset import RuleSet
 from games.rules.scoring import clause
 from games.rules.validate import validate
@@ -476,7 +476,7 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
             old = getattr(seat, attr)
             if attr == "role":
                 new = str(value or "")
-                if new not in ("К", "Ч", "Ш", "Д"):
+                if new not in ROLES:
                     raise ProtestError(_("A role is one of К, Ч, Ш, Д."))
             else:
                 new = _small_int(value, 0, 4)

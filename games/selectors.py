@@ -15,10 +15,12 @@ from django.utils.translation import gettext
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
 from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, Seat, Tournament
-from games.permissions import can_review_protest
+from games.permissions import can_edit_protocol, can_review_protest
 from games.rules.flow import Departure, departures
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
+    BLACK_ROLES,
+    SHERIFF,
     Adjustment,
     Colour,
     Day,
@@ -280,9 +282,9 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
         NightView(
             index=i, kill=n.kill, announced=not (night_open and i == len(protocol.nights)),
             don_check=n.don_check if show_secrets else None,
-            don_found_sheriff=(roles.get(n.don_check) == "Ш") if show_secrets and n.don_check else None,
+            don_found_sheriff=(roles.get(n.don_check) == SHERIFF) if show_secrets and n.don_check else None,
             sheriff_check=n.sheriff_check if show_secrets else None,
-            sheriff_found_black=(roles.get(n.sheriff_check) in ("Ч", "Д"))
+            sheriff_found_black=(roles.get(n.sheriff_check) in BLACK_ROLES)
             if show_secrets and n.sheriff_check else None,
         )
         for i, n in enumerate(protocol.nights, start=1)
@@ -406,3 +408,10 @@ def audit_trail(game: Game) -> list[AuditEntry]:
         entries.append(AuditEntry(record.history_date, _who(record.history_user), gettext("protest"), detail))
     entries.sort(key=lambda e: e.at)
     return entries
+
+
+def action_log(user, game: Game) -> dict:
+    """The game's live-entry audit trail (who, when, what) for the judge staff only: `show` and the last actions."""
+    if user is None or not can_edit_protocol(user, game):
+        return {"show": False, "actions": []}
+    return {"show": True, "actions": list(GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:200])}

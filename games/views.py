@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -18,13 +19,22 @@ from games.models import Game, Tournament
 from games.permissions import (
     can_export_tournament,
     can_see_secrets,
+    can_start_game,
     get_game_for_user,
     require_site_club_admin,
     site_club_admin,
 )
 from games.schedule_read import round_links
-from games.selectors import export_tournament, game_to_dict, protocol_view, with_protest_flag, with_protocol
+from games.selectors import (
+    action_log,
+    export_tournament,
+    game_to_dict,
+    protocol_view,
+    with_protest_flag,
+    with_protocol,
+)
 from games.services import ImportFailed, import_documents
+from games.views_protests import protests_panel_context
 from games.visibility import can_see_hidden_in
 
 
@@ -44,6 +54,7 @@ def tournament_detail(request, pk: int):
     games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
     return render(request, "games/tournament_detail.html", {
         "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
+        "can_start": can_start_game(request.user, tournament.club),
         "round_links": round_links(tournament, request.user)})
 
 
@@ -60,7 +71,12 @@ def game_detail(request, pk: int):
     game, can_write = get_game_for_user(request.user, pk)
     game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
-    return render(request, "games/game_detail.html", {"game": game, "view": view, "can_write": can_write})
+    return render(request, "games/game_detail.html", {
+        "game": game, "view": view, "can_write": can_write,
+        # the protest section and the audit trail are loaded here, not by template tags
+        "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
+                                           request=request),
+        "action_log": action_log(request.user, game)})
 
 
 def game_json(request, pk: int):

@@ -96,7 +96,7 @@ def _seats_repeat(ctx: Ctx, payload: dict) -> ActionResult:
 def _role_args(ctx: Ctx, payload: dict) -> tuple[int, str, list[Seat], Seat]:
     number = int_field(payload, "seat")
     role = str(payload.get("role", "")).strip().upper()
-    role = {"K": "К", "M": "Ч", "S": "Ш", "D": "Д"}.get(role, role)
+    role = {"K": CITIZEN, "M": MAFIA, "S": SHERIFF, "D": DON}.get(role, role)  # Latin look-alikes typed
     if role and role not in ROLE_COUNTS:
         ctx.refuse(_("000 P7.4.1: a role is one of К, Ч, Ш, Д."))
     seats = list(Seat.objects.filter(game=ctx.game).only("number", "role"))

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from .i18n import N_, Text
-from .protocol import BLACK
+from .protocol import BLACK, DON, SHERIFF
 
 D = Decimal
 
@@ -187,7 +187,7 @@ class RuleSet:
 
     # -- standings (docs/rules.md D8)
     tiebreakers: tuple[str, ...] = (TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
-    difficult_roles: tuple[str, ...] = ("Д", "Ш")
+    difficult_roles: tuple[str, ...] = (DON, SHERIFF)
 
     # -- protests (docs/rules.md D12)
     protest_window_minutes: int = 10
@@ -292,7 +292,7 @@ XCRAFT = RuleSet(
     draw_rule=DRAW_THREE_NIGHTS_AND_DAYS,  # S7.9
     vote_cancel_rule=CANCEL_SAME_DAY_OR_NEXT,  # S7.1, S7.2
     tiebreakers=(TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT),  # T6.2–6.2.4
-    difficult_roles=("Д", "Ш"),  # T6.2.2: wins as Don or Sheriff
+    difficult_roles=(DON, SHERIFF),  # T6.2.2: wins as Don or Sheriff
     back_side_detail="detailed",  # P7.9
 )
 
@@ -333,7 +333,7 @@ CML = RuleSet(
     tiebreakers=(
         TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_EXTRAS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT,
     ),  # III.14.1–14.6
-    difficult_roles=("Д", "Ш"),  # docs/rules.md A17
+    difficult_roles=(DON, SHERIFF),  # docs/rules.md A17
     extras_protest_minus_only=True,  # III.1.7
     back_side_detail="grades_only",  # III.1.8
     protest_needs_sk_agreement=True,  # III.16, II.3.7, App. l.544–556

@@ -9,8 +9,6 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from games.i18n import action_details, action_label, localize
-from games.models import GameAction
-from games.permissions import can_edit_protocol, can_start_game
 
 register = template.Library()
 
@@ -29,23 +27,6 @@ def action_form(context, game_pk, kind, version, css="", target=""):
         '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '<input type="hidden" name="version" value="{}"><input type="hidden" name="action_id" value="{}">',
         url, css, kind, extra, token, version, uuid.uuid4().hex)
-
-
-@register.inclusion_tag("games/_action_log.html", takes_context=True)
-def action_log(context, game):
-    """The audit trail (who, when, what) for the judge staff only."""
-    request = context.get("request")
-    user = getattr(request, "user", None)
-    if user is None or not can_edit_protocol(user, game):
-        return {"show": False}
-    actions = GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:200]
-    return {"show": True, "actions": actions}
-
-
-@register.simple_tag(takes_context=True)
-def may_start_game(context, club):
-    request = context.get("request")
-    return bool(request is not None and can_start_game(request.user, club))
 
 
 @register.filter(name="action_label")
