@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .i18n import N_, Text
 from .protocol import BLACK_ROLES, RED_ROLES, Protocol
 from .ruleset import (
@@ -11,6 +13,18 @@ from .ruleset import (
     THIRD_FOUL_NONE,
     RuleSet,
 )
+
+_PHASE = re.compile(r"^([DN])([1-9][0-9]*)$")
+
+
+def parse_phase(code: str) -> tuple[str, int] | None:
+    """'D2' -> ('D', 2); None when malformed."""
+    match = _PHASE.match(code or "")
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def phase_exists(protocol: Protocol, kind: str, number: int) -> bool:
+    return number <= (len(protocol.days) if kind == "D" else len(protocol.nights))
 
 
 def phase_code(kind: str, index: int) -> str:

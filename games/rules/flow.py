@@ -14,7 +14,7 @@ from .facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
 from .i18n import Text
 from .protocol import JudgeExtra, Protocol
 from .ruleset import RuleSet, cite
-from .validate import GameEnd, Replay, active_nominees, vote_cancellations
+from .validate import GameEnd, Replay, vote_cancellations
 from .votes import (
     DECIDED,
     LIFT,
@@ -23,6 +23,7 @@ from .votes import (
     SINGLE_NOMINEE_LEAVES,
     UNIQUE_MAXIMUM,
     VoteResolution,
+    active_nominees,
     resolve_vote,
     vote_opening,
 )

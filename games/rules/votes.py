@@ -15,10 +15,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .protocol import Tally
+from .protocol import Day, Tally
 from .ruleset import LiftBan
 
 # ---------------------------------------------------------------------------------------------- the opening
+
+
+def active_nominees(day: Day) -> list[int] | None:
+    """The day's nominees in nomination order, withdrawn ones left out; None when nominations are not recorded."""
+    if day.nominations is None:
+        return None
+    seen: list[int] = []
+    for nomination in day.nominations:
+        if not nomination.withdrawn and nomination.nominee not in seen:
+            seen.append(nomination.nominee)
+    return seen
+
 
 NOBODY_NOMINATED = "nobody_nominated"
 DAY1_SINGLE_NOMINEE = "day1_single_nominee"
