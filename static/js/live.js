@@ -273,6 +273,14 @@
     });
   }
 
+  function hint(text) {
+    var box = document.getElementById("queue-status");
+    if (!box || !box.hidden || !text) return;
+    box.hidden = false;
+    box.textContent = text;
+    setTimeout(showStatus, 1500);
+  }
+
   function arm(button) {
     document.querySelectorAll("button.armed").forEach(disarm);
     button.classList.add("armed");
@@ -301,7 +309,10 @@
     }
     if (submitter && submitter.dataset.guard === "speech") {
       var last = Number(sessionStorage.getItem(GKEY) || 0);
-      if (Date.now() - last < GUARD_MS) return;  // a double tap: the next speaker has not begun yet
+      if (Date.now() - last < GUARD_MS) {  // a double tap: the next speaker has not begun yet
+        hint(t("tWait"));
+        return;
+      }
       sessionStorage.setItem(GKEY, String(Date.now()));
     }
     enqueue(form, submitter);
