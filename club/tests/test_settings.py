@@ -117,3 +117,13 @@ def test_redis_cache_from_cache_url_round_trips():
     if "NO-REDIS" in result.stdout:
         pytest.skip(f"no Redis answers on 127.0.0.1:6379: {result.stdout.strip()}")
     assert "OK" in result.stdout
+
+
+def test_database_connections_are_kept_a_minute_with_health_checks_unless_told_otherwise():
+    code = ("from django.conf import settings; d = settings.DATABASES['default']; "
+            "print(d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'])")
+    default = _run("-c", f"import django; django.setup(); {code}")
+    assert default.returncode == 0, default.stderr
+    assert default.stdout.split() == ["60", "True"]
+    closed = _run("-c", f"import django; django.setup(); {code}", CONN_MAX_AGE="0")
+    assert closed.stdout.split() == ["0", "True"]
