@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Min
+from django.db.models import Count, F, Max, Min
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -202,7 +202,7 @@ class Profile:
     stats: PlayerStats | None
     roles: list[RoleLine] = field(default_factory=list)
     chart: Chart | None = None
-    games: list[PlayerGame] = field(default_factory=list)
+    games: list[dict] = field(default_factory=list)  # PlayerGame values with the game's number and tournament
     page: int = 1
     pages: int = 1
 
@@ -240,12 +240,14 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
     points = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
                   .values_list("date", "cumulative", "rank", "game_id"))
     history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
-    elo_after = player_elo_series(player, scope.games_q("game__")) if points else {}
+    elo_after = player_elo_series(player, scope) if points else {}
     elo = [elo_after.get(game_id) for *_, game_id in points]
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
-    games = list(PlayerGame.objects.filter(scope.games_q(), player=player).select_related("game__tournament")
-                 .order_by("-date", "-game_id")[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
+    # plain values (no Game and Tournament instances): the page lists dates, names, roles and totals
+    games = list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
+        "date", "game_id", "role", "won", "total", number=F("game__number"), tournament_name=F("game__tournament__name"))
+        [(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
                    chart=history_chart(history, elo) if history else None, games=games, page=page, pages=pages)
 

@@ -40,6 +40,11 @@ def game_elo(game) -> dict[int, EloChange]:
     return {c.player_id: c for c in EloChange.objects.filter(game=game)}
 
 
-def player_elo_series(player, games_q) -> dict[int, float]:
-    """The player's Elo after each of his games selected by `games_q` (a RatingScope.games_q(): game id → Elo)."""
-    return dict(EloChange.objects.filter(games_q, player=player).values_list("game_id", "after"))
+def player_elo_series(player, scope) -> dict[int, float]:
+    """The player's Elo after each of his games in a rating scope (game id → Elo)."""
+    changes = EloChange.objects.filter(player=player)
+    if scope.tournament_id:
+        changes = changes.filter(game__tournament_id=scope.tournament_id)
+    else:  # a season: the club's games in its dates, read from the rows themselves (no join)
+        changes = changes.filter(club_id=scope.season.club_id, date__gte=scope.season.start, date__lte=scope.season.end)
+    return dict(changes.values_list("game_id", "after"))
