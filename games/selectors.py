@@ -335,7 +335,8 @@ def protests_of_user(user) -> QuerySet:
     if not getattr(user, "is_authenticated", False):
         return Protest.objects.none()
     return (Protest.objects.filter(Q(filed_by=user) | Q(player__user=user) | Q(game__judge=user))
-            .select_related("game__tournament", "player", "decided_by").order_by("-filed_at", "-pk").distinct())
+            .select_related("game__tournament", "game__club", "player", "decided_by").order_by("-filed_at", "-pk")
+            .distinct())
 
 
 def _field_label(model, name: str) -> str:

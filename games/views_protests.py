@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +22,7 @@ from games.models import Game, Protest
 from games.permissions import can_file_protest, can_review_protest, can_see_secrets, is_table_judge
 from games.protests import ProtestError, protest_deadline, protest_decide, protest_file, protest_record_paper
 from games.selectors import audit_trail, game_protests, protest_queue, protests_of_user, protocol_view, with_protocol
+from games.visibility import can_see_hidden
 
 GAME_RELATED = ("club", "tournament__head_judge", "ruleset", "judge", "evening")
 
@@ -111,6 +113,8 @@ def protest_queue_view(request):
 
 def _may_see(user, protest: Protest) -> bool:
     game = protest.game
+    if not can_see_hidden(user, game):  # hidden results (games.visibility): the judge staff's only, like the game
+        return False
     return (can_review_protest(user, game) or is_table_judge(user, game) or is_club_staff(user, game.club)
             or protest.filed_by_id == user.pk or (protest.player is not None and protest.player.user_id == user.pk))
 
@@ -118,6 +122,8 @@ def _may_see(user, protest: Protest) -> bool:
 @login_required
 def protest_detail_view(request, pk: int):
     protest = get_object_or_404(Protest.objects.select_related("game__club", "game__tournament", "player"), pk=pk)
+    if not can_see_hidden(request.user, protest.game):
+        raise Http404("no such protest")  # as the hidden game itself answers
     if not _may_see(request.user, protest):
         raise PermissionDenied(_("This protest is for its filer, the judges and the club staff."))
     return render(request, "games/protest_detail.html", {"review": _review_context(request, protest)})
@@ -156,5 +162,6 @@ def protest_decide_view(request, pk: int):
 @login_required
 def my_protests_view(request):
     return render(request, "games/my_protests.html", {
-        "protests": protests_of_user(request.user), "queue_size": len(protest_queue(request.user)),
+        "protests": [p for p in protests_of_user(request.user) if can_see_hidden(request.user, p.game)],
+        "queue_size": len(protest_queue(request.user)),
     })
