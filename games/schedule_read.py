@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
-from games.schedule import FINAL_STAGE, is_started
+from games.schedule import FINAL_STAGE, RANKERS, is_started
+from games.visibility import COUNTED, can_see_hidden_in
 
 # statuses a judge still has work at
 OPEN = (Game.Status.DRAFT, Game.Status.IN_PROGRESS)
@@ -111,7 +112,6 @@ def participant_cards(tournament: Tournament) -> list[Card]:
 
 def round_links(tournament: Tournament, user) -> list[dict]:
     """Per round, the game numbers of its tables (the round's sheets document), once the seating is public."""
-    from games.visibility import can_see_hidden_in
 
     if not (tournament.seating_published or can_see_hidden_in(user, tournament)):
         return []
@@ -133,8 +133,6 @@ class StaffRow:
 def staff_standings(tournament: Tournament) -> list[StaffRow]:
     """The standings over every finished game, hidden rounds included: for the judge staff while results are
     hidden (ranked by the tie-broken standings the ratings layer registers in `games.schedule.RANKERS`)."""
-    from games.schedule import RANKERS
-    from games.visibility import COUNTED
 
     if not RANKERS:
         return []

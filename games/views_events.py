@@ -32,6 +32,7 @@ from games.schedule_forms import (
     WithdrawForm,
 )
 from games.schedule_read import participant_cards, schedule_contract, schedule_rounds, staff_standings
+from games.sheets import render_pdf
 from games.visibility import can_see_hidden_in
 
 
@@ -234,7 +235,6 @@ def _schedule_visible(request, tournament: Tournament) -> None:
 
 
 def _pdf_response(html: str, filename: str) -> HttpResponse:
-    from games.sheets import render_pdf
 
     response = HttpResponse(render_pdf(html), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'

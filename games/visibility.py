@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from club.permissions import is_judge
 from games.models import Game
 
 COUNTED = (Game.Status.FINISHED, Game.Status.SIGNED)
@@ -23,7 +24,6 @@ def counting_games() -> QuerySet[Game]:
 
 def visible_games(qs: QuerySet[Game], user, club) -> QuerySet[Game]:
     """`qs` without the hidden games, unless the user is judge staff of `club`."""
-    from club.permissions import is_judge
 
     if club is not None and is_judge(user, club):
         return qs
@@ -34,13 +34,11 @@ def can_see_hidden(user, game: Game) -> bool:
     """The judge staff of the game's club (judges, head judges, admins) see hidden results."""
     if not game.results_hidden:
         return True
-    from club.permissions import is_judge
 
     return is_judge(user, game.club)
 
 
 def can_see_hidden_in(user, tournament) -> bool:
-    from club.permissions import is_judge
 
     return is_judge(user, tournament.club) or (getattr(user, "is_authenticated", False)
                                                and tournament.head_judge_id == user.pk)

@@ -4,9 +4,11 @@ from django import template
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
+from games.evenings import recent_evenings
 from games.forms import CORRECTABLE_CHOICES
 from games.i18n import result_label as _result_label
 from games.models import Game
+from games.schedule_read import judge_tables_now
 from games.selectors import with_protest_flag
 
 register = template.Library()
@@ -24,7 +26,6 @@ def latest_games(limit: int = 10):
 
 @register.inclusion_tag("games/_evening_list.html")
 def latest_evenings(limit: int = 5):
-    from games.evenings import recent_evenings
 
     return {"evenings": recent_evenings(get_site_club(), limit)}
 
@@ -68,7 +69,6 @@ def clause(text) -> str:
 @register.inclusion_tag("games/_my_table.html", takes_context=True)
 def my_table_now(context):
     """A judge's "my table now": his next table in a tournament with a published seating."""
-    from games.schedule_read import judge_tables_now
 
     request = context.get("request")
     return {"games": judge_tables_now(getattr(request, "user", None))}
