@@ -26,12 +26,13 @@ import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django_tasks import task
 
+from club.db import update_rows
 from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
@@ -404,23 +405,9 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
             moved.append((old["id"], fields))
     if stored:
         PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
-    _update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
-    _update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
+    update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
+    update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
     PlayerStats.objects.bulk_create(create, batch_size=1000)
-
-
-def _update_rows(model, names: list[str], rows: list[tuple[int, dict]]) -> None:
-    """One prepared UPDATE run for many rows (executemany): bulk_update's CASE per row and column is far slower."""
-    if not rows:
-        return
-    meta = model._meta
-    qn = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in names]
-    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in fields)
-           + f" WHERE {qn(meta.pk.column)} = %s")
-    params = [[f.get_db_prep_save(values[f.name], connection) for f in fields] + [pk] for pk, values in rows]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from django.db import connection, transaction
+from django.db import transaction
 
+from club.db import update_rows
 from club.models import Club
 from games import signals
 from games.models import (
@@ -113,20 +114,9 @@ ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
 
 
 def _write_seat_scores(seats: list[Seat]) -> None:
-    """Store the materialised score columns of many seats with one prepared UPDATE (executemany).
-
-    `bulk_update` builds a CASE expression per row and column, which took most of an import's time.
-    """
-    if not seats:
-        return
-    meta = Seat._meta
-    qn = connection.ops.quote_name
-    columns = [meta.get_field(name) for name in SCORE_COLUMNS]
-    sql = (f"UPDATE {qn(meta.db_table)} SET " + ", ".join(f"{qn(f.column)} = %s" for f in columns)
-           + f" WHERE {qn(meta.pk.column)} = %s")
-    rows = [[f.get_db_prep_save(getattr(seat, f.attname), connection) for f in columns] + [seat.pk] for seat in seats]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    """Store the materialised score columns of many seats with one prepared UPDATE (club.db.update_rows)."""
+    update_rows(Seat, list(SCORE_COLUMNS), [(seat.pk, {name: getattr(seat, name) for name in SCORE_COLUMNS})
+                                            for seat in seats])
 
 
 def _item_source(source: str) -> str:
