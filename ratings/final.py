@@ -3,8 +3,6 @@ included (the organiser's view). Registered with `games.schedule.RANKERS` (games
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from games.models import Game, Seat, Tournament
 from ratings.standings import PlayerRecord, rank
 
@@ -15,20 +13,8 @@ def rank_players(tournament: Tournament, games: list[Game]) -> list[int]:
     records: dict[int, PlayerRecord] = {}
     seats = Seat.objects.filter(game__in=[g.pk for g in games]).select_related("player")
     for seat in seats:
-        record = records.setdefault(seat.player_id, PlayerRecord(player=seat.player.nickname))
-        record.games += 1
-        record.main += seat.main
-        record.extras += seat.extras
-        record.total += seat.total
-        record.tiebreak_extras += seat.tiebreak_extras
-        if seat.won:
-            record.wins += 1
-            if seat.role in difficult:
-                record.wins_difficult += 1
-        if seat.role in difficult:
-            record.extras_difficult += seat.tiebreak_extras or Decimal(0)
-        if seat.first_night_death:
-            record.first_night_deaths += 1
+        # a stored Seat carries the same score fields as the engine's SeatScore
+        records.setdefault(seat.player_id, PlayerRecord(player=seat.player.nickname)).add_game(seat, difficult)
     by_name = {r.player: pid for pid, r in records.items()}
     tiebreakers = tournament.ruleset.ruleset().tiebreakers
     return [by_name[row.player] for row in rank(list(records.values()), tiebreakers, {})]
