@@ -83,8 +83,9 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
 
 def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: str) -> ActionResult:
     with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).select_related(
-            "club", "tournament", "ruleset", "judge").get(pk=game_id)
+        # Only the rule set is needed by every action; the club, tournament and judge rows load when an action or a
+        # permission check other than the table judge's own needs them (a tap stays a few short queries).
+        game = Game.objects.select_for_update(of=("self",)).select_related("ruleset").get(pk=game_id)
         if not can_edit_protocol(by, game):
             raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
         try:
