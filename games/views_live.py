@@ -97,8 +97,8 @@ def _fouls_fragment(request, result, message: str) -> HttpResponse:
     context = {"seat": {"number": result.seat, "fouls": result.fouls, "alive": True, "consequence": message},
                "version": result.game.version, "message": message, "level": "success", "game_pk": result.game.pk,
                "oob": True}
-    html = render_to_string(f"{JUDGE}#seat-fouls", context, request=request)
-    html += render_to_string(f"{JUDGE}#meta", context, request=request)
+    # Both partials need no request (no form, no CSRF token): rendered without the context processors.
+    html = render_to_string(f"{JUDGE}#seat-fouls", context) + render_to_string(f"{JUDGE}#meta", context)
     response = HttpResponse(html)
     response["HX-Retarget"] = f"#fouls-{result.seat}"
     response["HX-Reswap"] = "outerHTML"
