@@ -177,6 +177,19 @@ def together(*calls):
 # ---------------------------------------------------------------------------------------------- the cast
 
 
+def started_games(club, players, judge, ruleset, tournament, count: int) -> list[int]:
+    """`count` games at tables 1..count, seated with ROLES and started by `judge`: their ids."""
+    games = []
+    for number in range(1, count + 1):
+        game = Game.objects.create(club=club, tournament=tournament, ruleset=ruleset, number=number, table=number,
+                                   date="2026-11-28", judge=judge, judge_name="judge1")
+        Seat.objects.bulk_create([Seat(game=game, number=n, player=players[n - 1], role=ROLES[n])
+                                  for n in range(1, 11)])
+        live_apply(game_id=game.pk, by=judge, kind="start", payload={}, version=1, action_id="start")
+        games.append(game.pk)
+    return games
+
+
 def club_with_judges():
     club = ClubFactory(name="Полночь")
     players = [PlayerFactory(club=club, nickname=n) for n in NICKS[:10]]
@@ -256,14 +269,7 @@ PAIRS = 200
 
 def test_two_hundred_overlapping_pairs_of_judge_actions_give_no_5xx(tmp_path):
     club, players, judges, ruleset, tournament = club_with_judges()
-    games = []
-    for number in range(1, 5):
-        game = Game.objects.create(club=club, tournament=tournament, ruleset=ruleset, number=number, table=number,
-                                   date="2026-11-28", judge=judges[0], judge_name="judge1")
-        Seat.objects.bulk_create([Seat(game=game, number=n, player=players[n - 1], role=ROLES[n])
-                                  for n in range(1, 11)])
-        live_apply(game_id=game.pk, by=judges[0], kind="start", payload={}, version=1, action_id="start")
-        games.append(game.pk)
+    games = started_games(club, players, judges[0], ruleset, tournament, 4)
     cookie = session_cookie(judges[0])
     version = {pk: 2 for pk in games}
     applied: dict[int, list[str]] = {pk: [] for pk in games}

@@ -13,10 +13,15 @@ import uuid
 
 import pytest
 
-from games.live.apply import live_apply
 from games.models import Day, Game, GameAction, Night, Seat
-from games.tests.live_fixtures import ROLES
-from games.tests.test_concurrency import club_with_judges, post_action, session_cookie, site_server, together
+from games.tests.test_concurrency import (
+    club_with_judges,
+    post_action,
+    session_cookie,
+    site_server,
+    started_games,
+    together,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -39,14 +44,7 @@ def day_one_script() -> list[tuple[str, dict]]:
 
 def test_two_hundred_pairs_of_twin_taps_apply_each_once_and_never_skip(tmp_path):
     club, players, judges, ruleset, tournament = club_with_judges()
-    games = []
-    for number in range(1, GAMES + 1):
-        game = Game.objects.create(club=club, tournament=tournament, ruleset=ruleset, number=number, table=number,
-                                   date="2026-11-28", judge=judges[0], judge_name="judge1")
-        Seat.objects.bulk_create([Seat(game=game, number=n, player=players[n - 1], role=ROLES[n])
-                                  for n in range(1, 11)])
-        live_apply(game_id=game.pk, by=judges[0], kind="start", payload={}, version=1, action_id="start")
-        games.append(game.pk)
+    games = started_games(club, players, judges[0], ruleset, tournament, GAMES)
     cookie = session_cookie(judges[0])
     script = day_one_script()
     assert len(script) * GAMES == 200
