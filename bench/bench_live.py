@@ -17,10 +17,14 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DATABASE_URL", "sqlite://")  # in memory: nothing left behind
 from _django import setup  # noqa: E402
+
+# static/js/live.js sends every tap as URLSearchParams, i.e. a urlencoded body (not the test client's multipart).
+FORM = "application/x-www-form-urlencoded"
 
 
 def main() -> None:
@@ -67,10 +71,10 @@ def main() -> None:
 
     def click(seat: int) -> float:
         version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
-        # As the phone screen sends it: the foul count it showed names the tap (a repeat is absorbed).
+        # As the phone screen sends it (urlencoded): the foul count it showed names the tap (a repeat is absorbed).
         data = {"version": version, "action_id": uuid.uuid4().hex, "seat": seat, "delta": 1, "from": 0}
         start = time.perf_counter()
-        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        response = client.post(url, urlencode(data), content_type=FORM, HTTP_HX_REQUEST="true")
         elapsed = time.perf_counter() - start
         assert response.status_code == 200, response.content[:500]
         undo = {"version": version + 1, "action_id": uuid.uuid4().hex}
@@ -93,8 +97,8 @@ def main() -> None:
         empty_times.append(blank())
     version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
     with CaptureQueriesContext(connection) as queries:  # one click, counted (session and user included)
-        client.post(url, {"version": version, "action_id": uuid.uuid4().hex, "seat": 6, "delta": 1, "from": 0},
-                    HTTP_HX_REQUEST="true")
+        client.post(url, urlencode({"version": version, "action_id": uuid.uuid4().hex, "seat": 6, "delta": 1,
+                                    "from": 0}), content_type=FORM, HTTP_HX_REQUEST="true")
     client.post(f"/games/{game.pk}/judge/undo/", {"version": version + 1, "action_id": uuid.uuid4().hex},
                 HTTP_HX_REQUEST="true")
     foul, base = statistics.median(foul_times), statistics.median(empty_times)

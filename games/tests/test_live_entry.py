@@ -99,6 +99,18 @@ def test_fouls_show_their_consequence_and_the_fourth_removes_the_player(live, cl
     assert fouls(game, 6) == 4 and Removal.objects.filter(game=game).count() == 1
 
 
+def test_a_disqualified_seat_gets_no_foul_but_a_removed_fourth_foul_can_be_taken_back(live, client):
+    game = started(live, client)
+    assert act(client, game, "remove", seat=8, reason="disqualified", note="002 II.2.4").status_code == 200
+    refused = act(client, game, "foul", seat=8, delta=1)
+    assert refused.status_code == 422 and "removed from the game" in refused.content.decode()
+    assert fouls(game, 8) == 0
+    for _ in range(4):
+        assert act(client, game, "foul", seat=3, delta=1).status_code == 200
+    assert act(client, game, "foul", seat=3, delta=-1, **{"from": 4}).status_code == 200  # the 4th taken back
+    assert fouls(game, 3) == 3 and list(Removal.objects.filter(game=game).values_list("seat", flat=True)) == [8]
+
+
 def test_votes_over_the_living_players_are_refused(live, client):
     game = started(live, client)
     act(client, game, "nominate", by=1, nominee=5)
