@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -50,9 +50,19 @@ def _tallies(rows: list[dict[str, int]] | None) -> list[Tally] | None:
 
 def protocol_of(game: Game) -> Protocol:
     """The stored protocol as the engine's dataclass (use `with_protocol` to prefetch)."""
+    return _protocol(
+        game, seats=[(s.number, s.player.nickname, s.role, s.fouls) for s in game.seats.all()],
+        days=game.days.all(), nights=game.nights.all(), removals=game.removals.all(), colours=game.colours.all(),
+        judge_extras=game.judge_extras.all(), adjustments=game.adjustments.all(), judge=game.judge_display)
+
+
+def _protocol(game: Game, *, seats, days, nights, removals, colours, judge_extras, adjustments,
+              judge: str) -> Protocol:
+    """The one place a stored game becomes the engine's Protocol: `seats` are (number, nickname, role, fouls); the
+    other rows are model instances or named rows with the models' field names (`protocol_rows`)."""
     return Protocol(
-        seats=[SeatEntry(seat=s.number, player=s.player.nickname, role=s.role or None, fouls=s.fouls)
-               for s in sorted(game.seats.all(), key=lambda s: s.number)],
+        seats=[SeatEntry(seat=number, player=nickname, role=role or None, fouls=fouls)
+               for number, nickname, role, fouls in sorted(seats, key=lambda s: s[0])],
         days=[
             Day(
                 nominations=None if d.nominations is None else [
@@ -64,26 +74,74 @@ def protocol_of(game: Game) -> Protocol:
                 lift=d.lift_for,
                 out=list(d.out),
             )
-            for d in sorted(game.days.all(), key=lambda d: d.index)
+            for d in sorted(days, key=lambda d: d.index)
         ],
         nights=[Night(kill=n.kill, don_check=n.don_check, sheriff_check=n.sheriff_check)
-                for n in sorted(game.nights.all(), key=lambda n: n.index)],
+                for n in sorted(nights, key=lambda n: n.index)],
         removals=[Removal(seat=r.seat, reason=r.reason, at=r.at, after_vote=r.after_vote, note=r.note)
-                  for r in game.removals.all()],
+                  for r in removals],
         best_move=list(game.best_move) if game.best_move is not None else None,
-        colours=[Colour(by=c.by, target=c.target) for c in game.colours.all()],
+        colours=[Colour(by=c.by, target=c.target) for c in colours],
         judge_extras=[JudgeExtra(seat=e.seat, points=e.points, note=e.note, approved=e.approved)
-                      for e in game.judge_extras.all()],
+                      for e in judge_extras],
         adjustments=[Adjustment(seat=a.seat, points=a.points, clause=a.clause, note=a.note)
-                     for a in game.adjustments.all()],
+                     for a in adjustments],
         result=game.result or None,
         number=game.number,
         table=game.table,
         stage=game.stage,
         date=game.date.isoformat(),
-        judge=game.judge_display,
+        judge=judge,
         ended_at=timezone.localtime(game.ended_at).isoformat() if game.ended_at else "",
     )
+
+
+# What `_protocol` reads of each related table, besides the seats (named rows, the models' own field names).
+_PROTOCOL_ROWS = {
+    "days": ("index", "nominations", "votes", "revotes", "lift_for", "out"),
+    "nights": ("index", "kill", "don_check", "sheriff_check"),
+    "removals": ("seat", "reason", "at", "after_vote", "note"),
+    "colours": ("by", "target"),
+    "judge_extras": ("seat", "points", "note", "approved"),
+    "adjustments": ("seat", "points", "clause", "note", "source"),
+}
+
+
+@dataclass
+class ProtocolRows:
+    """A game's protocol read as plain rows: the engine's Protocol (no judge name: scoring does not read it), the
+    seats (named rows with id, number and `seat_fields`) and the adjustments (with their source)."""
+
+    protocol: Protocol
+    seats: list
+    adjustments: list
+
+
+def protocol_rows(games: list[Game], *, seat_fields: tuple[str, ...] = ()) -> dict[int, ProtocolRows]:
+    """Each game's protocol from one query per related table, with no model instance per row: a rescoring reads
+    the whole tournament on every write, and ~2,600 prefetched instances cost several times the scoring itself
+    (bench/bench_ratings.py)."""
+    ids = [g.pk for g in games]
+    rows: dict[str, dict[int, list]] = {}
+    for name, fields in _PROTOCOL_ROWS.items():
+        model = Game._meta.get_field(name).related_model
+        grouped = rows[name] = {}
+        for row in model.objects.filter(game_id__in=ids).order_by(*model._meta.ordering).values_list(
+                "game_id", *fields, named=True):
+            grouped.setdefault(row.game_id, []).append(row)
+    seats: dict[int, list] = {}
+    for row in Seat.objects.filter(game_id__in=ids).annotate(nickname=F("player__nickname")).order_by(
+            "game_id", "number").values_list("game_id", "id", "number", "nickname", "role", "fouls", *seat_fields,
+                                             named=True):
+        seats.setdefault(row.game_id, []).append(row)
+    result = {}
+    for game in games:
+        game_seats = seats.get(game.pk, [])
+        related = {name: grouped.get(game.pk, []) for name, grouped in rows.items()}
+        protocol = _protocol(game, seats=[(s.number, s.nickname, s.role, s.fouls) for s in game_seats],
+                             judge="", **related)
+        result[game.pk] = ProtocolRows(protocol, game_seats, related["adjustments"])
+    return result
 
 
 def next_game_number(game_or_owner: Game | Tournament | ClubEvening) -> int:

@@ -19,7 +19,7 @@ from games.models import (
     Tournament,
 )
 from games.rules.scoring import score_tournament
-from games.selectors import protocol_of, with_protocol
+from games.selectors import protocol_rows
 
 
 def scoring_scope(game: Game):
@@ -59,7 +59,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         # second must read after the first has committed, or it would store the first game as unfinished.
         lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
                            club_id=None if tournament is not None else game.club_id)
-        games = list(with_protocol(scope.order_by("date", "number", "id")))
+        games = list(scope.select_related("ruleset").order_by("date", "number", "id"))
+        read = protocol_rows(games, seat_fields=SCORE_COLUMNS)  # plain rows: no model instance per seat or day
         counting = [g for g in games if g.counts]
         # Only the seats whose score or items change are written (a sign-off or a protest moves one game, the
         # tournament's other hundred stay as they were): compare with what is stored.
@@ -72,36 +73,36 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
             by_version.setdefault(g.ruleset_id, []).append(g)
         items: list[ScoreItem] = []
         items_changed: list[int] = []  # seats whose items are replaced
-        seats_to_update: list[Seat] = []
+        seats_to_update: list[tuple[int, dict]] = []  # (seat id, SCORE_COLUMNS)
         for group in by_version.values():
             ruleset = group[0].ruleset.ruleset()
-            scores = score_tournament([protocol_of(g) for g in group], ruleset)
+            scores = score_tournament([read[g.pk].protocol for g in group], ruleset)
             for g, score in zip(group, scores, strict=True):
-                seats = {s.number: s for s in g.seats.all()}
+                seats = {s.number: s for s in read[g.pk].seats}
                 for seat_score in score.seats:
                     seat = seats[seat_score.seat]
-                    before = tuple(getattr(seat, c) for c in SCORE_COLUMNS)
-                    seat.main, seat.extras, seat.total = seat_score.main, seat_score.extras, seat_score.total
-                    seat.tiebreak_extras = seat_score.tiebreak_extras
-                    seat.won, seat.first_night_death = seat_score.won, seat_score.first_night_death
-                    if tuple(getattr(seat, c) for c in SCORE_COLUMNS) != before:
-                        seats_to_update.append(seat)
+                    values = {"main": seat_score.main, "extras": seat_score.extras, "total": seat_score.total,
+                              "tiebreak_extras": seat_score.tiebreak_extras, "won": seat_score.won,
+                              "first_night_death": seat_score.first_night_death}
+                    if tuple(values.values()) != tuple(getattr(seat, c) for c in SCORE_COLUMNS):
+                        seats_to_update.append((seat.id, values))
                     seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
                                   for i in seat_score.items]
-                    seat_items = _mark_protest_adjustments(g, seat.number, seat_items)
-                    if seat_items != stored_items.get(seat.pk, []):
-                        items_changed.append(seat.pk)
-                        items += [ScoreItem(seat=seat, **dict(zip(ITEM_COLUMNS, i, strict=True))) for i in seat_items]
+                    seat_items = _mark_protest_adjustments(read[g.pk].adjustments, seat.number, seat_items)
+                    if seat_items != stored_items.get(seat.id, []):
+                        items_changed.append(seat.id)
+                        items += [ScoreItem(seat_id=seat.id, **dict(zip(ITEM_COLUMNS, i, strict=True)))
+                                  for i in seat_items]
         for g in games:
             if g.counts:
                 continue
-            for seat in g.seats.all():
+            for seat in read[g.pk].seats:
                 if any(getattr(seat, c) for c in SCORE_COLUMNS):
-                    seat.main = seat.extras = seat.total = seat.tiebreak_extras = Decimal(0)
-                    seat.won = seat.first_night_death = False
-                    seats_to_update.append(seat)
-                if seat.pk in stored_items:
-                    items_changed.append(seat.pk)
+                    seats_to_update.append((seat.id, dict.fromkeys(("main", "extras", "total", "tiebreak_extras"),
+                                                                   Decimal(0)) | {"won": False,
+                                                                                  "first_night_death": False}))
+                if seat.id in stored_items:
+                    items_changed.append(seat.id)
         _write_seat_scores(seats_to_update)
         ScoreItem.objects.filter(seat_id__in=items_changed).delete()
         ScoreItem.objects.bulk_create(items, batch_size=1000)
@@ -113,21 +114,21 @@ SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_nig
 ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
 
 
-def _write_seat_scores(seats: list[Seat]) -> None:
-    """Store the materialised score columns of many seats with one prepared UPDATE (club.db.update_rows)."""
-    update_rows(Seat, list(SCORE_COLUMNS), [(seat.pk, {name: getattr(seat, name) for name in SCORE_COLUMNS})
-                                            for seat in seats])
+def _write_seat_scores(seats: list[tuple[int, dict]]) -> None:
+    """Store the materialised score columns of many seats, (seat id, SCORE_COLUMNS), with one prepared UPDATE
+    (club.db.update_rows)."""
+    update_rows(Seat, list(SCORE_COLUMNS), seats)
 
 
 def _item_source(source: str) -> str:
     return source if source in ScoreItem.Source.values else ScoreItem.Source.AUTO
 
 
-def _mark_protest_adjustments(game: Game, seat_number: int, items: list[tuple]) -> list[tuple]:
+def _mark_protest_adjustments(adjustments: list, seat_number: int, items: list[tuple]) -> list[tuple]:
     """Lines from adjustments a protest decided keep source=protest (the sheet's back side). The engine
-    appends a seat's adjustments in the protocol's order, so they pair up one to one. `items` are ITEM_COLUMNS
-    tuples (kind first, source last)."""
-    sources = iter([a.source for a in game.adjustments.all() if a.seat == seat_number])
+    appends a seat's adjustments in the protocol's order, so they pair up one to one. `adjustments` are the game's
+    (rows with seat and source); `items` are ITEM_COLUMNS tuples (kind first, source last)."""
+    sources = iter([a.source for a in adjustments if a.seat == seat_number])
     marked = []
     for item in items:
         if item[0] == "adjustment" and next(sources, None) == Adjustment.Source.PROTEST:
