@@ -54,16 +54,25 @@ def sample(n: int, width: int) -> list[int]:
     return sorted({round(i * (n - 1) / (width - 1)) for i in range(width)})
 
 
+PLOT_WIDTH = WIDTH - LEFT - RIGHT  # pixel columns: at most one point each (`sample`)
+
+
 def history_chart(history: Sequence[tuple[dt.date, Decimal, int]],
-                  elo: Sequence[float | None] | None = None) -> Chart:
-    """`history`: (date, cumulative points, rank) after each game; `elo`: the Elo after the same games (or None)."""
-    total = len(history)
+                  elo: Sequence[float | None] | None = None, *, positions: Sequence[int] | None = None,
+                  total: int | None = None, best_rank: int | None = None) -> Chart:
+    """`history`: (date, cumulative points, rank) after each game; `elo`: the Elo after the same games (or None).
+
+    A caller that read only a sample of a long history (`sample(total, PLOT_WIDTH)`, so that the page costs the same
+    at 100 games or 10,000) passes the sampled points with their `positions` among all `total` games and the best
+    rank over all of them.
+    """
+    if positions is None:
+        total = len(history)
+        best_rank = min(r for _, _, r in history)
+        positions = sample(total, PLOT_WIDTH)  # the x of a kept point is its place among all the games
+        history = [history[i] for i in positions]
+        elo = [elo[i] for i in positions] if elo is not None else None
     final = history[-1]
-    best_rank = min(r for _, _, r in history)
-    keep = sample(total, WIDTH - LEFT - RIGHT)
-    positions = keep  # the x of a kept point is its place among all the games
-    history = [history[i] for i in keep]
-    elo = [elo[i] for i in keep] if elo is not None else None
     n = len(history)
     values = [float(c) for _, c, _ in history]
     ranks = [r for _, _, r in history]

@@ -16,14 +16,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Min
-from django.db.models.functions import TruncMonth
+from django.db.models import Count, F, Max, Min, Window
+from django.db.models.functions import RowNumber, TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.models import Protest, Seat, Tournament
 from games.visibility import counting_games
-from ratings.charts import Chart, history_chart
+from ratings.charts import PLOT_WIDTH, Chart, history_chart, sample
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors_elo import player_elo_series
 from ratings.standings import METRICS, PlayerRecord, StandingRow
@@ -237,10 +237,17 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
     if scope is None:
         return Profile(player=player, scope=None, stats=None)
     stats = PlayerStats.objects.filter(scope=scope, player=player).first()
-    points = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
-                  .values_list("date", "cumulative", "rank", "game_id"))
+    # The chart draws at most one point per pixel column: only those games' points and Elo are read, so the page
+    # costs the same for a player of 100 games or 10,000 (the count and the best rank come from the index).
+    rows = RatingPoint.objects.filter(scope=scope, player=player)
+    summary = rows.aggregate(n=Count("id"), best=Min("rank"))
+    positions = sample(summary["n"], PLOT_WIDTH)
+    if len(positions) < summary["n"]:
+        rows = rows.annotate(i=Window(RowNumber(), order_by=F("seq").asc())).filter(i__in=[p + 1 for p in positions])
+    points = list(rows.order_by("seq").values_list("date", "cumulative", "rank", "game_id"))
+    positions = positions[:len(points)]  # a history being rewritten may have changed in between
     history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
-    elo_after = player_elo_series(player, scope) if points else {}
+    elo_after = player_elo_series(player, scope, game_ids=[game_id for *_, game_id in points]) if points else {}
     elo = [elo_after.get(game_id) for *_, game_id in points]
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
@@ -249,7 +256,8 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
         "date", "game_id", "role", "won", "total", number=F("game__number"), tournament_name=F("game__tournament__name"))
         [(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
-                   chart=history_chart(history, elo) if history else None, games=games, page=page, pages=pages)
+                   chart=history_chart(history, elo, positions=positions, total=summary["n"], best_rank=summary["best"])
+                   if history else None, games=games, page=page, pages=pages)
 
 
 def player_summary(player, club) -> tuple[Season | None, PlayerStats | None]:

@@ -40,9 +40,11 @@ def game_elo(game) -> dict[int, EloChange]:
     return {c.player_id: c for c in EloChange.objects.filter(game=game)}
 
 
-def player_elo_series(player, scope) -> dict[int, float]:
-    """The player's Elo after each of his games in a rating scope (game id → Elo)."""
+def player_elo_series(player, scope, *, game_ids: list[int] | None = None) -> dict[int, float]:
+    """The player's Elo after each of his games in a rating scope (game id → Elo); only `game_ids` when given."""
     changes = EloChange.objects.filter(player=player)
+    if game_ids is not None:
+        changes = changes.filter(game_id__in=game_ids)
     if scope.tournament_id:
         changes = changes.filter(game__tournament_id=scope.tournament_id)
     else:  # a season: the club's games in its dates, read from the rows themselves (no join)

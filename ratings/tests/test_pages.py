@@ -169,3 +169,31 @@ def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
         svgs[language] = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points|viewBox)="([^"]*)"', svg)
         assert not any("," in v for v in svgs[language] if " " not in v), svgs[language]  # "216,0" is a comma
     assert svgs["ru"] == svgs["en"] and len(svgs["ru"]) > 10
+
+
+@pytest.mark.django_db
+def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_history_would_be(club, monkeypatch):
+    """The profile reads only the chart's sampled games (one per pixel column); the chart equals the one drawn from
+    every stored point. The plot is narrowed to 5 columns so that a small history needs sampling."""
+    from ratings import charts, selectors
+    from ratings.models import RatingPoint, RatingScope
+    from ratings.selectors_elo import player_elo_series
+
+    t2, player = build(club, 12, 12)
+    scope = RatingScope.objects.get(tournament=t2)
+    rows = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
+                .values_list("date", "cumulative", "rank", "game_id"))
+    assert len(rows) > 5
+    monkeypatch.setattr(charts, "PLOT_WIDTH", 5)
+    monkeypatch.setattr(selectors, "PLOT_WIDTH", 5)
+    elo = player_elo_series(player, scope)
+    whole = charts.history_chart([r[:3] for r in rows], [elo.get(r[3]) for r in rows])
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        profile = selectors.player_profile(player, scope)
+    read = [q["sql"] for q in queries if "ratings_ratingpoint" in q["sql"] and "ROW_NUMBER" in q["sql"].upper()]
+    assert len(read) == 1, "the points are read as the chart's sample"
+    assert profile.chart == whole
+    assert len(profile.chart.points_line.split()) == 5 and profile.chart.games == len(rows)
