@@ -1,5 +1,7 @@
 """Stored facts of the standings: the lot is drawn once and kept, so a page shows the same order every time."""
 
+import datetime as dt
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -76,13 +78,28 @@ class RatingScope(models.Model):
     def __str__(self) -> str:
         return str(self.tournament or self.season)
 
-    def games_q(self, prefix: str = "") -> models.Q:
-        """The filter selecting this scope's games (or rows with the game's fields under `prefix`)."""
+    def games_q(self, prefix: str = "", *, since: tuple[dt.date, int] | None = None) -> models.Q:
+        """The filter selecting this scope's games (or rows with the game's fields under `prefix`); with `since`
+        = (date, game id), only the games at or after that one (`at_or_after`), the season's first day raised to
+        that date so that the date index is searched from there."""
         if self.kind == self.Kind.TOURNAMENT:
-            return models.Q(**{f"{prefix}tournament_id": self.tournament_id})
+            q = models.Q(**{f"{prefix}tournament_id": self.tournament_id})
+            return q if since is None else q & at_or_after(*since, prefix=prefix)
         season = self.season
-        return models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": season.start,
-                           f"{prefix}date__lte": season.end})
+        start = season.start if since is None else max(season.start, since[0])
+        q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
+                        f"{prefix}date__lte": season.end})
+        return q if since is None else q & ~models.Q(**{f"{prefix}date": since[0], f"{prefix}game_id__lt": since[1]})
+
+
+def at_or_after(date, game_id: int, *, game_field: str = "game_id", prefix: str = "") -> models.Q:
+    """Rows of the games at or after the game (date, id), in a club's order of games (date, then game id).
+
+    Written as one range on the date (`date >= d AND NOT (date = d AND game < id)`), not as an OR, so that the
+    (…, date, game) indexes serve it: with the OR, SQLite scanned the whole season for a change at its end.
+    """
+    return (models.Q(**{f"{prefix}date__gte": date})
+            & ~models.Q(**{f"{prefix}date": date, f"{prefix}{game_field}__lt": game_id}))
 
 
 class PlayerGame(models.Model):

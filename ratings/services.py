@@ -37,7 +37,7 @@ from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
 from ratings import services_elo
-from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
 from ratings.standings import PlayerRecord, draw_lots, rank
 from ratings.tasks import enqueue
 
@@ -440,8 +440,7 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
             pending.save()
         return
     date, game_id = since
-    tail = (PlayerGame.objects.filter(scope.games_q()).filter(Q(date__gt=date) | Q(date=date, game_id__gte=game_id))
-            .values("game_id").distinct())
+    tail = PlayerGame.objects.filter(scope.games_q(since=since)).values("game_id").distinct()
     if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
         _store_history(scope, since)
         return
@@ -477,8 +476,8 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
         points.delete()
     else:
         date, game_id = since
-        after = Q(date__gt=date) | Q(date=date, game_id__gte=game_id)
-        games = games.filter(after)
+        after = at_or_after(date, game_id)
+        games = PlayerGame.objects.filter(scope.games_q(since=since))
         last = points.exclude(after).order_by("-seq").values_list("seq", flat=True).first()
         seq = 0 if last is None else last + 1
         played: dict[int, int] = {}

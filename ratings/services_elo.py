@@ -13,13 +13,13 @@ import datetime as dt
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
 from club.models import Club
 from games.models import Game, Seat
 from ratings import elo
-from ratings.models import EloChange, EloRating, PendingTail
+from ratings.models import EloChange, EloRating, PendingTail, at_or_after
 from ratings.tasks import enqueue
 
 INLINE_TAIL = 50  # games after a change recomputed in the request; a longer tail goes to the worker
@@ -36,7 +36,7 @@ def pending_key(club_id: int) -> str:
 def _tail_games(club_id: int, since: Key):
     date, game_id = since
     return (Game.objects.filter(club_id=club_id, status__in=COUNTED, results_hidden=False).exclude(result="")
-            .filter(Q(date__gt=date) | Q(date=date, pk__gte=game_id)))
+            .filter(at_or_after(date, game_id, game_field="pk")))
 
 
 def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:
@@ -102,7 +102,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
         PendingTail.objects.filter(key=pending_key(club_id)).delete()
         since = (dt.date.min, 0)
     date, game_id = since
-    old_tail = changes.filter(Q(date__gt=date) | Q(date=date, game_id__gte=game_id))
+    old_tail = changes.filter(at_or_after(date, game_id))
     touched = set(old_tail.values_list("player_id", flat=True).distinct())
     old_tail.delete()
     ratings: dict[int, float] = {}
