@@ -16,8 +16,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Min, Window
-from django.db.models.functions import RowNumber, TruncMonth
+from django.db.models import Count, F, Max, Min
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -228,9 +228,22 @@ def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
 
 
 def player_tournaments(player, limit: int = 20) -> list[PlayerStats]:
-    """The latest tournaments the player played, with the final (current) rank, newest first."""
-    return list(PlayerStats.objects.filter(player=player, scope__kind=RatingScope.Kind.TOURNAMENT)
-                .select_related("scope__tournament").order_by("-scope__tournament__start_date", "-scope_id")[:limit])
+    """The latest tournaments the player played, with the final (current) rank, newest first.
+
+    The tournaments are found from the player's latest games (the (player, date, game) index, newest first), not by
+    sorting every tournament line he ever had: a regular of ten years has a thousand of them.
+    """
+    recent: list[int] = []
+    games = PlayerGame.objects.filter(player=player, tournament__isnull=False).order_by("-date", "-game_id")
+    batch = 8 * limit
+    for start in range(0, 1_000_000, batch):
+        ids = list(games.values_list("tournament_id", flat=True)[start:start + batch])
+        recent += [t for t in dict.fromkeys(ids) if t not in recent]
+        if len(recent) >= limit or len(ids) < batch:
+            break
+    scopes = list(RatingScope.objects.filter(tournament_id__in=recent[:limit]).values_list("pk", flat=True))
+    return list(PlayerStats.objects.filter(scope_id__in=scopes, player=player)  # the (scope, player) unique index
+                .select_related("scope__tournament").order_by("-scope__tournament__start_date", "-scope_id"))
 
 
 def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profile:
@@ -240,10 +253,11 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
     # The chart draws at most one point per pixel column: only those games' points and Elo are read, so the page
     # costs the same for a player of 100 games or 10,000 (the count and the best rank come from the index).
     rows = RatingPoint.objects.filter(scope=scope, player=player)
-    summary = rows.aggregate(n=Count("id"), best=Min("rank"))
-    positions = sample(summary["n"], PLOT_WIDTH)
-    if len(positions) < summary["n"]:
-        rows = rows.annotate(i=Window(RowNumber(), order_by=F("seq").asc())).filter(i__in=[p + 1 for p in positions])
+    seqs = list(rows.order_by("seq").values_list("seq", flat=True))  # from the (scope, player, seq) index alone
+    positions = sample(len(seqs), PLOT_WIDTH)
+    best = rows.aggregate(best=Min("rank"))["best"]  # from the (scope, player, rank) index
+    if len(positions) < len(seqs):
+        rows = rows.filter(seq__in=[seqs[p] for p in positions])
     points = list(rows.order_by("seq").values_list("date", "cumulative", "rank", "game_id"))
     positions = positions[:len(points)]  # a history being rewritten may have changed in between
     history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
@@ -256,7 +270,7 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
         "date", "game_id", "role", "won", "total", number=F("game__number"), tournament_name=F("game__tournament__name"))
         [(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
-                   chart=history_chart(history, elo, positions=positions, total=summary["n"], best_rank=summary["best"])
+                   chart=history_chart(history, elo, positions=positions, total=len(seqs), best_rank=best)
                    if history else None, games=games, page=page, pages=pages)
 
 

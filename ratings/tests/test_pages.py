@@ -193,7 +193,18 @@ def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_hist
 
     with CaptureQueriesContext(connection) as queries:
         profile = selectors.player_profile(player, scope)
-    read = [q["sql"] for q in queries if "ratings_ratingpoint" in q["sql"] and "ROW_NUMBER" in q["sql"].upper()]
-    assert len(read) == 1, "the points are read as the chart's sample"
+    read = [q["sql"] for q in queries if '"cumulative"' in q["sql"]]
+    assert len(read) == 1 and read[0].count(",") < 40 and '"seq" IN (' in read[0], "only the sample is read"
     assert profile.chart == whole
     assert len(profile.chart.points_line.split()) == 5 and profile.chart.games == len(rows)
+
+
+@pytest.mark.django_db
+def test_the_profile_lists_the_players_latest_tournaments_newest_first(club):
+    from ratings import selectors
+
+    t2, player = build(club, 3, 10)
+    t1 = t2.__class__.objects.get(club=club, name="Весна")
+    assert [s.scope.tournament for s in selectors.player_tournaments(player, limit=1)] == [t2]
+    assert [s.scope.tournament for s in selectors.player_tournaments(player)] == [t2, t1]
+    assert all(s.player == player and s.games > 0 for s in selectors.player_tournaments(player))
