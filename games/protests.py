@@ -38,7 +38,7 @@ from games.rules.ruleset import RuleSet
 from games.rules.scoring import clause
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
-from games.services import score_games
+from games.services import lock_scoring_scope, score_games
 
 
 class ProtestError(ServiceError):
@@ -221,6 +221,9 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
     if decision not in (REJECT, UPHOLD):
         raise ProtestError(_("Choose a decision: reject or uphold."))
     with transaction.atomic():
+        # The lock order of lock_scoring_scope: the scope the decision rescores, then the protest and its game.
+        scope = Game.objects.filter(pk=protest.game_id).values("tournament_id", "club_id").get()
+        lock_scoring_scope(**scope)
         protest = Protest.objects.select_for_update().get(pk=protest.pk)
         game = _locked_game(protest.game)
         if protest.is_decided:

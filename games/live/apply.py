@@ -1,7 +1,8 @@
 """The apply step: every judge click is one call of `live_apply(*, game_id, by, kind, payload, version,
 action_id)`:
 
-* one `transaction.atomic()`, the Game row locked with `select_for_update`;
+* one `transaction.atomic()`, the Game row locked with `select_for_update`; an action that rescores the scope
+  locks the scope (tournament or club) before the game, the lock order of `games.services.scoring.lock_scoring_scope`;
 * `can_edit_protocol` checked on the server (PermissionDenied otherwise);
 * idempotent: `action_id` is unique per game (GameAction); a retried request is answered "already applied";
 * no lost update: `version` must equal the game's current version, else `StaleVersion` with the current state;
@@ -32,7 +33,7 @@ from games.live.targets import TARGET_KEYS, AlreadyDone, check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
-from games.services import score_games
+from games.services import lock_scoring_scope, score_games
 
 HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
     **setup.HANDLERS, **day.HANDLERS, **night.HANDLERS, **penalties.HANDLERS, **end.HANDLERS, **undo.HANDLERS,
@@ -64,7 +65,11 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
         raise ActionRefused(_("The request carries no action id; reload the page."))
     _refuse_nul(action_id, payload)
     try:
-        return _apply(game_id=game_id, by=by, kind=kind, payload=payload, version=version, action_id=action_id)
+        try:
+            return _apply(game_id=game_id, by=by, kind=kind, payload=payload, version=version, action_id=action_id)
+        except _ScopeFirst as first:  # nothing was written: again, the scope locked before the game
+            return _apply(game_id=game_id, by=by, kind=kind, payload=payload, version=version, action_id=action_id,
+                          scope=first.scope)
     except IntegrityError:
         # The row lock lets a second use of an action id with the current version (not a retry: a retry carries
         # the version it was sent with) reach the unique constraint; the transaction was rolled back.
@@ -81,10 +86,29 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
                      "state; repeat your action.")) from error
 
 
-def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: str) -> ActionResult:
+class _ScopeFirst(Exception):
+    """The action rescores the game's scope but the game was locked alone: roll back and start again, locking the
+    scope first (the lock order of `games.services.scoring.lock_scoring_scope`)."""
+
+    def __init__(self, game: Game):
+        super().__init__("lock the scoring scope first")
+        self.scope = {"tournament_id": game.tournament_id, "club_id": game.club_id}
+
+
+def _may_score(kind: str, game: Game) -> bool:
+    """Whether the action can rescore the scope: the result, or any change of a finished game (a sign-off
+    changes no score). A handler that scores otherwise is caught after it ran (`_ScopeFirst`)."""
+    return kind == "result" or (game.is_finished and kind != "sign")
+
+
+def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: str,
+           scope: dict | None = None) -> ActionResult:
     with transaction.atomic():
+        if scope is not None:
+            lock_scoring_scope(**scope)
         # Only the rule set is needed by every action; the club, tournament and judge rows load when an action or a
-        # permission check other than the table judge's own needs them (a tap stays a few short queries).
+        # permission check other than the table judge's own needs them (a tap stays a few short queries). A tap
+        # that cannot score locks only the game; one that can locks its scope first (`_ScopeFirst`).
         game = Game.objects.select_for_update(of=("self",)).select_related("ruleset").get(pk=game_id)
         if not can_edit_protocol(by, game):
             raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
@@ -108,6 +132,8 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
                 and not may_change_finished(by, game)):
             raise ActionRefused(_("A protest decision changed this protocol; from now on only the head judge "
                                   "changes it, through the protest."))
+        if scope is None and _may_score(kind, game):
+            raise _ScopeFirst(game)
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if k in PAYLOAD_KEYS or (k[:1] == "v" and k[1:].isdigit())}
         check_target(ctx, kind, payload)  # a repeated tap names an old moment: absorbed, never applied anew
@@ -123,5 +149,7 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
                                   payload={**payload, **result.log},
                                   before=ctx.snap.data, by=by if getattr(by, "is_authenticated", False) else None)
         if ctx.scores_changed:
+            if scope is None:
+                raise _ScopeFirst(game)
             score_games(game=game)
     return result

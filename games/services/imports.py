@@ -13,11 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
-from django.db import DataError, IntegrityError, transaction
+from django.db import DataError, IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
+from club.db import is_conflict
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
 from club.services import ServiceError
@@ -42,7 +43,7 @@ from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, ruleset_by_slug
-from games.services.scoring import score_games
+from games.services.scoring import lock_scoring_scope, score_games
 
 DEFAULT_CLUB_NAME = "Клуб"
 
@@ -191,6 +192,16 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     try:
         return _import_parsed(parsed, club=club, club_name=club_name, problems=problems, shown=shown,
                               warnings=warnings, warnings_shown=warnings_shown, report_problem=report)
+    except OperationalError as exc:
+        if not is_conflict(exc):
+            raise
+        # Another writer held the same rows past the database's patience (a PostgreSQL deadlock or lock timeout,
+        # SQLite's busy timeout): the transaction was rolled back; a message, never a traceback or a 500.
+        line = "-: document: the database was busy with another write (a judge, a protest or another import); " \
+               "nothing was imported: run the import again"
+        raise ImportFailed(problems + [line], shown + [_(
+            "The database was busy with another write (a judge, a protest or another import); nothing was "
+            "imported. Please run the import again.")]) from exc
     except (DataError, IntegrityError, OverflowError) as exc:
         # The checks above mirror every column's limit; should one still be missed, the database's refusal is a
         # message (and the transaction is rolled back), never a server error.
@@ -202,6 +213,7 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
     report = report_problem
     with transaction.atomic():
         target_club = club or resolve_club(club_name)
+        _lock_tournaments(target_club, {doc.tournament.name for _label, doc in parsed if doc.tournament})
         planned = []
         for label, doc in parsed:
             if doc.tournament is None:
@@ -266,6 +278,15 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
             score_games(tournament=tournament)
             report.tournaments.append(tournament)
     return report
+
+
+def _lock_tournaments(club: Club, names: set[str]) -> None:
+    """Lock the stored tournaments the documents re-write, in one order (by id), before anything of them is read or
+    written: the scope before its games (games.services.scoring.lock_scoring_scope). The checks below (a signed
+    game is never overwritten) then read what no judge changes until the import commits."""
+    ids = Tournament.objects.filter(club=club, name__in=names).order_by("pk").values_list("pk", flat=True)
+    for pk in ids:
+        lock_scoring_scope(tournament_id=pk, club_id=None)
 
 
 def _upsert_tournament(club: Club, header, version: RuleSetVersion) -> Tournament:

@@ -32,10 +32,19 @@ def scoring_scope(game: Game):
 
 def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> None:
     """Serialise the rescoring of one scope until the transaction ends: a row lock on the tournament, or for club
-    games (scored per club and season) on the club. Call inside a transaction, after locking the game itself.
+    games (scored per club and season) on the club.
 
-    On PostgreSQL this is `SELECT … FOR UPDATE`; SQLite has no row locks, but there every write transaction
-    begins IMMEDIATE (club.settings), which serialises the writers as a whole.
+    The lock order of the whole code base: the scope first, then its games. A transaction that may rescore a
+    scope (or writes several of its games) calls this before it locks or writes any game of the scope: the judge's
+    action that scores (games.live.apply), a protest decision (games.protests), an import (games.services.imports);
+    the schedule's services lock the tournament first too (games.schedule). Two orders (one writer holding a game
+    and waiting for the tournament, another holding the tournament and waiting for the game) would deadlock on
+    PostgreSQL; one that still happens is a conflict (club.db.is_conflict): 409/503, never 500. After the scope,
+    the rows of ratings (rating scopes, seasons) are locked by the scoring's receivers, never before it.
+
+    On PostgreSQL this is `SELECT … FOR UPDATE` (taken again later in the same transaction, it is a no-op); SQLite
+    has no row locks, but there every write transaction begins IMMEDIATE (club.settings), which serialises the
+    writers as a whole.
     """
     if tournament_id is not None:
         list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk", flat=True))

@@ -15,7 +15,7 @@ import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connections
+from django.db import OperationalError, connections
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -193,6 +193,33 @@ def test_an_over_long_club_name_is_refused_by_the_command(tmp_path, monkeypatch,
     assert status == 1 and "Traceback" not in err
     assert "--club: club: must be at most 120 characters" in err
     assert not Club.objects.exists()
+
+
+def _deadlock(**kwargs):
+    raise OperationalError("deadlock detected")  # what PostgreSQL answers the victim of two lock orders
+
+
+def test_a_deadlock_during_the_import_is_a_message_of_the_command_not_a_traceback(tmp_path, monkeypatch, capsys,
+                                                                                 club_admin):
+    path = tmp_path / "good.json"
+    path.write_bytes(_bytes(_doc()))
+    monkeypatch.setattr("games.services.imports.score_games", _deadlock)
+    before = snapshot()
+    status, err = _run_command(monkeypatch, capsys, str(path))
+    assert status == 1 and "Traceback" not in err
+    assert "the database was busy with another write" in err and "run the import again" in err
+    assert snapshot() == before
+
+
+def test_a_deadlock_during_the_import_is_a_message_on_the_upload_page(client, club_admin, monkeypatch):
+    monkeypatch.setattr("games.services.imports.score_games", _deadlock)
+    client.force_login(club_admin)
+    before = snapshot()
+    response = client.post(reverse("games:import"), {"files": [SimpleUploadedFile("good.json", _bytes(_doc()))]})
+    assert response.status_code == 400
+    assert any("импорт" in line.lower() and "занята" in line for line in response.context["problems"]), \
+        response.context["problems"]
+    assert snapshot() == before
 
 
 def test_the_good_document_of_these_cases_imports(tmp_path, monkeypatch, capsys, club_admin):

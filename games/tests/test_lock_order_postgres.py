@@ -1,0 +1,131 @@
+"""One lock order on a real PostgreSQL (games.services.scoring.lock_scoring_scope): a writer that rescores locks
+the scope (the tournament) before the games. An import re-writing a tournament and the judge's action that
+scores one of its games, at the same moment, then wait for each other instead of deadlocking.
+
+The moment is forced: the judge's transaction holds its locks until the import holds what it takes first (or a
+second has passed: with one lock order the import cannot get there), then both go on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+
+import pytest
+from django.core.cache import cache
+from django.db import connection, transaction
+
+from club.models import Membership, nickname_key
+from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+from games.live import apply as live_apply_module
+from games.live.apply import live_apply
+from games.models import Game, GameAction, RuleSetVersion, ScoreItem, Seat, Tournament
+from games.rules.interchange import protocol_to_dict
+from games.services import imports, score_games, write_protocol
+from games.tests.live_fixtures import NICKS
+from games.tests.rules_builders import ex1, ex18
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+HOLD = 1.0  # seconds the judge's transaction waits, holding its locks, for the import to take its first lock
+
+
+@pytest.fixture(autouse=True)
+def _needs_postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (row locks and deadlock detection): run with DATABASE_URL=postgres://…")
+
+
+def _scores(tournament) -> tuple:
+    cache.clear()
+    seats = list(Seat.objects.filter(game__tournament=tournament).order_by("game_id", "number").values_list(
+        "game_id", "number", "main", "extras", "total", "won"))
+    items = sorted(ScoreItem.objects.filter(seat__game__tournament=tournament).values_list(
+        "seat__game_id", "seat__number", "kind", "points", "effective"))
+    return seats, items
+
+
+def _fresh_scores(tournament) -> tuple:
+    with transaction.atomic():
+        score_games(tournament=tournament)
+        fresh = _scores(tournament)
+        transaction.set_rollback(True)
+    return fresh
+
+
+def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_deadlock(monkeypatch):
+    club = ClubFactory(name="Полночь")
+    players = [PlayerFactory(club=club, nickname=n) for n in NICKS[:10]]
+    judge = MembershipFactory(club=club, user=UserFactory(username="judge"), role=Membership.Role.JUDGE).user
+    ruleset = RuleSetVersion.objects.filter(slug="cml", club__isnull=True).order_by("-version").first()
+    tournament = Tournament.objects.create(club=club, name="Кубок", ruleset=ruleset)
+    names = dict(enumerate(NICKS[:10], start=1))
+    by_key = {nickname_key(p.nickname): p for p in players}
+    # Game 1: the judge is about to confirm the result; game 2: finished.
+    game = Game(club=club, tournament=tournament, ruleset=ruleset, number=1, table=1, date="2026-11-28",
+                judge=judge, judge_name="judge", status=Game.Status.IN_PROGRESS, phase="D3")
+    write_protocol(game=game, protocol=dataclasses.replace(ex1(players=names), result=None), players=by_key,
+                   fresh=True)
+    other = Game(club=club, tournament=tournament, ruleset=ruleset, number=2, table=2, date="2026-11-28",
+                 status=Game.Status.FINISHED)
+    write_protocol(game=other, protocol=ex18(players=names), players=by_key, fresh=True)
+    score_games(tournament=tournament)
+    # The import re-writes both games (game 1 as finished with a red win, as the paper protocol has it).
+    document = {"format": "mafclub/1", "tournament": {"name": "Кубок", "ruleset": "cml"},
+                "games": [{**protocol_to_dict(dataclasses.replace(ex1(players=names), number=1)), "table": 1, "date": "2026-11-28"},
+                          {**protocol_to_dict(dataclasses.replace(ex18(players=names), number=2)), "table": 2, "date": "2026-11-28"}]}
+    raw = json.dumps(document, ensure_ascii=False)
+    version = Game.objects.get(pk=game.pk).version
+
+    judge_holds, import_holds = threading.Event(), threading.Event()
+    real_score_games, real_upsert = live_apply_module.score_games, imports._upsert_tournament
+
+    def score_after_the_import_started(**kwargs):
+        judge_holds.set()  # the judge's transaction holds the game (and, with one lock order, the tournament)
+        import_holds.wait(HOLD)
+        return real_score_games(**kwargs)
+
+    def upsert_and_tell(*args):
+        tournament = real_upsert(*args)
+        import_holds.set()  # the import holds the tournament row and goes on to write the games
+        return tournament
+
+    monkeypatch.setattr(live_apply_module, "score_games", score_after_the_import_started)
+    monkeypatch.setattr(imports, "_upsert_tournament", upsert_and_tell)
+    outcome: dict[str, object] = {}
+
+    def judge_confirms():
+        try:
+            live_apply(game_id=game.pk, by=judge, kind="result", payload={"result": "red"}, version=version,
+                       action_id="result-1")
+            outcome["judge"] = "ok"
+        except Exception as exc:  # noqa: BLE001 — the test reports what went wrong
+            outcome["judge"] = f"{exc!r} {exc.__cause__!r}"
+        finally:
+            judge_holds.set()
+            connection.close()
+
+    def import_runs():
+        try:
+            judge_holds.wait(10)
+            imports.import_documents(documents=[("cup.json", raw)], club_name="Полночь")
+            outcome["import"] = "ok"
+        except Exception as exc:  # noqa: BLE001
+            outcome["import"] = f"{exc!r} {getattr(exc, 'problems', '')}"
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=judge_confirms), threading.Thread(target=import_runs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert outcome == {"judge": "ok", "import": "ok"}
+    game.refresh_from_db()
+    # The judge's result committed first, then the import re-wrote the game on top of it.
+    assert GameAction.objects.filter(game=game, kind="result").count() == 1
+    assert game.status == Game.Status.FINISHED and game.result == "red"
+    assert game.version == version + 2
+    assert _scores(tournament) == _fresh_scores(tournament)
+    assert Seat.objects.filter(game=game, won=True).count() == 7
