@@ -41,7 +41,13 @@ class Season(models.Model):
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
         ordering = ["-start", "name"]
-        constraints = [models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="season_end_after_start")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")), name="season_end_after_start"),
+            # One season per date range and club: two scorings making a year's default season at once keep one
+            # (get_or_create survives the race only with a unique constraint), and two seasons of the same dates
+            # would hold the same table twice.
+            models.UniqueConstraint(fields=["club", "start", "end"], name="season_unique_dates"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from club import permissions
@@ -71,12 +71,29 @@ def _cover_uncovered_games(*, club_id: int, start: dt.date, end: dt.date) -> lis
     return made
 
 
+def _save(season: Season) -> None:
+    """Save, refusing a second season of the same dates (the `season_unique_dates` constraint) with a message, also
+    when another request stored it a moment ago."""
+    same = Season.objects.filter(club_id=season.club_id, start=season.start, end=season.end).exclude(pk=season.pk)
+    taken = same.first()
+    if taken is None:
+        try:
+            with transaction.atomic():
+                season.save()
+            return
+        except IntegrityError:
+            taken = same.first()
+            if taken is None:
+                raise
+    raise ServiceError(_("The season «%(name)s» already has these dates.") % {"name": taken.name}, field="start")
+
+
 @transaction.atomic
 def season_create(*, club: Club, by, name: str, start: dt.date | None, end: dt.date | None) -> Season:
     _require_admin(by, club)
     season = Season(club=club, name=_checked(name=name, start=start, end=end), start=start, end=end)
     season._history_user = by
-    season.save()
+    _save(season)
     season_changed(season)  # the new season's table and history, from the games already stored
     return season
 
@@ -89,7 +106,7 @@ def season_update(*, season: Season, by, name: str, start: dt.date | None, end: 
     old_start, old_end = season.start, season.end
     season.name, season.start, season.end = name, start, end
     season._history_user = by
-    season.save()
+    _save(season)
     # Rebuilt even when only renamed: the bumped version also renews the cached pages that show the name.
     season_changed(season)
     covering = _cover_uncovered_games(club_id=season.club_id, start=old_start, end=old_end)

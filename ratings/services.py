@@ -206,6 +206,9 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
     for club_id, dates in dates_by_club.items():
         seasons = list(Season.objects.filter(club_id=club_id, start__lte=max(dates), end__gte=min(dates)))
         for year in sorted({d.year for d in dates if not any(s.covers(d) for s in seasons)}):
+            # Two scorings (tables of two tournaments) may make the same new year at once: the unique constraint
+            # on the club and dates makes the second wait for the first, fail in get_or_create's savepoint and read
+            # the first's season; the scope, one to one with its season, the same.
             season, _ = Season.objects.get_or_create(club_id=club_id, start=dt.date(year, 1, 1),
                                                      end=dt.date(year, 12, 31), defaults={"name": str(year)})
             seasons.append(season)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from club.models import Club
 from ratings.models import PlayerStats, RatingPoint, RatingScope, Season
 from ratings.selectors import season_summary
 
@@ -201,6 +203,33 @@ def test_bad_input_names_the_field_and_changes_nothing(client, cast, games, engl
         errors = response.context["form"].errors
         assert list(errors) == [field] and text in errors[field][0], errors
         assert text.split("“")[0] in response.content.decode().replace("&#x27;", "'")
+
+
+def test_a_second_season_of_the_same_dates_is_refused_with_a_message(client, cast, games, english):
+    admin = client_of(client, cast, "club_admin")
+    post_new(admin, "Апрель", "2025-04-01", "2025-04-30")
+    april = Season.objects.get(club=cast.club, name="Апрель")
+    before = state()
+    created = post_new(admin, "Год", "2025-01-01", "2025-12-31")
+    edited = post_edit(admin, april, "Апрель", "2025-01-01", "2025-12-31")
+    assert state() == before
+    for response in (created, edited):
+        assert response.status_code == 200
+        errors = response.context["form"].errors
+        assert list(errors) == ["start"] and "«2025» already has these dates" in errors["start"][0], errors
+    assert post_edit(admin, april, "Апрель 2025", "2025-04-01", "2025-04-30").status_code == 302  # its own dates
+
+
+def test_the_database_keeps_one_season_per_club_and_dates(cast, games):
+    """The constraint get_or_create relies on when two scorings make a new year's season at once (the race itself:
+    test_season_race_postgres)."""
+    year = Season.objects.get(club=cast.club, name="2025")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Season.objects.create(club=cast.club, name="Дубль", start=year.start, end=year.end)
+    other = Club.objects.create(name="Другой клуб")
+    Season.objects.create(club=other, name="2025", start=year.start, end=year.end)  # another club: its own
+    Season.objects.create(club=cast.club, name="Почти год", start=year.start, end=dt.date(2025, 12, 30))
+    assert Season.objects.filter(start=year.start, end=year.end).count() == 2
 
 
 def test_the_seasons_page_speaks_russian_by_default(client, cast, games):
