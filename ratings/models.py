@@ -195,7 +195,9 @@ class RatingPoint(models.Model):
 
     class Meta:
         ordering = ["scope_id", "seq"]
-        indexes = [models.Index(fields=["scope", "player", "seq"]), models.Index(fields=["scope", "seq"])]
+        # (scope, player, rank): the profile's best rank without reading the player's points (ratings.selectors)
+        indexes = [models.Index(fields=["scope", "player", "seq"]), models.Index(fields=["scope", "seq"]),
+                   models.Index(fields=["scope", "player", "rank"])]
 
     def __str__(self) -> str:
         return f"{self.player_id} #{self.seq}: {self.cumulative} ({self.rank})"
