@@ -25,6 +25,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from club.models import Club, Membership
 
@@ -120,6 +121,17 @@ class ClubScopedAdmin:
         except ValidationError:
             return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
         return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """django-simple-history's page of one version (`…/<id>/history/<version>/`): it looks both up with the raw
+        URL text, so a malformed one is "no such version" (404) here rather than a 500 there."""
+        history = getattr(self.model, self.model._meta.simple_history_manager_attribute).model
+        try:
+            self.model._meta.pk.to_python(unquote(object_id))
+            history._meta.pk.to_python(version_id)
+        except ValidationError:
+            raise Http404 from None
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
     # --- object-level permissions ------------------------------------------------------------------------------
     def has_view_permission(self, request, obj=None):
