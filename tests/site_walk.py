@@ -4,18 +4,17 @@ tests/test_site_layout.py for the layout)."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from club.models import Club, Player, PlayerClaim
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
 from games.protests import protest_decide
 from ratings.models import Season
+from tests.url_walk import Params, fill, routes
 
 # Patterns that are not pages a person reads (and why), by URL name.
 NOT_PAGES = {
@@ -30,71 +29,20 @@ class Scene:
     names: set[str] = field(default_factory=set)
 
 
-def _walk(resolvers, prefix="", names=()):
-    for entry in resolvers:
-        if isinstance(entry, URLResolver):
-            namespace = entry.namespace or ""
-            if namespace == "admin" or (entry.app_name == "admin"):
-                yield prefix + str(entry.pattern), "admin", ()
-                continue
-            yield from _walk(entry.url_patterns, prefix + str(entry.pattern), (*names, namespace) if namespace else names)
-        elif isinstance(entry, URLPattern):
-            yield prefix + str(entry.pattern), ":".join((*names, entry.name or "")), entry
-
-
-CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
-
 # Documents of a tournament's seating schedule: a 404 until the organiser publishes one (the demo has none).
 ABSENT_UNTIL_PUBLISHED = {"games:tournament_seating_json", "games:tournament_cards", "games:round_seating_pdf"}
 
-# How to fill a pattern's parameters: the path word before `<int:pk>` names the object.
-FILL = {
-    "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
-    "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
-    "rounds": "round",
-}
 # Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
-QUERIES = {"games:round_sheets_pdf": "?games=1-2"}
-SLUGS = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"]}  # a reset link that is no longer valid
+QUERIES = {"games:round_sheets_pdf": ["?games=1-2"]}
+NAMED = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"]}  # a reset link that is no longer valid
 
 
 def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
-    urls, unknown = [], []
-    for route, name, _entry in _walk(get_resolver().url_patterns):
-        short = name.split(":")[-1]
-        if short in NOT_PAGES or name in NOT_PAGES or name == "admin":
-            continue
-        if route.startswith("^") or "(?P" in route:  # static() in DEBUG
-            continue
-        params = CONVERTER.findall(route)
-        if not params:
-            urls.append((name, "/" + route))
-            continue
-        candidates = ["/" + route]
-        ok = True
-        for converter, pname in params:
-            before = route.split("<")[0].rstrip("/").split("/")[-1] if route.count("<") == 1 else None
-            if converter == "int":
-                head = route[: route.index(f"<{converter}:{pname}>")].rstrip("/").split("/")
-                word = head[-1] if head else ""
-                kind = FILL.get(word)
-                if kind is None or kind not in scene.ids:
-                    ok = False
-                    break
-                values = [str(v) for v in scene.ids[kind]]
-            else:
-                values = SLUGS.get(pname)
-                if values is None:
-                    ok = False
-                    break
-            del before
-            token = f"<{converter}:{pname}>" if converter else f"<{pname}>"
-            candidates = [c.replace(token, v, 1) for c in candidates for v in values]
-        if ok:
-            urls.extend((name, c + QUERIES.get(name, "")) for c in candidates)
-        else:
-            unknown.append(f"{name}: /{route}")
-    return urls, unknown
+    """(name, URL) of every page a person reads (not the admin, `NOT_PAGES` or DEBUG's static files), and the
+    patterns the walk cannot fill."""
+    pages = [r for r in routes() if not r.is_admin and not r.is_regex and r.name not in NOT_PAGES]
+    return fill(pages, Params(ids=scene.ids, named=NAMED, queries=QUERIES,
+                              hint="add its values to build_scene or NAMED in tests/site_walk.py (or its name to NOT_PAGES)"))
 
 
 def build_scene() -> Scene:

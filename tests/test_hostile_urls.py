@@ -1,8 +1,8 @@
 """Every URL pattern of the site, requested with hostile input, as anonymous and as the club's admin.
 
-The walk goes through `get_resolver()` recursively (the admin included) and fills every path parameter with real
-ids of the demo club — and, where the converter takes free text (`str`, `path`, a regex like `.*`), with the
-payload itself. Each URL is then asked for
+The walk (tests/url_walk.py) goes through every URL pattern (the admin included) and fills every path parameter
+with real ids of the demo club and an id that names nothing — and, where the parameter takes free text (`str`,
+`path`, a regex like `.*`), with the payload itself. Each URL is then asked for
 
 - with the payload in every query parameter at once (the common names below plus every name the view's module
   reads from `request.GET`, plus made-up ones), as a page and as an htmx request;
@@ -20,17 +20,15 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import re
-from dataclasses import dataclass
 from urllib.parse import quote
 
 import pytest
-from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
-from django.urls.resolvers import RegexPattern, RoutePattern
 from django.utils import timezone
+
+from tests.url_walk import Params, Route, routes, urls
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -47,24 +45,12 @@ POST_NAME = re.compile(r"""POST(?:\.get|\.getlist)?[\[(]\s*["'](\w+)["']""")
 POST_FIELDS = ("text", "category", "seat", "seats", "written_at", "player_id", "nickname", "note", "points", "clause",
                "result", "by", "target", "name", "role", "id", "decision", "explanation", "username", "password",
                "email", "date", "table", "tournament", "evening", "ruleset", "start", "end", "version", "action_id")
-CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
-REGEX_GROUP = re.compile(r"\(\?P<(\w+)>([^)]*)\)")
-# The path word before `<int:pk>` names the object (`players/<int:pk>/` → a player).
-KIND_OF_WORD = {
-    "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
-    "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
-}
-SLUGS = {"kind": ["undo", "no-such-action"], "uidb64": ["MQ"], "token": ["set-password"]}
+NAMED = {"kind": ["undo", "no-such-action"]}  # slugs take no free text: a real action and a made-up one
 LOGINS = {"anonymous": None, "admin": "admin"}  # the demo club's admin
 
 
-@dataclass
-class Scene:
-    ids: dict[str, list[int]]
-
-
 @pytest.fixture
-def scene(db) -> Scene:
+def params(db) -> Params:
     from club.models import Club, Player, PlayerClaim
     from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
     from ratings.models import Season
@@ -83,98 +69,22 @@ def scene(db) -> Scene:
         username="player"), category="result", text="Судья не дал последнее слово", filed_at=timezone.now())
     claim = PlayerClaim.objects.create(user=User.objects.create_user("newcomer", password="x-demo-2026"),
                                        player=Player.objects.filter(club=club, user__isnull=True).first())
-    return Scene(ids={
+    ids = {
         "player": [seat.player.pk], "tournament": [tournament.pk], "season": [season.pk],
         "ruleset": [RuleSetVersion.objects.order_by("pk").first().pk], "evening": [evening.pk],
-        "claim": [claim.pk], "protest": [protest.pk],
+        "claim": [claim.pk], "protest": [protest.pk], "round": [1],
         "game": [finished.pk] + ([live.pk] if live else []),
-    })
+    }
+    # Every free-text parameter (`str`, `path`, a regex like `.*`) takes the payload itself; every id a missing object.
+    return Params(ids=ids, named=NAMED, free=[quote(p) for p in PAYLOADS], missing=["999999"],
+                  hint="add its values to the `params` fixture of tests/test_hostile_urls.py")
 
 
-def _walk(patterns, prefix=()):
-    for entry in patterns:
-        if isinstance(entry, URLResolver):
-            yield from _walk(entry.url_patterns, (*prefix, entry))
-        elif isinstance(entry, URLPattern):
-            yield (*prefix, entry)
-
-
-def _admin_object_id(name: str) -> list[str]:
-    """`admin:club_player_change` → the pk of a stored player (none stored: nothing)."""
-    match = re.fullmatch(r"(\w+?)_(\w+)_(change|delete|history)", name)
-    if not match:
-        return []
-    for app_label in [a.label for a in apps.get_app_configs()]:
-        if match.group(0).startswith(app_label + "_"):
-            model_name = match.group(0)[len(app_label) + 1: -len(match.group(3)) - 1]
-            try:
-                model = apps.get_model(app_label, model_name)
-            except LookupError:
-                continue
-            first = model._default_manager.order_by("pk").values_list("pk", flat=True).first()
-            return [quote(str(first))] if first is not None else []
-    return []
-
-
-def _fill(chain, scene: Scene) -> list[str]:
-    """Concrete paths for one pattern chain (resolver prefixes + the pattern): real ids, and the payload wherever
-    the converter takes free text."""
-    paths = [""]
-    name = chain[-1].name or ""
-    for part in chain:
-        pattern = part.pattern
-        route = str(pattern)
-        if isinstance(pattern, RoutePattern):
-            pieces = [route]
-            for converter, pname in CONVERTER.findall(route):
-                token = f"<{converter}:{pname}>" if converter else f"<{pname}>"
-                head = route[: route.index(token)].rstrip("/").split("/")
-                if converter == "int":
-                    word = head[-1] if head else ""
-                    values = [str(v) for v in scene.ids.get(KIND_OF_WORD.get(word, "game"), [1])] + ["999999"]
-                elif converter in ("str", "path", ""):
-                    values = _admin_object_id(name) + [quote(PAYLOADS[0]), quote(PAYLOADS[1])]
-                elif converter == "slug":
-                    values = SLUGS.get(pname, ["zq7-slug"])
-                else:
-                    values = ["1"]
-                pieces = [p.replace(token, v, 1) for p in pieces for v in values]
-        else:  # RegexPattern: `(?P<app_label>auth|club|…)` gets its first choice, a free group the payload
-            assert isinstance(pattern, RegexPattern)
-            text = route.lstrip("^").rstrip("$")
-            pieces = [text]
-            for gname, body in REGEX_GROUP.findall(text):
-                group = f"(?P<{gname}>{body})"
-                if re.fullmatch(r"[\w|]+", body):
-                    values = [body.split("|")[0]]
-                else:
-                    values = [quote(PAYLOADS[0]), quote(PAYLOADS[1])]
-                pieces = [p.replace(group, v, 1) for p in pieces for v in values]
-            pieces = [p.replace("\\", "") for p in pieces]
-        paths = [a + b for a in paths for b in pieces]
-    return ["/" + p for p in paths]
-
-
-def _module_source(callback) -> str:
-    func = getattr(callback, "view_class", None) or callback
-    while hasattr(func, "__wrapped__"):
-        func = func.__wrapped__
+def _module_source(route: Route) -> str:
     try:
-        return inspect.getsource(inspect.getmodule(func))
+        return inspect.getsource(inspect.getmodule(route.view))
     except (OSError, TypeError):
         return ""
-
-
-def _module_params(callback) -> set[str]:
-    func = getattr(callback, "view_class", None) or callback
-    while hasattr(func, "__wrapped__"):
-        func = func.__wrapped__
-    module = inspect.getmodule(func)
-    try:
-        source = inspect.getsource(module)
-    except (OSError, TypeError):
-        return set()
-    return set(GET_NAME.findall(source))
 
 
 def _check(response, where: str) -> list[str]:
@@ -203,24 +113,23 @@ def _check(response, where: str) -> list[str]:
 
 
 @pytest.mark.parametrize("role", list(LOGINS))
-def test_every_url_with_hostile_input_is_escaped_never_5xx_and_under_csp(scene, role):
+def test_every_url_with_hostile_input_is_escaped_never_5xx_and_under_csp(params, role):
     client = Client(raise_request_exception=False)
     if LOGINS[role]:
         client.force_login(get_user_model().objects.get(username=LOGINS[role]))
-    chains = list(_walk(get_resolver().url_patterns))
-    assert len(chains) > 100  # the site's own patterns and the admin's
+    walked = routes()
+    assert len(walked) > 100  # the site's own patterns and the admin's
     problems, requests, html_answers, ok_answers = [], 0, 0, 0
-    for chain in chains:
-        callback = chain[-1].callback
-        is_admin = any(getattr(part, "app_name", None) == "admin" for part in chain[:-1])
-        own = _module_params(callback)
+    for route in walked:
+        is_admin = route.is_admin
+        own = set(GET_NAME.findall(_module_source(route)))
         if is_admin:
-            names = ("q", "o", "p") if (chain[-1].name or "").endswith("_changelist") else ()
+            names = ("q", "o", "p") if route.name.endswith("_changelist") else ()
             everything = ADMIN_PARAMS
         else:
             names = sorted(own)
             everything = sorted(set(COMMON_PARAMS) | own)
-        for path in _fill(chain, scene):
+        for path in urls(route, params):
             pdf_answer = False
             variants = [({n: PAYLOADS[0] for n in everything}, {}),
                         ({n: PAYLOADS[1] for n in everything}, {"HTTP_HX_REQUEST": "true"})]
@@ -228,7 +137,7 @@ def test_every_url_with_hostile_input_is_escaped_never_5xx_and_under_csp(scene, 
             if not path.endswith(quote(PAYLOADS[0])) and not path.endswith(quote(PAYLOADS[1])):
                 variants.append(({}, {"PATH_INFO_SUFFIX": quote(PAYLOADS[0]) + "/"}))
             if not is_admin:  # one hostile form post to every site URL (the admin's forms are Django's own)
-                fields = {n: PAYLOADS[0] for n in (*POST_FIELDS, *POST_NAME.findall(_module_source(callback)))}
+                fields = {n: PAYLOADS[0] for n in (*POST_FIELDS, *POST_NAME.findall(_module_source(route)))}
                 response = client.post(path, fields)
                 requests += 1
                 problems += _check(response, f"{role} POST {path}")
@@ -242,6 +151,6 @@ def test_every_url_with_hostile_input_is_escaped_never_5xx_and_under_csp(scene, 
                 pdf_answer = response.get("Content-Type", "").startswith("application/pdf")
                 html_answers += response.get("Content-Type", "").startswith("text/html")
                 problems += _check(response, f"{role} GET {url} {sorted(query)[:4]}… {extra or ''}")
-    print(f"{role}: {requests} requests over {len(chains)} URL patterns, {ok_answers} answered 200")
+    print(f"{role}: {requests} requests over {len(walked)} URL patterns, {ok_answers} answered 200")
     assert ok_answers > 50 and html_answers > 100  # the walk reached real pages, not only refusals
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:60])

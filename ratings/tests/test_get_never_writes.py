@@ -2,8 +2,9 @@
 head judge and admin, runs no INSERT, UPDATE or DELETE — except on the session, the login throttle (django-axes)
 and a database cache table, which are bookkeeping of the request itself, not the site's data.
 
-The URL list is built from the URL configuration itself, so a new pattern is crawled without editing this file;
-a pattern whose parameters this file cannot fill makes the test fail (add its value to `values_for`).
+The URL list is built from the URL configuration itself (tests/url_walk.py), so a new pattern is crawled without
+editing this file; a pattern whose parameters this file gives no value for makes the test fail (add its objects to
+`pk_values`, or its values to `params`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from club.models import Club, Player, PlayerClaim
@@ -27,6 +27,7 @@ from games.demo import DEMO_LIVE_NUMBER, DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, Tournament
 from games.services import ruleset_copy
 from ratings.models import Season
+from tests.url_walk import Params, fill, routes
 
 pytestmark = pytest.mark.django_db
 
@@ -47,17 +48,6 @@ def _axes_models():
     from django.apps import apps
 
     return apps.get_app_config("axes").get_models() if apps.is_installed("axes") else []
-
-
-def patterns(resolvers=None, prefix: str = "", namespace: str | None = None):
-    """(route, name) of every URL pattern, routes joined from their includes."""
-    for p in get_resolver().url_patterns if resolvers is None else resolvers:
-        if isinstance(p, URLResolver):
-            ns = f"{namespace}:{p.namespace}" if namespace and p.namespace else (p.namespace or namespace)
-            yield from patterns(p.url_patterns, prefix + str(p.pattern), ns)
-        elif isinstance(p, URLPattern):
-            name = f"{namespace}:{p.name}" if namespace and p.name else p.name
-            yield prefix + str(p.pattern), name
 
 
 @dataclass
@@ -132,50 +122,27 @@ def pk_values(w: World) -> dict[str, list[int]]:
     }
 
 
-# Query strings that select another branch of a page (tried besides the bare URL).
-QUERIES = {
-    "ratings:club_rating": lambda w: [f"?season={w.season.pk}"],
-    "ratings:club_stats": lambda w: [f"?season={w.season.pk}"],
-    "ratings:player_profile": lambda w: [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
-    "ratings:player_history_csv": lambda w: [f"?tournament={w.tournament.pk}"],
-    "games:judge_players": lambda w: ["?q=Ли"],
-    "player_list": lambda w: ["?q=Ли"],
-}
-
-ADMIN_OBJECT = re.compile(r"^admin/(\w+)/(\w+)/(<path:object_id>|<id>)/")
-
-
-def urls_of(route: str, name: str | None, w: World) -> list[str]:
-    """Concrete URLs for one pattern; AssertionError when a parameter has no known value."""
-    route = (route.replace("^", "").replace("$", "").replace("<slug:kind>", "start")
-             .replace("<int:round_number>", "1"))
-    if "<int:pk>" in route:
-        assert name in pk_values(w), f"no object to crawl {route} ({name}) with: add it to pk_values"
-        urls = [route.replace("<int:pk>", str(pk)) for pk in pk_values(w)[name]]
-    elif m := ADMIN_OBJECT.match(route):
-        from django.apps import apps
-
-        model = apps.get_model(m.group(1), m.group(2))
-        first = model._default_manager.order_by("pk").first()
-        urls = [route.replace(m.group(3), str(first.pk if first else 1))]
-    elif "<path:content_type_id>" in route:
-        ct = ContentType.objects.get_for_model(Game)
-        urls = [route.replace("<path:content_type_id>", str(ct.pk)).replace("<path:object_id>", str(w.finished.pk))]
-    elif m := re.search(r"\(\?P<app_label>([\w|]+)\)", route):
-        urls = [route.replace(m.group(0), label) for label in m.group(1).split("|")]
-    elif "(?P<url>.*)" in route:
-        urls = [route.replace("(?P<url>.*)", "no-such-page/")]
-    elif "<uidb64>/<token>" in route:  # a password-reset link: an invalid one shows its page, writes nothing
-        urls = [route.replace("<uidb64>", "MQ").replace("<token>", "set-password"),
-                route.replace("<uidb64>", "MQ").replace("<token>", "abc-0123456789")]
-    elif "(?P<path>.*)" in route:
-        urls = [route.replace("(?P<path>.*)", "no-such-file.txt")]
-    else:
-        urls = [route]
-    for url in urls:
-        assert "<" not in url and "(?" not in url, f"cannot fill {route} ({name}): teach urls_of its parameter"
-    extra = [u + q for u in urls for q in QUERIES.get(name, lambda w: [])(w)]
-    return ["/" + u for u in urls + extra]
+def params(w: World) -> Params:
+    """What the walk fills URL parameters with: the world's objects, and query strings that select another branch
+    of a page (tried besides the bare URL)."""
+    queries = {
+        "ratings:club_rating": [f"?season={w.season.pk}"],
+        "ratings:club_stats": [f"?season={w.season.pk}"],
+        "ratings:player_profile": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
+        "ratings:player_history_csv": [f"?tournament={w.tournament.pk}"],
+        "games:judge_players": ["?q=Ли"],
+        "player_list": ["?q=Ли"],
+    }
+    return Params(
+        pks=pk_values(w), ids={"round": [1]},
+        named={"kind": ["start"],
+               # a password-reset link that is no longer valid, and one that never was: a page, no write
+               "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
+               # the admin's "view on site" of a game; its catch-all and DEBUG's media files
+               "content_type_id": [str(ContentType.objects.get_for_model(Game).pk)], "object_id": [str(w.finished.pk)],
+               "url": ["no-such-page/"], "path": ["no-such-file.txt"]},
+        queries={name: ["", *q] for name, q in queries.items()},
+        hint="add its objects to pk_values (or its values to params) in ratings/tests/test_get_never_writes.py")
 
 
 def htmx_too(url: str) -> bool:
@@ -189,7 +156,9 @@ def test_no_get_writes_to_the_database(world, monkeypatch):
     monkeypatch.setattr("weasyprint.HTML.write_pdf", lambda self, *a, **kw: b"%PDF-1.7 (layout skipped)")
     exempt = exempt_tables()
     users = {u.username: u for u in get_user_model().objects.filter(username__in=[r for r in ROLES if r])}
-    urls = [url for route, name in patterns() for url in urls_of(route, name, world)]
+    walked, unfillable = fill(routes(), params(world))
+    assert not unfillable, "URL patterns the walk cannot fill:\n" + "\n".join(unfillable)
+    urls = [url for _name, url in walked]
     assert len(urls) > 150, "the URL configuration was not walked"
     writes, errors, crawled = [], [], 0
     for role in ROLES:
