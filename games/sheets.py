@@ -11,19 +11,22 @@ every asset (the CSS, the bundled DejaVu TTFs) is read from disk through `static
 
 from __future__ import annotations
 
+import atexit
 import mimetypes
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.exceptions import SuspiciousFileOperation
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.text import format_lazy
@@ -521,20 +524,56 @@ def static_url_fetcher(**kwargs):
 SHEET_BASE_URL = "file:///"  # `{% static %}` paths resolve to file:///static/…, which the fetcher maps to disk
 
 
+SHEET_CSS = "css/sheet.css"
+# Per thread (a Pango font map is not shared between threads): the URL of sheet.css, the stylesheet parsed from it
+# and the FontConfiguration holding its @font-face fonts.
+_parsed = threading.local()
+
+
+@atexit.register
+def _drop_parsed_stylesheet() -> None:
+    """Free the main thread's FontConfiguration (and its temporary font folder) while the interpreter still can."""
+    _parsed.__dict__.clear()
+
+
 def render_pdf(html: str) -> bytes:
     from weasyprint import HTML  # heavy import: only when a PDF is made
 
     return HTML(string=html, base_url=SHEET_BASE_URL, url_fetcher=static_url_fetcher()).write_pdf()
 
 
-def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> str:
+def sheet_stylesheet():
+    """sheet.css parsed once per process (and thread), with the FontConfiguration its bundled fonts were added to.
+
+    Every sheet PDF is laid out with the same stylesheet and fonts, so neither the CSS nor the four TTFs are parsed
+    and registered with Fontconfig again for each render. Keyed on the stylesheet's static URL (a new deploy's
+    hashed name is a new stylesheet)."""
+    from weasyprint import CSS
+    from weasyprint.text.fonts import FontConfiguration
+
+    url = urljoin(SHEET_BASE_URL, static(SHEET_CSS))
+    cached = getattr(_parsed, "sheet", None)
+    if cached is None or cached[0] != url:
+        font_config = FontConfiguration()
+        css = CSS(url=url, url_fetcher=static_url_fetcher(), font_config=font_config)
+        cached = _parsed.sheet = (url, css, font_config)
+    return cached[1], cached[2]
+
+
+def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE, link_stylesheet: bool = True) -> str:
+    """The sheets' HTML document; without the `<link>` to sheet.css when the caller applies the parsed one."""
     with translation.override(language):
-        return render_to_string("games/sheet.html", {"sheets": sheets})
+        return render_to_string("games/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
 
 
 def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> bytes:
     """One PDF: every sheet on two A4 landscape pages (front, back)."""
-    return render_pdf(render_sheets_html(sheets, language=language))
+    from weasyprint import HTML  # heavy import: only when a PDF is made
+
+    css, font_config = sheet_stylesheet()
+    html = render_sheets_html(sheets, language=language, link_stylesheet=False)
+    return HTML(string=html, base_url=SHEET_BASE_URL, url_fetcher=static_url_fetcher()).write_pdf(
+        stylesheets=[css], font_config=font_config)
 
 
 def sheet_language(requested: str | None) -> str:

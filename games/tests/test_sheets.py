@@ -326,3 +326,24 @@ def test_sheet_points_follow_the_sheets_language_like_the_pages(language, expect
     value = points_text(Decimal("-0.0333"))  # built in one language, printed in the sheet's own
     with translation.override(language):
         assert str(value) == expected
+
+
+def test_sheet_css_and_its_fonts_are_parsed_once_per_thread_and_serve_every_render():
+    """The PDF is laid out with one parsed sheet.css and one FontConfiguration per thread: each render still embeds
+    the bundled font and the document links no second copy of the stylesheet."""
+    import threading
+
+    from games.sheets import render_sheets_pdf, sheet_stylesheet
+
+    css, font_config = sheet_stylesheet()
+    pdfs = [PdfReader(io.BytesIO(render_sheets_pdf([blank_sheet()]))) for _ in range(2)]
+    assert sheet_stylesheet() == (css, font_config)
+    for reader in pdfs:
+        assert len(reader.pages) == 2
+        assert any("DejaVu-Sans-Mafclub" in name for name in _base_fonts(reader))
+    assert "css/sheet.css" not in render_sheets_html([blank_sheet()], link_stylesheet=False)
+    other = []
+    thread = threading.Thread(target=lambda: other.append(sheet_stylesheet()))
+    thread.start()
+    thread.join()
+    assert other and other[0][1] is not font_config
