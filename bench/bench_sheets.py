@@ -3,9 +3,10 @@
     .venv/bin/python bench/bench_sheets.py [--repeat 5] [--out /tmp/sheet.pdf]
 
 Runs on an in-memory SQLite database (DATABASE_URL=sqlite://) with 20 random valid games of one round (tables
-1–20). Prints, as medians of `--repeat` interleaved runs in this process, one protocol PDF (`render_sheets_pdf`:
-template, the bundled fonts, front and back = two A4 landscape pages) against two floors, both rendered by
-WeasyPrint from a plain HTML string with default fonts, no stylesheet file, no classes, no assets:
+1–20). Each timed call starts after `gc.collect()`, so it pays for collecting its own garbage, not the garbage of
+the call before. Prints, as medians of `--repeat` interleaved runs in this process, one protocol PDF
+(`render_sheets_pdf`: template, the bundled fonts, front and back = two A4 landscape pages) against two floors,
+both rendered by WeasyPrint from a plain HTML string with default fonts, no stylesheet file, no classes, no assets:
   * same-size bare table — the yardstick of the issue ("a bare WeasyPrint table of the same size"): two A4
     landscape pages, one bordered table per page with as many rows and as many cells as the sheet's front and
     back have (counted in the sheet's own HTML: every <td>/<th>, every <tr>). What the ratio measures is
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import json
 import os
 import random
@@ -39,6 +41,7 @@ TABLES = 20
 def _median_time(fn, repeat: int) -> tuple[float, object]:
     times, result = [], None
     for _ in range(repeat):
+        gc.collect()
         started = time.perf_counter()
         result = fn()
         times.append(time.perf_counter() - started)
@@ -102,6 +105,7 @@ def _interleaved_medians(fns: list, repeat: int) -> tuple[list[float], list[obje
     results: list[object] = [None] * len(fns)
     for _ in range(repeat):
         for i, fn in enumerate(fns):
+            gc.collect()  # each call starts without the garbage of the one before
             started = time.perf_counter()
             results[i] = fn()
             times[i].append(time.perf_counter() - started)
