@@ -38,6 +38,7 @@ urlpatterns = [
          name="round_seating_pdf"),
     path("tournaments/<int:pk>/cards.pdf", views_events.tournament_cards_pdf, name="tournament_cards"),
     path("new/", views_live.game_new, name="game_new"),
+    path("judge-sw.js", views_live.judge_service_worker, name="judge_sw"),
     path("<int:pk>/judge/", views_live.judge, name="judge"),
     path("<int:pk>/judge/players/", views_live.player_suggest, name="judge_players"),
     path("<int:pk>/judge/<slug:kind>/", views_live.judge_action, name="judge_action"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.selectors import player_search
@@ -103,6 +105,15 @@ def _fouls_fragment(request, result, message: str) -> HttpResponse:
     response["HX-Retarget"] = f"#fouls-{result.seat}"
     response["HX-Reswap"] = "outerHTML"
     return response
+
+
+@require_GET
+@cache_control(no_cache=True)
+def judge_service_worker(request):
+    """The judge screen's service worker (templates/games/judge_sw.js). Served from /games/ so that it may control
+    /games/<pk>/judge/ (a worker's scope lies under its script's folder); it holds nothing secret."""
+    script = render_to_string("games/judge_sw.js", {"static_network_first": settings.DEBUG})
+    return HttpResponse(script, content_type="application/javascript")
 
 
 @login_required

@@ -10,7 +10,10 @@
    the request names the speech it ends, so a retried one is absorbed by the server.
    Destructive buttons (data-confirm) ask once: the first tap arms them, the second within 4 s sends.
    The speech timer lives outside the redrawn board and keeps its end time in localStorage: it survives every
-   redraw and a reload, starts with each speech unless the club turned that off, and warns at 10 s. */
+   redraw and a reload, starts with each speech unless the club turned that off, and warns at 10 s.
+   A reload without network: the service worker (templates/games/judge_sw.js, registered here for this game's
+   screen only) shows the screen's last copy; the board the server last drew (kept here after every answer) is put
+   back when it is newer than that copy, and the unsent taps are shown on it as before. */
 (function () {
   "use strict";
   var root = document.getElementById("judge-screen");
@@ -19,11 +22,13 @@
   var QKEY = "mafclub:queue:" + game;
   var TKEY = "mafclub:timer:" + game;
   var GKEY = "mafclub:speech-tap:" + game;
+  var BKEY = "mafclub:board:" + game;
   var GUARD_MS = 1700;
   var sending = false;
   var paused = false;
   var offline = false;
   var retry = null;
+  var drawn = null;  // the board as the server last drew it: detached, so no local tap and no highlight reaches it
 
   function t(name) { return root.dataset[name] || ""; }
   function uuid() {
@@ -192,10 +197,62 @@
       var old = document.getElementById(element.id);
       if (!old) return;
       element.removeAttribute("hx-swap-oob");
+      redrawn(element);
       old.replaceWith(element);
       if (window.htmx) window.htmx.process(element);
     });
+    keepBoard();
     afterSwap();
+  }
+
+  // The server's answer also goes into the detached copy of its board, which is kept for a reload offline.
+  function redrawn(element) {
+    if (element.id === "board") { drawn = element.cloneNode(true); return; }
+    var old = drawn && drawn.querySelector("[id='" + element.id + "']");
+    if (old) old.replaceWith(element.cloneNode(true));
+  }
+  function keepBoard() {
+    if (!drawn) return;
+    var input = drawn.querySelector("#live-version");
+    try {
+      localStorage.setItem(BKEY, JSON.stringify({ version: input ? input.value : "", html: drawn.outerHTML }));
+    } catch (e) { /* storage full: the kept copy of the page is shown as it is */ }
+  }
+  // At load: when this page is an older copy (the worker's, shown offline) than the board kept after the last
+  // answer, that board is put back, so the screen starts from what the server last drew.
+  function restoreBoard() {
+    var board = document.getElementById("board");
+    if (!board) return;
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(BKEY) || "null"); } catch (e) { kept = null; }
+    if (kept && kept.html && Number(kept.version) > Number(version())) {
+      var template = document.createElement("template");
+      template.innerHTML = kept.html.trim();
+      var fresh = template.content.firstElementChild;
+      if (fresh && fresh.id === "board") {
+        board.replaceWith(fresh);
+        if (window.htmx) window.htmx.process(fresh);
+        board = fresh;
+      }
+    }
+    drawn = board.cloneNode(true);
+    keepBoard();
+  }
+
+  function registerWorker() {
+    var url = root.dataset.sw;
+    if (!url || !("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(url, { scope: root.dataset.swScope }).then(function (registration) {
+      // One judge screen is kept on the phone: the workers of earlier games go (their copies with them).
+      return navigator.serviceWorker.getRegistrations().then(function (all) {
+        all.forEach(function (other) {
+          var worker = other.active || other.waiting || other.installing;
+          if (other.scope !== registration.scope && worker && new URL(worker.scriptURL).pathname === url) {
+            other.unregister();
+          }
+        });
+      });
+    }).catch(function () { /* no worker (plain http, an old browser): the screen works, it only cannot reopen offline */ });
   }
 
   function afterSwap() {
@@ -533,11 +590,13 @@
 
   // ------------------------------------------------------------------------------------------- start
   (function start() {
+    restoreBoard();
     var queue = load();
     queue.forEach(function (item) { item.local = false; });
     save(queue);
     afterSwap();
     showStatus();
     pump();
+    registerWorker();
   })();
 })();

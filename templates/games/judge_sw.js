@@ -1,0 +1,121 @@
+{% load static %}/* The judge's screen without network: a service worker served from /games/judge-sw.js (games.views_live) and
+   registered by static/js/live.js with the scope of ONE game's judge screen, /games/<pk>/judge/. It controls nothing
+   else: the public pages, the spectator view and the protocol pages are never handled here.
+
+   * The screen itself (a navigation to exactly the scope's URL): network first. What the server answers is shown,
+     whatever it is; a 200 HTML page (never a redirect to the login page, never an error) is kept as the copy of
+     this screen. Only when the network fails is the kept copy shown, so that a reload while the venue Wi-Fi is
+     down still opens the screen; static/js/live.js then puts back the board the server last drew and the taps
+     not yet sent ("N не сохранено").
+   * Static files (css, js, htmx): cache first, so the kept screen has its look and its script offline. On install
+     the screen is fetched once (with the judge's cookies) and every static file it links is cached. With DEBUG the
+     static URLs carry no hash (an edited live.js keeps its name): there they are fetched network first.
+   * Everything else (the taps are POSTs, the player search is an htmx GET) goes to the network untouched.
+   Logging out (any page seen signed out, static/js/site.js) drops these workers and the kept copy. */
+"use strict";
+var CACHE = "mafclub-judge-v1";
+var STATIC = "{% get_static_prefix %}";
+var STATIC_NETWORK_FIRST = {{ static_network_first|yesno:"true,false" }};
+var PAGE = new URL(self.registration.scope).pathname;
+
+function sameOrigin(url) { return url.origin === self.location.origin; }
+function isPage(url) { return sameOrigin(url) && url.pathname === PAGE && !url.search; }
+function isStatic(url) { return sameOrigin(url) && url.pathname.indexOf(STATIC) === 0; }
+
+// The judge's own screen as the server drew it: a plain 200 HTML answer, not a redirect (to the login page).
+function keepable(response) {
+  return response.ok && response.type === "basic" && !response.redirected &&
+    (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+}
+
+function staticLinks(html) {
+  var urls = [];
+  html.replace(/\b(?:src|href)="([^"]+)"/g, function (match, url) {
+    if (url.indexOf(STATIC) === 0 && urls.indexOf(url) < 0) urls.push(url);
+    return match;
+  });
+  return urls;
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(CACHE).then(function (cache) {
+    return fetch(PAGE, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!keepable(response)) return undefined;
+      return response.clone().text().then(function (html) {
+        return cache.put(PAGE, response).then(function () { return cache.addAll(staticLinks(html)); });
+      });
+    });
+  }).then(function () { return self.skipWaiting(); }));
+});
+
+// One judge screen is kept: the copies of other games' screens and static files this screen no longer links
+// (an earlier deploy's hashed names) are dropped.
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf("mafclub-judge") === 0 && name !== CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () {
+    return caches.open(CACHE);
+  }).then(function (cache) {
+    return cache.match(PAGE).then(function (page) {
+      return page ? page.text() : "";
+    }).then(function (html) {
+      var keep = staticLinks(html);
+      return cache.keys().then(function (requests) {
+        return Promise.all(requests.map(function (request) {
+          var path = new URL(request.url).pathname;
+          return path === PAGE || keep.indexOf(path) >= 0 ? null : cache.delete(request);
+        }));
+      });
+    });
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function screen(event) {
+  return fetch(event.request).then(function (response) {
+    if (keepable(response)) {
+      var copy = response.clone();
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(PAGE, copy); }));
+    }
+    return response;
+  }, function (error) {
+    return caches.open(CACHE).then(function (cache) { return cache.match(PAGE); }).then(function (kept) {
+      if (kept) return kept;
+      throw error;
+    });
+  });
+}
+
+function staticFile(event) {
+  var request = event.request;
+  function fromNetwork() {
+    return fetch(request).then(function (response) {
+      if (response.ok && response.type === "basic") {
+        var copy = response.clone();
+        event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(request, copy); }));
+      }
+      return response;
+    });
+  }
+  function fromCache() {
+    return caches.open(CACHE).then(function (cache) { return cache.match(request); });
+  }
+  if (STATIC_NETWORK_FIRST) {
+    return fromNetwork().catch(function (error) {
+      return fromCache().then(function (kept) { if (kept) return kept; throw error; });
+    });
+  }
+  return fromCache().then(function (kept) { return kept || fromNetwork(); });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;  // the taps: to the server, never cached
+  var url = new URL(request.url);
+  if (request.mode === "navigate" && isPage(url)) {
+    event.respondWith(screen(event));
+  } else if (isStatic(url)) {
+    event.respondWith(staticFile(event));
+  }
+});
