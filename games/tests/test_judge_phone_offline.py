@@ -246,6 +246,7 @@ def test_a_reload_offline_reopens_the_screen_with_the_last_board_and_the_unsent_
     page.get_by_test_id("nominee-6").click()            # 2: seat 2 nominates 6
     foul(page, 3)                                       # 3
     expect(page.get_by_test_id("unsaved")).to_contain_text("3 не сохранено")
+    assert GameAction.objects.filter(game=game).count() == 3  # start, foul 5, nominate 2: the rest is on the phone
 
     del server_hits[:]
     page.reload()  # offline: the worker answers with the kept screen
@@ -260,7 +261,9 @@ def test_a_reload_offline_reopens_the_screen_with_the_last_board_and_the_unsent_
     expect(page.get_by_test_id("unsaved")).to_contain_text("3 не сохранено")
     foul(page, 8)                                       # 4: a tap on the reopened screen
     expect(page.get_by_test_id("unsaved")).to_contain_text("4 не сохранено")
-    assert GameAction.objects.filter(game=game).count() == 3  # start, foul 5, nominate 2
+    # (No count of stored rows here: Chromium's offline emulation lets an occasional retry of the reopened page
+    # reach the server, whose answer the page never sees; the tap's action id makes the server apply it once, which
+    # the end of this test checks.)
 
     page.context.set_offline(False)
     page.evaluate("() => window.dispatchEvent(new Event('online'))")
@@ -315,3 +318,19 @@ def test_logging_out_drops_the_kept_screen(page):
     page.context.set_offline(True)
     with pytest.raises(PlaywrightError):
         page.goto(f"/games/{cast.game.pk}/judge/")
+
+
+def test_the_screen_of_a_new_game_replaces_the_kept_one(page):
+    cast = started_game()
+    open_screen(page, cast)
+    wait_for_worker(page)
+    second = Game.objects.create(club=cast.club, tournament=cast.tournament, ruleset=cast.game.ruleset, number=3,
+                                 table=1, date="2026-11-28", judge=cast.judge, judge_name="judge")
+    page.goto(f"/games/{second.pk}/judge/")
+    wait_for_worker(page)
+    deadline = time.monotonic() + 10
+    while page.evaluate(WORKERS) != [f"/games/{second.pk}/judge/"] or [
+            path for path in page.evaluate(KEPT) if not path.startswith("/static/")] != [f"/games/{second.pk}/judge/"]:
+        assert time.monotonic() < deadline, (page.evaluate(WORKERS), page.evaluate(KEPT))
+        page.wait_for_timeout(50)
+    assert "/static/js/live.js" in page.evaluate(KEPT)

@@ -37,19 +37,35 @@ function staticLinks(html) {
   return urls;
 }
 
+// One judge screen is kept: what the cache holds besides this screen and the static files it links (other games'
+// screens, an earlier deploy's hashed names) is dropped.
+function prune(cache, html) {
+  var linked = staticLinks(html);
+  return cache.keys().then(function (requests) {
+    return Promise.all(requests.map(function (request) {
+      var path = new URL(request.url).pathname;
+      return path === PAGE || linked.indexOf(path) >= 0 ? null : cache.delete(request);
+    }));
+  });
+}
+
+// The screen as just answered by the server becomes the kept copy.
+function keepPage(cache, response) {
+  var copy = response.clone();
+  return response.clone().text().then(function (html) {
+    return cache.put(PAGE, copy).then(function () { return prune(cache, html); }).then(function () { return html; });
+  });
+}
+
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     return fetch(PAGE, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       if (!keepable(response)) return undefined;
-      return response.clone().text().then(function (html) {
-        return cache.put(PAGE, response).then(function () { return cache.addAll(staticLinks(html)); });
-      });
+      return keepPage(cache, response).then(function (html) { return cache.addAll(staticLinks(html)); });
     });
   }).then(function () { return self.skipWaiting(); }));
 });
 
-// One judge screen is kept: the copies of other games' screens and static files this screen no longer links
-// (an earlier deploy's hashed names) are dropped.
 self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) {
@@ -60,23 +76,15 @@ self.addEventListener("activate", function (event) {
   }).then(function (cache) {
     return cache.match(PAGE).then(function (page) {
       return page ? page.text() : "";
-    }).then(function (html) {
-      var keep = staticLinks(html);
-      return cache.keys().then(function (requests) {
-        return Promise.all(requests.map(function (request) {
-          var path = new URL(request.url).pathname;
-          return path === PAGE || keep.indexOf(path) >= 0 ? null : cache.delete(request);
-        }));
-      });
-    });
+    }).then(function (html) { return prune(cache, html); });
   }).then(function () { return self.clients.claim(); }));
 });
 
 function screen(event) {
   return fetch(event.request).then(function (response) {
     if (keepable(response)) {
-      var copy = response.clone();
-      event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(PAGE, copy); }));
+      var copy = response.clone();  // now: the browser reads the answer itself as soon as it is returned
+      event.waitUntil(caches.open(CACHE).then(function (cache) { return keepPage(cache, copy); }));
     }
     return response;
   }, function (error) {
