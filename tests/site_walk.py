@@ -53,7 +53,8 @@ def build_scene() -> Scene:
     live = Game.objects.exclude(status__in=["finished", "signed"]).filter(tournament=tournament).first()
     User = get_user_model()
     player_user = User.objects.get(username="player")
-    season = Season.objects.create(club=club, name="2026", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31))
+    season, _ = Season.objects.get_or_create(club=club, start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31),
+                                             defaults={"name": "2026"})  # the club's scoring may have made it
     evening = ClubEvening.objects.create(club=club, date=dt.date(2026, 11, 20), ruleset=tournament.ruleset)
     game = finished.first()
     game.ended_at = timezone.now() - dt.timedelta(minutes=2)
