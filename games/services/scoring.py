@@ -42,14 +42,16 @@ def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> Non
     PostgreSQL; one that still happens is a conflict (club.db.is_conflict): 409/503, never 500. After the scope,
     the rows of ratings (rating scopes, seasons) are locked by the scoring's receivers, never before it.
 
-    On PostgreSQL this is `SELECT … FOR UPDATE` (taken again later in the same transaction, it is a no-op); SQLite
+    On PostgreSQL this is `SELECT … FOR NO KEY UPDATE` (taken again later in the same transaction, it is a no-op):
+    it serialises the scorings and every other locker of the row, but not the inserts that merely reference it (a
+    new game or participant of the tournament takes only a KEY SHARE lock for its foreign key). SQLite
     has no row locks, but there every write transaction begins IMMEDIATE (club.settings), which serialises the
     writers as a whole.
     """
     if tournament_id is not None:
-        list(Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk", flat=True))
+        list(Tournament.objects.select_for_update(no_key=True).filter(pk=tournament_id).values_list("pk", flat=True))
     elif club_id is not None:
-        list(Club.objects.select_for_update().filter(pk=club_id).values_list("pk", flat=True))
+        list(Club.objects.select_for_update(no_key=True).filter(pk=club_id).values_list("pk", flat=True))
 
 
 def score_games(*, tournament: Tournament | None = None, game: Game | None = None) -> int:

@@ -129,3 +129,41 @@ def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_de
     assert game.version == version + 2
     assert _scores(tournament) == _fresh_scores(tournament)
     assert Seat.objects.filter(game=game, won=True).count() == 7
+
+
+def test_a_scoring_holding_its_tournament_does_not_block_a_new_game_of_that_tournament():
+    """The scope lock is FOR NO KEY UPDATE: a game inserted into the tournament (its foreign key takes only a KEY
+    SHARE lock) goes on while a scoring holds the tournament; a second scoring of it still waits."""
+    from games.services.scoring import lock_scoring_scope
+
+    club = ClubFactory(name="Полночь")
+    ruleset = RuleSetVersion.objects.filter(slug="cml", club__isnull=True).order_by("-version").first()
+    tournament = Tournament.objects.create(club=club, name="Кубок", ruleset=ruleset)
+    held, release = threading.Event(), threading.Event()
+
+    def scoring():
+        try:
+            with transaction.atomic():
+                lock_scoring_scope(tournament_id=tournament.pk, club_id=None)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=scoring)
+    thread.start()
+    try:
+        assert held.wait(10)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            Game.objects.create(club=club, tournament=tournament, ruleset=ruleset, number=1, date="2026-11-28")
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '300ms'")
+            with pytest.raises(Exception, match="lock timeout"):
+                lock_scoring_scope(tournament_id=tournament.pk, club_id=None)
+    finally:
+        release.set()
+        thread.join()
+    assert Game.objects.filter(tournament=tournament).count() == 1
