@@ -48,13 +48,16 @@ def _fmt(value: float) -> str:
 
 
 def sample(n: int, width: int) -> list[int]:
-    """At most `width` indices of 0..n-1, evenly spread, the first and the last kept (one per pixel column)."""
+    """At most `width` indices of 0..n-1, evenly spread, the first and the last kept."""
     if n <= width:
         return list(range(n))
     return sorted({round(i * (n - 1) / (width - 1)) for i in range(width)})
 
 
-PLOT_WIDTH = WIDTH - LEFT - RIGHT  # pixel columns: at most one point each (`sample`)
+PLOT_WIDTH = WIDTH - LEFT - RIGHT  # the plot's width in SVG pixels
+# At most one point per two pixel columns (`sample`): the line looks the same (on a phone the whole chart is narrower
+# than PLOT_WIDTH), and a long history is read as 280 points, not 560 (bench/bench_ratings.py, the busiest profile).
+SAMPLES = PLOT_WIDTH // 2
 
 
 def history_chart(history: Sequence[tuple[dt.date, Decimal, int]],
@@ -62,14 +65,14 @@ def history_chart(history: Sequence[tuple[dt.date, Decimal, int]],
                   total: int | None = None, best_rank: int | None = None) -> Chart:
     """`history`: (date, cumulative points, rank) after each game; `elo`: the Elo after the same games (or None).
 
-    A caller that read only a sample of a long history (`sample(total, PLOT_WIDTH)`, so that the page costs the same
+    A caller that read only a sample of a long history (`sample(total, SAMPLES)`, so that the page costs the same
     at 100 games or 10,000) passes the sampled points with their `positions` among all `total` games and the best
     rank over all of them.
     """
     if positions is None:
         total = len(history)
         best_rank = min(r for _, _, r in history)
-        positions = sample(total, PLOT_WIDTH)  # the x of a kept point is its place among all the games
+        positions = sample(total, SAMPLES)  # the x of a kept point is its place among all the games
         history = [history[i] for i in positions]
         elo = [elo[i] for i in positions] if elo is not None else None
     final = history[-1]

@@ -16,16 +16,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Min
+from django.db.models import Count, F, Max, Min, OuterRef, Subquery
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.models import Protest, Seat, Tournament
 from games.visibility import counting_games
-from ratings.charts import PLOT_WIDTH, Chart, history_chart, sample
-from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
-from ratings.selectors_elo import player_elo_series
+from ratings.charts import SAMPLES, Chart, history_chart, sample
+from ratings.models import EloChange, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
 from ratings.standings import METRICS, PlayerRecord, StandingRow
 
 CACHE_TIMEOUT = 24 * 3600
@@ -227,8 +226,9 @@ def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
             for letter, name in (("К", "citizen"), ("Ч", "mafia"), ("Ш", "sheriff"), ("Д", "don"))]
 
 
-def player_tournaments(player, limit: int = 20) -> list[PlayerStats]:
-    """The latest tournaments the player played, with the final (current) rank, newest first.
+def player_tournaments(player, limit: int = 20) -> list[tuple]:
+    """The latest tournaments the player played, newest first: (tournament id, name, rank, games, total), the
+    final (current) rank.
 
     The tournaments are found from the player's latest games (the (player, date, game) index, newest first), not by
     sorting every tournament line he ever had: a regular of ten years has a thousand of them.
@@ -243,26 +243,29 @@ def player_tournaments(player, limit: int = 20) -> list[PlayerStats]:
             break
     scopes = list(RatingScope.objects.filter(tournament_id__in=recent[:limit]).values_list("pk", flat=True))
     return list(PlayerStats.objects.filter(scope_id__in=scopes, player=player)  # the (scope, player) unique index
-                .select_related("scope__tournament").order_by("-scope__tournament__start_date", "-scope_id"))
+                .order_by("-scope__tournament__start_date", "-scope_id")
+                .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
 
 
 def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profile:
     if scope is None:
         return Profile(player=player, scope=None, stats=None)
     stats = PlayerStats.objects.filter(scope=scope, player=player).first()
-    # The chart draws at most one point per pixel column: only those games' points and Elo are read, so the page
+    # The chart draws at most one point per two pixel columns: only those games' points and Elo are read, so the page
     # costs the same for a player of 100 games or 10,000 (the count and the best rank come from the index).
     rows = RatingPoint.objects.filter(scope=scope, player=player)
     seqs = list(rows.order_by("seq").values_list("seq", flat=True))  # from the (scope, player, seq) index alone
-    positions = sample(len(seqs), PLOT_WIDTH)
+    positions = sample(len(seqs), SAMPLES)
     best = rows.aggregate(best=Min("rank"))["best"]  # from the (scope, player, rank) index
     if len(positions) < len(seqs):
         rows = rows.filter(seq__in=[seqs[p] for p in positions])
-    points = list(rows.order_by("seq").values_list("date", "cumulative", "rank", "game_id"))
+    # The Elo after the same game, in the same statement (a player's EloChange is one per game).
+    elo_after = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk).values("after")[:1]
+    points = list(rows.order_by("seq").annotate(elo=Subquery(elo_after)).values_list("date", "cumulative", "rank",
+                                                                                      "elo"))
     positions = positions[:len(points)]  # a history being rewritten may have changed in between
     history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
-    elo_after = player_elo_series(player, scope, game_ids=[game_id for *_, game_id in points]) if points else {}
-    elo = [elo_after.get(game_id) for *_, game_id in points]
+    elo = [after for *_, after in points]
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
     # plain values (no Game and Tournament instances): the page lists dates, names, roles and totals

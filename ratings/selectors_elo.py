@@ -38,15 +38,3 @@ def recomputing(club) -> bool:
 def game_elo(game) -> dict[int, EloChange]:
     """The Elo changes of a game by seat player id (empty for a game that does not count)."""
     return {c.player_id: c for c in EloChange.objects.filter(game=game)}
-
-
-def player_elo_series(player, scope, *, game_ids: list[int] | None = None) -> dict[int, float]:
-    """The player's Elo after each of his games in a rating scope (game id → Elo); only `game_ids` when given."""
-    changes = EloChange.objects.filter(player=player)
-    if game_ids is not None:
-        changes = changes.filter(game_id__in=game_ids)
-    if scope.tournament_id:
-        changes = changes.filter(game__tournament_id=scope.tournament_id)
-    else:  # a season: the club's games in its dates, read from the rows themselves (no join)
-        changes = changes.filter(club_id=scope.season.club_id, date__gte=scope.season.start, date__lte=scope.season.end)
-    return dict(changes.values_list("game_id", "after"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.urls import reverse
+from django.utils.dateformat import format as format_date
 from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
@@ -58,3 +59,30 @@ def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str,
             f'<td class="text-end fold">{_three(average, sep)}</td>'
             f'<td class="small text-muted fold">{labels[decided_by] if decided_by else ""}</td></tr>')
     return "\n".join(out), len(out)
+
+
+def profile_games_rows_html(games: list[dict]) -> str:
+    """The <tr> rows of a profile's page of games (`selectors.player_profile(...).games`)."""
+    sep, short_date = get_format("DECIMAL_SEPARATOR"), get_format("SHORT_DATE_FORMAT")
+    url = reverse("games:game_detail", args=[0]).replace("/0/", "/%d/")
+    word = escape(_("game"))
+    out = []
+    for g in games:
+        tournament = (f'<span class="d-none d-sm-inline">{escape(g["tournament_name"])} — </span>'
+                      if g["tournament_name"] else "")
+        out.append(
+            f'<tr><td>{format_date(g["date"], short_date)}</td>'
+            f'<td><a href="{url % g["game_id"]}">{tournament}{word} {g["number"]}</a></td>'
+            f'<td>{escape(g["role"])}{" ✓" if g["won"] else ""}</td>'
+            f'<td class="text-end">{_points(g["total"], sep)}</td></tr>')
+    return "\n".join(out)
+
+
+def player_tournaments_rows_html(rows: list[tuple]) -> str:
+    """The <tr> rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
+    sep = get_format("DECIMAL_SEPARATOR")
+    url = reverse("ratings:tournament_standings", args=[0]).replace("/0/", "/%d/")
+    return "\n".join(
+        f'<tr><td><a href="{url % tournament_id}">{escape(name)}</a></td><td class="text-end">{rank}</td>'
+        f'<td class="text-end">{games}</td><td class="text-end">{_points(total, sep)}</td></tr>'
+        for tournament_id, name, rank, games, total in rows)

@@ -120,11 +120,17 @@ def player_profile(request, pk: int):
     page = _int(request.GET.get("page")) or 1
     parts = ("profile", player.pk, season.pk if season else 0, tournament.pk if tournament else 0,
              scope.pk if scope else 0, scope.version if scope else 0, page, selectors.club_ratings_key(seasons))
-    body, _ = selectors.cached(parts, lambda: render_to_string("ratings/_profile_body.html", {
-        "player": player, "seasons": seasons, "season": season, "tournament": tournament,
-        "profile": selectors.player_profile(player, scope, page=page),
-        "history_pending": selectors.history_pending(scope),
-        "tournaments": selectors.player_tournaments(player)}, request=request))
+    def render_body() -> str:
+        profile = selectors.player_profile(player, scope, page=page)
+        tournaments = selectors.player_tournaments(player)
+        # the two lists' rows are built in Python (ratings.tables), as the standings' are
+        return render_to_string("ratings/_profile_body.html", {
+            "player": player, "seasons": seasons, "season": season, "tournament": tournament, "profile": profile,
+            "games_rows": tables.profile_games_rows_html(profile.games),
+            "history_pending": selectors.history_pending(scope), "tournaments": tournaments,
+            "tournaments_rows": tables.player_tournaments_rows_html(tournaments)}, request=request)
+
+    body, _ = selectors.cached(parts, render_body)
     if request.htmx:
         return HttpResponse(body)
     return render(request, "ratings/player_profile.html", {"player": player, "body": body})

@@ -173,20 +173,19 @@ def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
 
 @pytest.mark.django_db
 def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_history_would_be(club, monkeypatch):
-    """The profile reads only the chart's sampled games (one per pixel column); the chart equals the one drawn from
-    every stored point. The plot is narrowed to 5 columns so that a small history needs sampling."""
+    """The profile reads only the chart's sampled games (charts.SAMPLES); the chart equals the one drawn from every
+    stored point. The sample is narrowed to 5 points so that a small history needs sampling."""
     from ratings import charts, selectors
-    from ratings.models import RatingPoint, RatingScope
-    from ratings.selectors_elo import player_elo_series
+    from ratings.models import EloChange, RatingPoint, RatingScope
 
     t2, player = build(club, 12, 12)
     scope = RatingScope.objects.get(tournament=t2)
     rows = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
                 .values_list("date", "cumulative", "rank", "game_id"))
     assert len(rows) > 5
-    monkeypatch.setattr(charts, "PLOT_WIDTH", 5)
-    monkeypatch.setattr(selectors, "PLOT_WIDTH", 5)
-    elo = player_elo_series(player, scope)
+    monkeypatch.setattr(charts, "SAMPLES", 5)
+    monkeypatch.setattr(selectors, "SAMPLES", 5)
+    elo = dict(EloChange.objects.filter(player=player, game__tournament=t2).values_list("game_id", "after"))
     whole = charts.history_chart([r[:3] for r in rows], [elo.get(r[3]) for r in rows])
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -202,9 +201,12 @@ def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_hist
 @pytest.mark.django_db
 def test_the_profile_lists_the_players_latest_tournaments_newest_first(club):
     from ratings import selectors
+    from ratings.models import PlayerStats
 
     t2, player = build(club, 3, 10)
     t1 = t2.__class__.objects.get(club=club, name="Весна")
-    assert [s.scope.tournament for s in selectors.player_tournaments(player, limit=1)] == [t2]
-    assert [s.scope.tournament for s in selectors.player_tournaments(player)] == [t2, t1]
-    assert all(s.player == player and s.games > 0 for s in selectors.player_tournaments(player))
+    assert [row[:2] for row in selectors.player_tournaments(player, limit=1)] == [(t2.pk, t2.name)]
+    assert [row[:2] for row in selectors.player_tournaments(player)] == [(t2.pk, t2.name), (t1.pk, t1.name)]
+    stats = {s.scope.tournament_id: s for s in PlayerStats.objects.filter(player=player, scope__kind="tournament")}
+    assert [row[2:] for row in selectors.player_tournaments(player)] == [
+        (stats[t].rank, stats[t].games, stats[t].total) for t in (t2.pk, t1.pk)]
