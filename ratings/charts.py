@@ -2,8 +2,8 @@
 
 Three lines over the same x axis (the player's games in order): cumulative points (left scale), rank (right
 scale, 1 at the top) and the club Elo after each game (its own scale, labelled at its ends). A long history is
-downsampled to the plot's pixel width (one point per pixel column, keeping the first and the last game), so the
-SVG does not grow with the number of games. The template draws them; `table` keeps a sample of the values as text for screen readers
+downsampled to the plot's pixel width (at most one point per two pixel columns, `SAMPLES`, keeping the first and
+the last game), so the SVG does not grow with the number of games. The template draws them; `table` keeps a sample of the values as text for screen readers
 and phones, the full series is the CSV download.
 """
 
