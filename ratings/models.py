@@ -189,14 +189,16 @@ class RatingPoint(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     date = models.DateField()
     seq = models.PositiveIntegerField()  # position of the game in the scope, from 0, ordered by (date, game id)
+    n = models.PositiveIntegerField(default=0)  # the player's own game number in the scope, from 0 (the chart's x)
     points = models.DecimalField(**POINTS)
     cumulative = models.DecimalField(**POINTS)
     rank = models.PositiveIntegerField()  # 1 + players with a strictly larger cumulative total at that moment
 
     class Meta:
         ordering = ["scope_id", "seq"]
-        # (scope, player, rank): the profile's best rank without reading the player's points (ratings.selectors)
-        indexes = [models.Index(fields=["scope", "player", "seq"]), models.Index(fields=["scope", "seq"]),
+        # (scope, player, n): the chart's sampled games and their number; (scope, player, rank): the best rank —
+        # the profile reads neither by going through the player's points (ratings.selectors.player_profile)
+        indexes = [models.Index(fields=["scope", "player", "n"]), models.Index(fields=["scope", "seq"]),
                    models.Index(fields=["scope", "player", "rank"])]
 
     def __str__(self) -> str:

@@ -254,16 +254,18 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
     # The chart draws at most one point per two pixel columns: only those games' points and Elo are read, so the page
     # costs the same for a player of 100 games or 10,000 (the count and the best rank come from the index).
     rows = RatingPoint.objects.filter(scope=scope, player=player)
-    seqs = list(rows.order_by("seq").values_list("seq", flat=True))  # from the (scope, player, seq) index alone
-    positions = sample(len(seqs), SAMPLES)
+    last = rows.aggregate(last=Max("n"))["last"]  # the player's games, from the (scope, player, n) index
     best = rows.aggregate(best=Min("rank"))["best"]  # from the (scope, player, rank) index
-    if len(positions) < len(seqs):
-        rows = rows.filter(seq__in=[seqs[p] for p in positions])
+    total = 0 if last is None else last + 1
+    positions = sample(total, SAMPLES)
+    if len(positions) < total:
+        rows = rows.filter(n__in=positions)
     # The Elo after the same game, in the same statement (a player's EloChange is one per game).
     elo_after = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk).values("after")[:1]
-    points = list(rows.order_by("seq").annotate(elo=Subquery(elo_after)).values_list("date", "cumulative", "rank",
-                                                                                      "elo"))
-    positions = positions[:len(points)]  # a history being rewritten may have changed in between
+    read = list(rows.order_by("n").annotate(elo=Subquery(elo_after)).values_list("n", "date", "cumulative", "rank",
+                                                                                  "elo"))
+    positions = [n for n, *_ in read]  # (a history being rewritten may lack some of them meanwhile)
+    points = [row[1:] for row in read]
     history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
     elo = [after for *_, after in points]
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
@@ -273,7 +275,7 @@ def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profi
         "date", "game_id", "role", "won", "total", number=F("game__number"), tournament_name=F("game__tournament__name"))
         [(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
-                   chart=history_chart(history, elo, positions=positions, total=len(seqs), best_rank=best)
+                   chart=history_chart(history, elo, positions=positions, total=total, best_rank=best)
                    if history else None, games=games, page=page, pages=pages)
 
 

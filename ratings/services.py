@@ -474,6 +474,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
     points = RatingPoint.objects.filter(scope=scope)
     games = PlayerGame.objects.filter(scope.games_q())
     totals: dict[int, int] = {}  # player → cumulative points in 1/1,000,000
+    played: dict[int, int] = {}  # player → his games before the rows written (the next point's `n`)
     seq = 0
     if since is None:
         points.delete()
@@ -483,7 +484,6 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
         games = PlayerGame.objects.filter(scope.games_q(since=since))
         last = points.exclude(after).order_by("-seq").values_list("seq", flat=True).first()
         seq = 0 if last is None else last + 1
-        played: dict[int, int] = {}
         for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
             totals[player_id], played[player_id] = int(total * UNITS), n
         for player_id, total in games.values_list("player_id", "total"):
@@ -506,7 +506,9 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
             bisect.insort(ranking, -new)
         for player_id, game_id, date, total in current:
             units = totals[player_id]
-            rows.append(RatingPoint(scope_id=scope.pk, player_id=player_id, game_id=game_id, date=date, seq=seq,
+            n = played.get(player_id, 0)
+            played[player_id] = n + 1
+            rows.append(RatingPoint(scope_id=scope.pk, player_id=player_id, game_id=game_id, date=date, seq=seq, n=n,
                                     points=total, cumulative=Decimal(units) / UNITS,
                                     rank=bisect.bisect_left(ranking, -units) + 1))
 

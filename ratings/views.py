@@ -142,7 +142,7 @@ def player_history_csv(request, pk: int):
     _, _, _, scope = _player_scope(request, player)
     if scope is None:
         raise Http404
-    points = (RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
+    points = (RatingPoint.objects.filter(scope=scope, player=player).order_by("n")
               .values_list("date", "game_id", "points", "cumulative", "rank"))
 
     def lines():

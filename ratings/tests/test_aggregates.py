@@ -34,7 +34,7 @@ def snapshot() -> dict:
     stats = {(scope_key(s.scope_id), s.player_id): tuple(getattr(s, f if f != "player" else "player_id")
                                                           for f in STAT_FIELDS)
              for s in PlayerStats.objects.all()}
-    points = {(scope_key(p.scope_id), p.player_id, p.game_id): (p.seq, p.points, p.cumulative, p.rank, p.date)
+    points = {(scope_key(p.scope_id), p.player_id, p.game_id): (p.seq, p.n, p.points, p.cumulative, p.rank, p.date)
               for p in RatingPoint.objects.all()}
     facts = {(g.game_id, g.player_id): (g.role, g.won, g.total, g.best_move_blacks, g.sheriff_black_finds,
                                         g.don_sheriff_finds, g.date, g.tournament_id)
