@@ -90,12 +90,12 @@ class RatingScope(models.Model):
         that date so that the date index is searched from there."""
         if self.kind == self.Kind.TOURNAMENT:
             q = models.Q(**{f"{prefix}tournament_id": self.tournament_id})
-            return q if since is None else q & at_or_after(*since, prefix=prefix)
-        season = self.season
-        start = season.start if since is None else max(season.start, since[0])
-        q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
-                        f"{prefix}date__lte": season.end})
-        return q if since is None else q & ~models.Q(**{f"{prefix}date": since[0], f"{prefix}game_id__lt": since[1]})
+        else:
+            season = self.season
+            start = season.start if since is None else max(season.start, since[0])
+            q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
+                            f"{prefix}date__lte": season.end})
+        return q if since is None else q & at_or_after(*since, prefix=prefix)
 
 
 def at_or_after(date, game_id: int, *, game_field: str = "game_id", prefix: str = "") -> models.Q:

@@ -472,17 +472,14 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
     tail's (plus the scope's few hundred players), not the whole history's. Returns the points written.
     """
     points = RatingPoint.objects.filter(scope=scope)
-    games = PlayerGame.objects.filter(scope.games_q())
+    games = PlayerGame.objects.filter(scope.games_q(since=since))
     totals: dict[int, int] = {}  # player → cumulative points in 1/1,000,000
     played: dict[int, int] = {}  # player → his games before the rows written (the next point's `n`)
     seq = 0
     if since is None:
         points.delete()
     else:
-        date, game_id = since
-        after = at_or_after(date, game_id)
-        games = PlayerGame.objects.filter(scope.games_q(since=since))
-        last = points.exclude(after).order_by("-seq").values_list("seq", flat=True).first()
+        last = points.exclude(at_or_after(*since)).order_by("-seq").values_list("seq", flat=True).first()
         seq = 0 if last is None else last + 1
         for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
             totals[player_id], played[player_id] = int(total * UNITS), n

@@ -92,10 +92,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                 seats = {s.number: s for s in read[g.pk].seats}
                 for seat_score in score.seats:
                     seat = seats[seat_score.seat]
-                    values = {"main": seat_score.main, "extras": seat_score.extras, "total": seat_score.total,
-                              "tiebreak_extras": seat_score.tiebreak_extras, "won": seat_score.won,
-                              "first_night_death": seat_score.first_night_death}
-                    if tuple(values.values()) != tuple(getattr(seat, c) for c in SCORE_COLUMNS):
+                    values = {c: getattr(seat_score, c) for c in SCORE_COLUMNS}
+                    if any(values[c] != getattr(seat, c) for c in SCORE_COLUMNS):
                         seats_to_update.append((seat.id, values))
                     seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
                                   for i in seat_score.items]
@@ -109,9 +107,7 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
                 continue
             for seat in read[g.pk].seats:
                 if any(getattr(seat, c) for c in SCORE_COLUMNS):
-                    seats_to_update.append((seat.id, dict.fromkeys(("main", "extras", "total", "tiebreak_extras"),
-                                                                   Decimal(0)) | {"won": False,
-                                                                                  "first_night_death": False}))
+                    seats_to_update.append((seat.id, NO_SCORE))
                 if seat.id in stored_items:
                     items_changed.append(seat.id)
         _write_seat_scores(seats_to_update)
@@ -123,6 +119,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
 
 SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
 ITEM_COLUMNS = ("kind", "points", "clause", "note", "effective", "source")
+NO_SCORE = {"main": Decimal(0), "extras": Decimal(0), "total": Decimal(0), "tiebreak_extras": Decimal(0), "won": False,
+            "first_night_death": False}  # SCORE_COLUMNS of a game that does not count
 
 
 def _write_seat_scores(seats: list[tuple[int, dict]]) -> None:
