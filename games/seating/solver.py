@@ -38,7 +38,9 @@ TABLE_SIZE = 10
 SEAT_BLOCK = 10  # no seat repeated within this many rounds
 _AVOID_WEIGHT = 10_000
 _BIG = np.iinfo(np.int64).max // 4
-_OUTSIDE = 30  # a pair d meetings outside the window costs 30·d² more
+_OUTSIDE = 30  # a pair d meetings outside the window aimed at costs 30·d² more
+_INNER = 3  # and 3·e² for e meetings outside ⌊m⌋…⌈m⌉, so that inside the window most pairs meet ⌊m⌋ or ⌈m⌉ times
+_KEEP = 1000  # and 1000·d² for d meetings outside the window already reached
 _PATIENCE = 3000  # steps without a better cost before a stage gives up (once more after a shake)
 
 
@@ -205,11 +207,17 @@ class _Search:
         c = self.meet[self.upper][~self.apart[self.upper]]
         self._set_window(int(c.min()) if len(c) else 0, int(c.max()) if len(c) else 0)
 
-    def _set_window(self, lo: int, hi: int) -> None:
+    def _set_window(self, lo: int, hi: int, keep: tuple[int, int] | None = None) -> None:
+        """Aim at [lo, hi]; leaving `keep` (the window already reached) costs far more than staying outside it."""
         self.window = (lo, hi)
         c = np.arange(self.req.rounds + 2)
-        d = np.maximum(0, lo - c) + np.maximum(0, c - hi)
-        self.f = c * c + _OUTSIDE * d * d
+
+        def outside(lo: int, hi: int) -> np.ndarray:
+            d = np.maximum(0, lo - c) + np.maximum(0, c - hi)
+            return d * d
+
+        self.f = (c * c + _INNER * outside(int(np.floor(self.mean)), int(np.ceil(self.mean)))
+                  + _OUTSIDE * outside(lo, hi) + (_KEEP * outside(*keep) if keep else 0))
         self.inc = np.append(self.f[1:] - self.f[:-1], 0)  # inc[c] = f(c+1) − f(c)
         self.dec = np.insert(self.f[:-1] - self.f[1:], 0, 0)  # dec[c] = f(c−1) − f(c)
         if self.groups:
@@ -252,11 +260,11 @@ class _Search:
         apart = self.apart[self.upper]
         return int(np.where(apart, _AVOID_WEIGHT * c, self.f[c]).sum())
 
-    def outside(self) -> int:
-        """Pairs outside the window, and meetings of pairs to keep apart."""
+    def outside(self, window: tuple[int, int] | None = None) -> int:
+        """Pairs outside the window (the current one by default), and meetings of pairs to keep apart."""
         c = self.meet[self.upper]
         apart = self.apart[self.upper]
-        lo, hi = self.window
+        lo, hi = window or self.window
         return int(np.where(apart, c, (c < lo) | (c > hi)).sum())
 
     def _swap(self, r: int, ta: int, ia: int, tb: int, ib: int) -> None:
@@ -308,29 +316,32 @@ class _Search:
             return 0
         self.tabu = np.zeros((len(self.groups), self.P), dtype=np.int64)
         self.tenure = max(2, len(self.groups[self.rounds[0]].reshape(-1)) // 4)
+        # a step costs about (10·tables)²: bigger rounds give up after fewer steps, for about the same time
+        self.patience = max(_PATIENCE // 3, _PATIENCE * 3 // len(self.groups[self.rounds[0]]))
         self.started = time.monotonic()
         self.deadline = self.started + req.time_limit
         self.step = 0
         # stage 0: the greedy draw's own range, until no pair to keep apart shares a table
-        reached = self._stage()
-        best, window = [g.copy() for g in self.groups], self.window
-        self.stages = [(self.step, self._elapsed(), *window)] if reached else []
-        while reached:
+        if not self._stage():
+            return self.step
+        window = self.window
+        self.stages = [(self.step, self._elapsed(), *window)]
+        narrowed = True
+        while narrowed:
             lo, hi = window
             ends = [(lo, hi - 1), (lo + 1, hi)]
             if self.mean - lo > hi - self.mean:
                 ends.reverse()
-            reached = False
+            narrowed = False
             for cand in ends:
                 if not self.limit.allows(*cand) or self._out_of_time():
                     continue
-                self._set_window(*cand)
-                if self._stage():
-                    best, window, reached = [g.copy() for g in self.groups], cand, True
+                self._set_window(*cand, keep=window)
+                # reached, or left with the best schedule inside the old window
+                if self._stage(keep=window):
+                    window, narrowed = cand, True
                     self.stages.append((self.step, self._elapsed(), *cand))
                     break
-                self._restore(best)
-        self._restore(best)
         self._set_window(*window)
         return self.step
 
@@ -340,12 +351,15 @@ class _Search:
     def _out_of_time(self) -> bool:
         return self.step >= self.req.max_steps or time.monotonic() > self.deadline
 
-    def _stage(self) -> bool:
-        """Search until nobody is outside the window (True) or `_PATIENCE` steps bring no better cost (False,
-        leaving the best schedule of the stage)."""
+    def _stage(self, keep: tuple[int, int] | None = None) -> bool:
+        """Search until nobody is outside the window (True) or `_PATIENCE` steps bring no better cost (False).
+        On failure leaves the cheapest schedule found with nobody outside `keep` (the last window reached, which
+        the starting schedule keeps; so the steps still bring the pairs closer together), or without `keep` the
+        cheapest schedule found."""
         rng = self.rng
         best_cost = self.cost
         best = [g.copy() for g in self.groups]
+        kept_cost, kept = best_cost, best
         if self.outside() == 0:
             return True
         last_gain = self.step
@@ -371,7 +385,9 @@ class _Search:
                 best = [x.copy() for x in self.groups]
                 if self.outside() == 0:
                     return True
-            elif self.step - last_gain > _PATIENCE:
+            if keep is not None and self.cost < kept_cost and self.outside(keep) == 0:
+                kept_cost, kept = self.cost, [x.copy() for x in self.groups]
+            elif self.step - last_gain > self.patience:
                 if shaken:
                     break
                 # stuck: start once more from the best found, shaken a little
@@ -385,7 +401,7 @@ class _Search:
                         self._swap(rr, t1, s1, t2, s2)
                 self.cost = self._cost()
                 last_gain, shaken = self.step, True
-        self._restore(best)
+        self._restore(best if keep is None else kept)
         return False
 
     def _restore(self, groups: list[np.ndarray]) -> None:

@@ -32,7 +32,8 @@ def _playing(schedule):
 @given(participants=st.integers(10, 75), rounds=st.integers(1, 13), seed=st.integers(0, 2**16),
        avoid=st.lists(st.tuples(st.integers(1, 10), st.integers(11, 20)), max_size=3))
 def test_hard_rules_hold_for_any_size(participants, rounds, seed, avoid):
-    avoid = tuple((a, b) for a, b in avoid if b <= participants)
+    # with one table a pair to keep apart can only be split by sitting out, which the rotation does not promise
+    avoid = tuple((a, b) for a, b in avoid if b <= participants) if participants >= 20 else ()
     schedule = solve(SeatingRequest(participants, rounds, seed=seed, avoid=avoid, max_steps=120))
     assert len(schedule.rounds) == rounds
     for tables in schedule.rounds:
