@@ -1,12 +1,14 @@
 """Pairs meet evenly (`docs/seating.md`): the hard rules hold for any size, the proven bounds hold for any schedule,
 and at 50…100 participants and ten rounds no pair meets fewer than ⌊m⌋ − 1 or more than ⌈m⌉ + 1 times."""
 
+import io
 import itertools
 import math
 import time
 
 import numpy as np
 import pytest
+from django.core.management import call_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -118,3 +120,14 @@ def test_fifty_to_a_hundred_meet_the_goal_within_the_time_budget(participants):
     stats = evaluate(participants, schedule.rounds)
     assert stats.games_min == stats.games_max == 10 and stats.seat_repeats == 0
     assert seconds < 15
+
+
+def test_the_table_format_prints_the_range_and_the_bound():
+    out = io.StringIO()
+    call_command("seating", "--participants", "20", "--rounds", "10", "--steps", "300", "--format", "table",
+                 stdout=out)
+    last = out.getvalue().splitlines()[-1]
+    schedule = solve(SeatingRequest(20, 10, seed=0, max_steps=300))
+    stats = evaluate(20, schedule.rounds)
+    assert last == (f"pair meetings {stats.meetings_min}–{stats.meetings_max}, {stats.pairs_outside_goal} pairs "
+                    "outside ⌊m⌋−1…⌈m⌉+1; no schedule has a range below 3 (docs/seating.md)")
