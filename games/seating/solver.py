@@ -178,12 +178,13 @@ def _playing(req: SeatingRequest, rng: np.random.Generator) -> list[list[int]]:
 class _Search:
     """Tabu search over swaps of two participants between tables of one round, tightening a window [lo, hi].
 
-    The cost of a pair meeting c times is c² + `_OUTSIDE`·d², d being how far c lies outside the window, and
-    `_AVOID_WEIGHT` per meeting for a pair to keep apart. A stage searches until no pair is outside the window (and
-    no pair to keep apart shares a table), then the window narrows by one at the end farther from the mean m: a
-    min-max descent on the extremes, with Σ c² as the tie-break that keeps the rest spread. A stage that finds no
-    such schedule within `_PATIENCE` steps without progress is abandoned for the other end; windows that the bounds
-    of `games.seating.bounds` prove impossible are never tried.
+    The cost of a pair meeting c times is c² + `_INNER`·e² + `_OUTSIDE`·d² + `_KEEP`·k², e, d and k being how far
+    c lies outside ⌊m⌋…⌈m⌉, the window aimed at and the window already reached; a pair to keep apart costs
+    `_AVOID_WEIGHT` per meeting. A stage searches until no pair is outside the window (and no pair to keep apart
+    shares a table), then the window narrows by one at the end farther from the mean m: a min-max descent on the
+    extremes, with Σ c² as the tie-break that keeps the rest spread. A stage that finds no better schedule within
+    `patience` steps (once more after a shake) is abandoned for the other end; windows that the bounds of
+    `games.seating.bounds` prove impossible are never tried.
     """
 
     def __init__(self, req: SeatingRequest, playing: list[list[int]], rng: np.random.Generator):
@@ -352,7 +353,7 @@ class _Search:
         return self.step >= self.req.max_steps or time.monotonic() > self.deadline
 
     def _stage(self, keep: tuple[int, int] | None = None) -> bool:
-        """Search until nobody is outside the window (True) or `_PATIENCE` steps bring no better cost (False).
+        """Search until nobody is outside the window (True) or `patience` steps bring no better cost (False).
         On failure leaves the cheapest schedule found with nobody outside `keep` (the last window reached, which
         the starting schedule keeps; so the steps still bring the pairs closer together), or without `keep` the
         cheapest schedule found."""
@@ -387,7 +388,7 @@ class _Search:
                     return True
             if keep is not None and self.cost < kept_cost and self.outside(keep) == 0:
                 kept_cost, kept = self.cost, [x.copy() for x in self.groups]
-            elif self.step - last_gain > self.patience:
+            if self.step - last_gain > self.patience:
                 if shaken:
                     break
                 # stuck: start once more from the best found, shaken a little
