@@ -4,6 +4,7 @@
 and the tournament pages call the same code.
 """
 
+from games.seating.bounds import Bound, bound
 from games.seating.solver import (
     TABLE_SIZE,
     Lock,
@@ -19,12 +20,14 @@ from games.seating.solver import (
 
 __all__ = [
     "TABLE_SIZE",
+    "Bound",
     "Lock",
     "Schedule",
     "SeatingImpossible",
     "SeatingRequest",
     "Stats",
     "assign_seats",
+    "bound",
     "evaluate",
     "random_schedule",
     "solve",

@@ -8,13 +8,14 @@ What it optimises, in order (the order of the organiser's wishes):
    fixed this is a bipartite edge colouring (tables × participants, every table of degree ten, every participant of
    degree ≤ ten), which König's theorem says always exists with ten colours; `assign_seats` finds one by
    alternating paths. Locked seats turn it into a pre-coloured colouring, solved with OR-Tools CP-SAT.
-3. Pairs meet evenly: with m the average number of meetings of a pair, every pair should meet ⌊m⌋ or ⌈m⌉ times.
-   The total number of meetings is fixed, so this is exactly minimising Σ c² over the pairs; its lower bound is
-   known, and the search stops when it is reached. The search is a tabu search over swaps of two participants
-   between tables of one round (as in Dotú & Van Hentenryck's local search for the social golfer problem): each
-   step takes a participant who meets a tablemate too often, evaluates every swap with him in that round at once
-   (the change in Σ c² of a swap touches 36 pairs and is computed from the meetings matrix), and makes the best
-   one not forbidden by the tabu list.
+3. Pairs meet evenly: with m the average number of meetings of a pair, no pair should meet far fewer or far more
+   times than m. The search is a tabu search over swaps of two participants between tables of one round (as in
+   Dotú & Van Hentenryck's local search for the social golfer problem): each step evaluates every swap in one round
+   at once (a swap changes 36 pairs; the change of the cost is computed from the meetings matrix) and makes the best
+   one not forbidden by the tabu list. It works on the extremes: a min-max descent that narrows a window
+   [lo, hi] of allowed meetings one end at a time (the end farther from m first) and searches until every pair is
+   inside it, with Σ c² as the tie-break; it stops when neither end can be narrowed, either because the proven
+   bounds of `games.seating.bounds` forbid it or because the search does not get there (`docs/seating.md`).
 4. Pairs that must not share a table (`avoid`) weigh far more than any meeting, so the search never seats them
    together while another swap exists; if some still sit together at the end the request is refused.
 
@@ -31,11 +32,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from games.seating.bounds import Bound, bound
+
 TABLE_SIZE = 10
 SEAT_BLOCK = 10  # no seat repeated within this many rounds
 _AVOID_WEIGHT = 10_000
 _BIG = np.iinfo(np.int64).max // 4
-_OUTSIDE = 3  # a pair d meetings outside ⌊m⌋…⌈m⌉ costs 3·d² more
+_OUTSIDE = 30  # a pair d meetings outside the window aimed at costs 30·d² more
+_INNER = 3  # and 3·e² for e meetings outside ⌊m⌋…⌈m⌉, so that inside the window most pairs meet ⌊m⌋ or ⌈m⌉ times
+_KEEP = 1000  # and 1000·d² for d meetings outside the window already reached
+_PATIENCE = 3000  # steps without a better cost before a stage gives up (once more after a shake)
 
 
 class SeatingImpossible(ValueError):
@@ -72,6 +78,9 @@ class Schedule:
     rounds: list[list[list[int]]]
     steps: int = 0
     seconds: float = 0.0
+    # (step, seconds, lo, hi): the windows of allowed meetings reached, in order; the last is the schedule's
+    stages: list[tuple[int, float, int, int]] = field(default_factory=list)
+    bound: Bound | None = None  # what no schedule with these participants playing can beat
 
     def as_contract(self) -> dict:
         return {"participants": self.participants, "rounds": self.rounds}
@@ -91,6 +100,9 @@ class Stats:
     max_deviation: float  # largest |meetings of a pair − mean|
     pairs_outside: int  # pairs meeting fewer than ⌊m⌋ or more than ⌈m⌉ times
     pairs: int
+    meetings_min: int = 0  # the fewest meetings of a pair
+    meetings_max: int = 0  # the most meetings of a pair
+    pairs_outside_goal: int = 0  # pairs meeting fewer than ⌊m⌋ − 1 or more than ⌈m⌉ + 1 times
 
 
 # --------------------------------------------------------------------------------------------------- validation
@@ -163,17 +175,16 @@ def _playing(req: SeatingRequest, rng: np.random.Generator) -> list[list[int]]:
 # --------------------------------------------------------------------------------------------------- the search
 
 
-def _lower_bound(total_meetings: int, pairs: int) -> int:
-    q, rem = divmod(total_meetings, pairs)
-    return (pairs - rem) * q * q + rem * (q + 1) * (q + 1)
-
-
 class _Search:
-    """Tabu search over swaps of two participants between tables of one round.
+    """Tabu search over swaps of two participants between tables of one round, tightening a window [lo, hi].
 
-    The cost of a pair meeting c times is c² + 3·d², d being how far c is outside ⌊m⌋…⌈m⌉ (c² alone spreads the
-    meetings; the second term aims at what the organiser counts, quadratic so that one pair meeting three times
-    costs more than two pairs meeting twice); a pair to keep apart costs `_AVOID_WEIGHT` per meeting.
+    The cost of a pair meeting c times is c² + `_INNER`·e² + `_OUTSIDE`·d² + `_KEEP`·k², e, d and k being how far
+    c lies outside ⌊m⌋…⌈m⌉, the window aimed at and the window already reached; a pair to keep apart costs
+    `_AVOID_WEIGHT` per meeting. A stage searches until no pair is outside the window (and no pair to keep apart
+    shares a table), then the window narrows by one at the end farther from the mean m: a min-max descent on the
+    extremes, with Σ c² as the tie-break that keeps the rest spread. A stage that finds no better schedule within
+    `patience` steps (once more after a shake) is abandoned for the other end; windows that the bounds of
+    `games.seating.bounds` prove impossible are never tried.
     """
 
     def __init__(self, req: SeatingRequest, playing: list[list[int]], rng: np.random.Generator):
@@ -183,29 +194,35 @@ class _Search:
         self.apart = np.zeros((P, P), dtype=bool)
         for a, b in req.avoid:
             self.apart[a - 1, b - 1] = self.apart[b - 1, a - 1] = True
-        total = sum(len(p) for p in playing) // TABLE_SIZE * (TABLE_SIZE * (TABLE_SIZE - 1) // 2)
-        self.pairs = P * (P - 1) // 2
-        self.mean = total / self.pairs
-        self.floor, self.ceil = int(np.floor(self.mean)), int(np.ceil(self.mean))
-        c = np.arange(req.rounds + 2)
-        d = np.maximum(0, self.floor - c) + np.maximum(0, c - self.ceil)
-        f = c * c + _OUTSIDE * d * d
-        self.f = f
-        self.inc = np.append(f[1:] - f[:-1], 0)  # inc[c] = f(c+1) − f(c)
-        self.dec = np.insert(f[:-1] - f[1:], 0, 0)  # dec[c] = f(c−1) − f(c)
-        self.bound = self._bound(total)
+        self.upper = np.triu_indices(P, 1)
+        self.limit = bound(P, playing)
+        self.mean = self.limit.mean
         self.groups: list[np.ndarray] = []
         self.movable: list[np.ndarray] = []
         lock_at = {(lk.round - 1, lk.participant - 1): lk.table - 1 for lk in req.locks}
+        self._set_window(0, req.rounds)
         for r, play in enumerate(playing):
             groups, movable = self._greedy(r, play, lock_at)
             self.groups.append(groups)
             self.movable.append(movable)
-        self.cost = self._cost()
+        c = self.meet[self.upper][~self.apart[self.upper]]
+        self._set_window(int(c.min()) if len(c) else 0, int(c.max()) if len(c) else 0)
 
-    def _bound(self, total: int) -> int:
-        q, rem = divmod(total, self.pairs)
-        return int((self.pairs - rem) * self.f[q] + rem * self.f[q + 1])
+    def _set_window(self, lo: int, hi: int, keep: tuple[int, int] | None = None) -> None:
+        """Aim at [lo, hi]; leaving `keep` (the window already reached) costs far more than staying outside it."""
+        self.window = (lo, hi)
+        c = np.arange(self.req.rounds + 2)
+
+        def outside(lo: int, hi: int) -> np.ndarray:
+            d = np.maximum(0, lo - c) + np.maximum(0, c - hi)
+            return d * d
+
+        self.f = (c * c + _INNER * outside(int(np.floor(self.mean)), int(np.ceil(self.mean)))
+                  + _OUTSIDE * outside(lo, hi) + (_KEEP * outside(*keep) if keep else 0))
+        self.inc = np.append(self.f[1:] - self.f[:-1], 0)  # inc[c] = f(c+1) − f(c)
+        self.dec = np.insert(self.f[:-1] - self.f[1:], 0, 0)  # dec[c] = f(c−1) − f(c)
+        if self.groups:
+            self.cost = self._cost()
 
     def _step_costs(self, m: np.ndarray, apart: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         inc = np.where(apart, _AVOID_WEIGHT, self.inc[m])
@@ -240,10 +257,16 @@ class _Search:
                 ~np.array(fixed, dtype=bool).reshape(tables, TABLE_SIZE))
 
     def _cost(self) -> int:
-        upper = np.triu_indices(self.P, 1)
-        c = self.meet[upper]
-        apart = self.apart[upper]
+        c = self.meet[self.upper]
+        apart = self.apart[self.upper]
         return int(np.where(apart, _AVOID_WEIGHT * c, self.f[c]).sum())
+
+    def outside(self, window: tuple[int, int] | None = None) -> int:
+        """Pairs outside the window (the current one by default), and meetings of pairs to keep apart."""
+        c = self.meet[self.upper]
+        apart = self.apart[self.upper]
+        lo, hi = window or self.window
+        return int(np.where(apart, c, (c < lo) | (c > hi)).sum())
 
     def _swap(self, r: int, ta: int, ia: int, tb: int, ib: int) -> None:
         g = self.groups[r]
@@ -285,22 +308,67 @@ class _Search:
         return np.where(forbid, _BIG, delta)
 
     def run(self) -> int:
-        req, rng = self.req, self.rng
-        rounds = [r for r, g in enumerate(self.groups) if len(g) >= 2 and self.movable[r].sum() >= 2]
+        """Tighten the window while the search keeps up; leaves the schedule of the narrowest window reached.
+        Returns the number of steps taken."""
+        req = self.req
+        self.rounds = [r for r, g in enumerate(self.groups) if len(g) >= 2 and self.movable[r].sum() >= 2]
+        self.stages: list[tuple[int, float, int, int]] = []
+        if not self.rounds:
+            return 0
+        self.tabu = np.zeros((len(self.groups), self.P), dtype=np.int64)
+        self.tenure = max(2, len(self.groups[self.rounds[0]].reshape(-1)) // 4)
+        # a step costs about (10·tables)²: bigger rounds give up after fewer steps, for about the same time
+        self.patience = max(_PATIENCE // 3, _PATIENCE * 3 // len(self.groups[self.rounds[0]]))
+        self.started = time.monotonic()
+        self.deadline = self.started + req.time_limit
+        self.step = 0
+        # stage 0: the greedy draw's own range, until no pair to keep apart shares a table
+        if not self._stage():
+            return self.step
+        window = self.window
+        self.stages = [(self.step, self._elapsed(), *window)]
+        narrowed = True
+        while narrowed:
+            lo, hi = window
+            ends = [(lo, hi - 1), (lo + 1, hi)]
+            if self.mean - lo > hi - self.mean:
+                ends.reverse()
+            narrowed = False
+            for cand in ends:
+                if not self.limit.allows(*cand) or self._out_of_time():
+                    continue
+                self._set_window(*cand, keep=window)
+                # reached, or left with the best schedule inside the old window
+                if self._stage(keep=window):
+                    window, narrowed = cand, True
+                    self.stages.append((self.step, self._elapsed(), *cand))
+                    break
+        self._set_window(*window)
+        return self.step
+
+    def _elapsed(self) -> float:
+        return round(time.monotonic() - self.started, 3)
+
+    def _out_of_time(self) -> bool:
+        return self.step >= self.req.max_steps or time.monotonic() > self.deadline
+
+    def _stage(self, keep: tuple[int, int] | None = None) -> bool:
+        """Search until nobody is outside the window (True) or `patience` steps bring no better cost (False).
+        On failure leaves the cheapest schedule found with nobody outside `keep` (the last window reached, which
+        the starting schedule keeps; so the steps still bring the pairs closer together), or without `keep` the
+        cheapest schedule found."""
+        rng = self.rng
         best_cost = self.cost
         best = [g.copy() for g in self.groups]
-        if not rounds or self.cost <= self.bound:
-            return 0
-        tabu = np.zeros((len(self.groups), self.P), dtype=np.int64)
-        self.tenure = max(2, len(self.groups[rounds[0]].reshape(-1)) // 4)
-        deadline = time.monotonic() + req.time_limit
-        last_gain = step = 0
-        while step < req.max_steps:
-            step += 1
-            if step % 64 == 0 and time.monotonic() > deadline:
-                break
-            r = rounds[int(rng.integers(len(rounds)))]
-            delta = self._deltas(r, step, best_cost, tabu)
+        kept_cost, kept = best_cost, best
+        if self.outside() == 0:
+            return True
+        last_gain = self.step
+        shaken = False
+        while not self._out_of_time():
+            self.step += 1
+            r = self.rounds[int(rng.integers(len(self.rounds)))]
+            delta = self._deltas(r, self.step, best_cost, self.tabu)
             low = delta.min()
             if low >= _BIG:
                 continue
@@ -312,26 +380,30 @@ class _Search:
             a, b = g[ta, ia], g[tb, ib]
             self._swap(r, ta, ia, tb, ib)
             self.cost += int(low)
-            tabu[r, a] = tabu[r, b] = step + self.tenure + int(rng.integers(self.tenure + 1))
+            self.tabu[r, a] = self.tabu[r, b] = self.step + self.tenure + int(rng.integers(self.tenure + 1))
             if self.cost < best_cost:
-                best_cost, last_gain = self.cost, step
+                best_cost, last_gain = self.cost, self.step
                 best = [x.copy() for x in self.groups]
-                if best_cost <= self.bound:
+                if self.outside() == 0:
+                    return True
+            if keep is not None and self.cost < kept_cost and self.outside(keep) == 0:
+                kept_cost, kept = self.cost, [x.copy() for x in self.groups]
+            if self.step - last_gain > self.patience:
+                if shaken:
                     break
-            elif step - last_gain > 5000:  # stuck for long: start again from the best found, shaken a little
+                # stuck: start once more from the best found, shaken a little
                 self._restore(best)
                 for _ in range(3):
-                    rr = rounds[int(rng.integers(len(rounds)))]
+                    rr = self.rounds[int(rng.integers(len(self.rounds)))]
                     mv = np.argwhere(self.movable[rr])
                     i1, i2 = rng.choice(len(mv), 2, replace=False)
                     (t1, s1), (t2, s2) = mv[i1], mv[i2]
                     if t1 != t2:
                         self._swap(rr, t1, s1, t2, s2)
                 self.cost = self._cost()
-                last_gain = step
-        self._restore(best)
-        self.cost = best_cost
-        return step
+                last_gain, shaken = self.step, True
+        self._restore(best if keep is None else kept)
+        return False
 
     def _restore(self, groups: list[np.ndarray]) -> None:
         self.groups = [g.copy() for g in groups]
@@ -340,6 +412,7 @@ class _Search:
             for table in g:
                 self.meet[np.ix_(table, table)] += 1
         np.fill_diagonal(self.meet, 0)
+        self.cost = self._cost()
 
 
 # --------------------------------------------------------------------------------------------------- the seats
@@ -479,7 +552,8 @@ def solve(req: SeatingRequest) -> Schedule:
     groups = [[list(map(int, t)) for t in g] for g in search.groups]
     seated = assign_seats(groups, seed=req.seed, locks=req.locks)
     rounds = [[[p + 1 for p in table] for table in rnd] for rnd in seated]
-    return Schedule(req.participants, rounds, steps=steps, seconds=time.perf_counter() - t0)
+    return Schedule(req.participants, rounds, steps=steps, seconds=time.perf_counter() - t0,
+                    stages=search.stages, bound=search.limit)
 
 
 def _avoid_together(groups: list[np.ndarray], avoid: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -535,4 +609,6 @@ def evaluate(participants: int, rounds: Sequence[Sequence[Sequence[int]]],
         games_min=int(games[1:].min()), games_max=int(games[1:].max()), seat_repeats=seat_repeats,
         avoid_together=avoid_together, mean_meetings=mean,
         max_deviation=float(np.abs(c - mean).max()) if pairs else 0.0,
-        pairs_outside=int(((c < lo) | (c > hi)).sum()), pairs=pairs)
+        pairs_outside=int(((c < lo) | (c > hi)).sum()), pairs=pairs,
+        meetings_min=int(c.min()) if pairs else 0, meetings_max=int(c.max()) if pairs else 0,
+        pairs_outside_goal=int(((c < lo - 1) | (c > hi + 1)).sum()))

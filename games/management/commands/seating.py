@@ -58,3 +58,7 @@ class Command(BaseCommand):
         self.stdout.write(f"games {st.games_min}–{st.games_max}; pair meetings: mean {st.mean_meetings:.2f}, "
                           f"largest deviation {st.max_deviation:.2f}, {st.pairs_outside} of {st.pairs} pairs "
                           "outside ⌊m⌋…⌈m⌉")
+        if schedule.bound is not None:
+            self.stdout.write(f"pair meetings {st.meetings_min}–{st.meetings_max}, {st.pairs_outside_goal} pairs "
+                              f"outside ⌊m⌋−1…⌈m⌉+1; no schedule has a range below "
+                              f"{schedule.bound.least_range()} (docs/seating.md)")
