@@ -200,8 +200,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
 
 def cache_config(url: str) -> dict:
     """CACHE_URL → a Django cache: `redis://[:password@]host:port/db`, `rediss://…` or `unix:///path.sock?db=N`
-    (Django's own RedisCache over the `redis` package; several servers comma-separated, the first one is written
-    to), `locmem://` or empty (per-process memory), `dummy://` (no cache). Anything else stops the settings."""
+    (Django's RedisCache over the `redis` package, as club.cache.ResilientRedisCache: a server that is down or does
+    not answer within the short socket timeouts is a cache miss, never an error page; several servers
+    comma-separated, the first one is written to), `locmem://` or empty (per-process memory), `dummy://` (no cache). Anything else stops the settings."""
     url = url.strip()
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if not url or scheme == "locmem":
@@ -214,9 +215,10 @@ def cache_config(url: str) -> dict:
             if server.partition("://")[0].lower() not in {"redis", "rediss", "unix"}:
                 raise ImproperlyConfigured(f"CACHE_URL: {server!r} is not a redis:// address")
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "club.cache.ResilientRedisCache",
             "LOCATION": servers if len(servers) > 1 else servers[0],
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "mafclub"),
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r}: use redis://host:6379/1, rediss://…, unix:///path.sock, locmem:// or dummy://"
