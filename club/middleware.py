@@ -5,16 +5,20 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 
+def club_language(request) -> str:
+    """The visitor's own choice (the language cookie set by the switch), else the club's language."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) if request is not None else None
+    supported = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in supported else settings.LANGUAGE_CODE
+
+
 class ClubLocaleMiddleware(LocaleMiddleware):
     """Like Django's LocaleMiddleware, but the browser's Accept-Language is ignored: the club's language
     (settings.LANGUAGE_CODE, Russian) is the default, and only the visitor's own choice (the language cookie set
     by the switch) changes it."""
 
     def process_request(self, request):
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        supported = {code for code, _name in settings.LANGUAGES}
-        language = chosen if chosen in supported else settings.LANGUAGE_CODE
-        translation.activate(language)
+        translation.activate(club_language(request))
         request.LANGUAGE_CODE = translation.get_language()
 
 
@@ -56,7 +60,11 @@ class RejectNulMiddleware:
 class DatabaseBusyMiddleware:
     """A write that waited longer than the database's busy timeout (SQLite "database is locked", a PostgreSQL
     deadlock) is answered 503 with a message and Retry-After, never a 500. The judge's actions answer such a
-    conflict themselves (409 with the current state); this covers every other page."""
+    conflict themselves (409 with the current state); this covers every other page.
+
+    A database that does not answer at all (stopped, restarting, unreachable: club.db.is_unavailable) is answered
+    503 with Retry-After and the page club.views_errors renders without the database, for every page and judge
+    action; the judge's screen keeps its taps queued on a 503 and sends them when the site answers again."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -65,8 +73,12 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from club.db import is_conflict
+        from club.db import is_conflict, is_unavailable
 
+        if is_unavailable(exception):
+            from club.views_errors import database_unavailable
+
+            return database_unavailable(request)
         if not is_conflict(exception):
             return None
         from django.http import HttpResponse

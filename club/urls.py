@@ -10,3 +10,9 @@ urlpatterns = [
     path("protocol/blank.pdf", include("games.urls_blank")),
     path("ratings/", include("ratings.urls")),
 ]
+
+# Error pages that need neither the user nor the database (club/views_errors.py).
+handler400 = "club.views_errors.bad_request"
+handler403 = "club.views_errors.permission_denied"
+handler404 = "club.views_errors.page_not_found"
+handler500 = "club.views_errors.server_error"
