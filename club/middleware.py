@@ -1,15 +1,9 @@
 """Russian for every visitor until they choose otherwise with the switch in the header."""
 
-from django.conf import settings
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
-
-def club_language(request) -> str:
-    """The visitor's own choice (the language cookie set by the switch), else the club's language."""
-    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) if request is not None else None
-    supported = {code for code, _name in settings.LANGUAGES}
-    return chosen if chosen in supported else settings.LANGUAGE_CODE
+from club.language import club_language
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):

@@ -2,6 +2,10 @@ from django.conf.urls.i18n import i18n_patterns  # noqa: F401  (kept for future 
 from django.contrib import admin
 from django.urls import include, path
 
+from club.forms import AdminLoginForm
+
+admin.site.login_form = AdminLoginForm  # a login name over its length is the field's message, never a 500
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

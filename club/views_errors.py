@@ -1,7 +1,7 @@
 """The error pages (400, 403, 404, 413, 500, 503): rendered without a request, so no context processor runs and
 nothing needs the user, the session or the database — a hostile Host header or an oversized body is refused
 before authentication runs, and a database outage is what failed. The language is the visitor's choice (cookie)
-or the club's, as everywhere (club.middleware.club_language).
+or the club's, as everywhere (club.language.club_language).
 
 A database that does not answer (club.db.is_unavailable) is a 503 with Retry-After, not a 500: from a view through
 club.middleware.DatabaseBusyMiddleware, from anywhere else (a middleware saving the session) through `server_error`.
@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from club.db import is_unavailable
-from club.middleware import club_language
+from club.language import club_language
 
 RETRY_AFTER_SECONDS = 5
 
