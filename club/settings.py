@@ -239,13 +239,19 @@ TASKS = {
     }
 }
 
-# django-axes: lock out an address + username pair after AXES_FAILURE_LIMIT failed logins, and an address
-# trying many usernames after AXES_IP_FAILURE_LIMIT (club/axes_handler.py). Behind a reverse proxy set
-# TRUSTED_PROXY_COUNT=1 (the number of proxies appending to X-Forwarded-For) so the client's address is counted.
+# django-axes (club/axes_handler.py): AXES_FAILURE_LIMIT failed logins lock a username out at an address,
+# AXES_USERNAME_FAILURE_LIMIT lock it out from everywhere, and the generous AXES_IP_FAILURE_LIMIT locks out an
+# address trying many usernames — never a venue address the club admin trusts (Club.trusted_addresses). Behind a
+# reverse proxy set TRUSTED_PROXY_COUNT=1 (the number of proxies appending to X-Forwarded-For) so the client's
+# address is counted.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
+AXES_USERNAME_FAILURE_LIMIT = env_int("AXES_USERNAME_FAILURE_LIMIT", 10)
+AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 100)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"], "ip_address"]
+# Password-reset e-mails asked for in an hour (club.views.ThrottledPasswordResetView).
+PASSWORD_RESET_LIMIT_PER_ADDRESS = env_int("PASSWORD_RESET_LIMIT_PER_ADDRESS", 5)
+PASSWORD_RESET_LIMIT_PER_EMAIL = env_int("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
 AXES_HANDLER = "club.axes_handler.ClubAxesHandler"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "club.axes_handler.client_ip"

@@ -24,9 +24,8 @@ urlpatterns = [
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     # Password reset by e-mail: Django's own views, the e-mail backend from settings, Russian texts.
-    path("password/reset/", auth_views.PasswordResetView.as_view(
-        email_template_name="registration/password_reset_email.txt",
-        subject_template_name="registration/password_reset_subject.txt"), name="password_reset"),
+    # (throttled per address and per e-mail: club.views.ThrottledPasswordResetView)
+    path("password/reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),
