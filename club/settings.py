@@ -291,6 +291,7 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"brief_refusals": {"()": "club.log.BriefRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["brief_refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }
