@@ -18,14 +18,9 @@ from django.urls import reverse
 from club.cache import _Outage
 from club.settings import cache_config
 from tests.site_walk import site_urls
+from tests.test_production import _free_port
 
 pytestmark = pytest.mark.django_db
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -116,3 +116,13 @@ def test_a_database_error_that_is_not_an_outage_stays_a_500(settings):
     assert not is_unavailable(OperationalError("no such table: club_club"))
     assert not is_unavailable(OperationalError("database is locked"))  # a conflict: the busy answer
     assert is_unavailable(OperationalError("terminating connection due to administrator command"))
+
+
+def test_a_foreign_host_is_refused_before_the_https_redirect_too(settings):
+    """With SECURE_SSL_REDIRECT (production's default) the Host is read by the first middleware, before the
+    language is chosen: still the Russian 400 page, not a redirect to the foreign host or a 500."""
+    settings.DEBUG = False
+    settings.SECURE_SSL_REDIRECT = True
+    response = Client(raise_request_exception=False).get("/ratings/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert "не обслуживает" in response.content.decode()
