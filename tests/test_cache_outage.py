@@ -89,3 +89,29 @@ def test_the_cache_recovers_once_redis_answers_again(scene, settings):
     cache.set("probe", 1, 30)
     assert cache.get("probe") == 1
     cache.delete("probe")
+
+
+def test_the_outage_is_warned_about_at_most_once_a_minute(settings, caplog, monkeypatch):
+    import club.cache
+
+    settings.CACHES = {"default": cache_config(f"redis://127.0.0.1:{_free_port()}/3")}
+    from django.core.cache import cache
+
+    now = [1000.0]
+    monkeypatch.setattr(club.cache.time, "monotonic", lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="club.cache"):
+        for step in range(0, 130, 6):  # a call every 6 s for a bit over two minutes (past each 5 s pause)
+            now[0] = 1000.0 + step
+            assert cache.get("standings") is None
+    warned = [r for r in caplog.records if r.name == "club.cache"]
+    assert len(warned) == 3, [r.getMessage() for r in warned]  # at 0 s, 60 s and 120 s
+
+
+def test_password_reset_still_works_with_the_cache_down(settings, django_user_model):
+    from django.core import mail
+
+    settings.CACHES = {"default": cache_config(f"redis://127.0.0.1:{_free_port()}/3")}
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    django_user_model.objects.create_user("lisa", email="lisa@example.org", password="old-password-2026")
+    response = Client().post(reverse("password_reset"), {"email": "lisa@example.org"})
+    assert response.status_code == 302 and len(mail.outbox) == 1
