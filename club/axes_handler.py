@@ -1,13 +1,19 @@
-"""django-axes, two limits: failed logins of one username from one address lock that pair out at
-AXES_FAILURE_LIMIT; failed logins from one address, whatever the usernames, lock the address out at the higher
-AXES_IP_FAILURE_LIMIT (one address trying many usernames is slowed down too).
+"""django-axes, three limits (AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"], "ip_address"]):
 
-axes counts both (AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]) against one limit; this
-handler scales the per-address count to it. A successful login resets only that username's failures at that
-address, so logging into one's own account does not wipe the address's record of guessing at others.
+- one login name from one address is locked out at AXES_FAILURE_LIMIT failures (5);
+- one login name from anywhere at AXES_USERNAME_FAILURE_LIMIT (10: guessing one password from many addresses);
+- one address, whatever the login names, only at the generous AXES_IP_FAILURE_LIMIT (100) — every judge of a
+  venue shares its address, and a low limit let one person lock them all out — and never from an address the club
+  admin lists as a trusted venue (`Club.trusted_addresses`); the two limits per login name still hold there.
+
+axes counts every parameter against one limit; this handler scales each count to it. A successful login resets
+only that login name's failures, so logging into one's own account does not wipe the address's record of guessing
+at others.
 """
 
 from __future__ import annotations
+
+import ipaddress
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.helpers import get_lockout_parameters
@@ -15,6 +21,26 @@ from django.conf import settings
 from django.db.models import Sum
 
 IP_ONLY = "ip_address"
+USERNAME_ONLY = "username"
+
+
+def _limit(parameter) -> int:
+    if parameter == IP_ONLY:
+        return settings.AXES_IP_FAILURE_LIMIT
+    if parameter == USERNAME_ONLY:
+        return settings.AXES_USERNAME_FAILURE_LIMIT
+    return settings.AXES_FAILURE_LIMIT
+
+
+def is_trusted_address(address: str | None) -> bool:
+    """Whether the address is one of the venues' the clubs' admins trust (club.selectors.trusted_networks)."""
+    from club.selectors import trusted_networks
+
+    try:
+        ip = ipaddress.ip_address(address or "")
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted_networks())
 
 
 class ClubAxesHandler(AxesDatabaseHandler):
@@ -22,11 +48,11 @@ class ClubAxesHandler(AxesDatabaseHandler):
         parameters = get_lockout_parameters(request, credentials)
         worst = 0
         for parameter, attempts in zip(parameters, self.get_user_attempts(request, credentials), strict=True):
+            if parameter == IP_ONLY and is_trusted_address(client_ip(request)):
+                continue
             count = attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
-            if parameter == IP_ONLY:
-                # AXES_IP_FAILURE_LIMIT failures from the address count as AXES_FAILURE_LIMIT.
-                count = count * settings.AXES_FAILURE_LIMIT // settings.AXES_IP_FAILURE_LIMIT
-            worst = max(worst, count)
+            # _limit(parameter) failures count as AXES_FAILURE_LIMIT
+            worst = max(worst, count * settings.AXES_FAILURE_LIMIT // _limit(parameter))
         return worst
 
     def reset_user_attempts(self, request, credentials: dict | None = None) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection
 
 # PostgreSQL SQLSTATEs of a conflict between transactions (serialization failure, deadlock, lock not available).
 CONFLICT_SQLSTATES = {"40001", "40P01", "55P03"}
@@ -20,6 +20,31 @@ def is_conflict(error: BaseException) -> bool:
         return True
     text = str(error).lower()
     return "database is locked" in text or "database table is locked" in text or "deadlock" in text
+
+
+# PostgreSQL SQLSTATEs of a server that is not there for the moment: class 08 (connection exception), the server
+# shutting down or starting (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now), too many
+# connections (53300).
+UNAVAILABLE_SQLSTATES = {"57P01", "57P02", "57P03", "53300"}
+UNAVAILABLE_TEXTS = ("connection refused", "could not connect", "server closed the connection", "connection is closed",
+                     "terminating connection", "the database system is", "connection timeout expired",
+                     "no connection to the server", "unable to open database file", "disk i/o error",
+                     "consuming input failed", "connection failed")
+
+
+def is_unavailable(error: BaseException | None) -> bool:
+    """Whether a database error means the database does not answer (answer 503 with Retry-After, never 500): the
+    server stopped, restarting or unreachable, a connection it dropped, SQLite's file out of reach. A conflict
+    between writers (is_conflict) and a bad query are not."""
+    if isinstance(error, InterfaceError):
+        return True
+    if not isinstance(error, OperationalError) or is_conflict(error):
+        return False
+    sqlstate = getattr(error.__cause__, "sqlstate", None) or ""
+    if sqlstate.startswith("08") or sqlstate in UNAVAILABLE_SQLSTATES:
+        return True
+    text = str(error).lower()
+    return any(part in text for part in UNAVAILABLE_TEXTS)
 
 
 def update_rows(model, names: list[str], rows: list[tuple[int, dict[str, Any]]]) -> None:

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
@@ -29,6 +31,27 @@ class PlayerForm(forms.ModelForm):
         elif photo:
             data["photo"] = photo
         return data
+
+
+class UsernameLengthMixin:
+    """The login name is refused with the field's message when it is longer than a login name can be.
+
+    Django's AuthenticationForm only sets the field's `max_length` after the field is built, so the length was
+    never checked: the name went to authenticate() and axes, whose AccessAttempt.username is varchar(255), and a
+    longer one was a 500 on PostgreSQL."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["username"]
+        field.validators.append(MaxLengthValidator(field.max_length))
+
+
+class LoginForm(UsernameLengthMixin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(UsernameLengthMixin, AdminAuthenticationForm):
+    pass
 
 
 class SignupForm(UserCreationForm):

@@ -1,8 +1,9 @@
 """Russian for every visitor until they choose otherwise with the switch in the header."""
 
-from django.conf import settings
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+
+from club.language import club_language
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -11,10 +12,7 @@ class ClubLocaleMiddleware(LocaleMiddleware):
     by the switch) changes it."""
 
     def process_request(self, request):
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        supported = {code for code, _name in settings.LANGUAGES}
-        language = chosen if chosen in supported else settings.LANGUAGE_CODE
-        translation.activate(language)
+        translation.activate(club_language(request))
         request.LANGUAGE_CODE = translation.get_language()
 
 
@@ -56,7 +54,11 @@ class RejectNulMiddleware:
 class DatabaseBusyMiddleware:
     """A write that waited longer than the database's busy timeout (SQLite "database is locked", a PostgreSQL
     deadlock) is answered 503 with a message and Retry-After, never a 500. The judge's actions answer such a
-    conflict themselves (409 with the current state); this covers every other page."""
+    conflict themselves (409 with the current state); this covers every other page.
+
+    A database that does not answer at all (stopped, restarting, unreachable: club.db.is_unavailable) is answered
+    503 with Retry-After and the page club.views_errors renders without the database, for every page and judge
+    action; the judge's screen keeps its taps queued on a 503 and sends them when the site answers again."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -65,8 +67,12 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from club.db import is_conflict
+        from club.db import is_conflict, is_unavailable
 
+        if is_unavailable(exception):
+            from club.views_errors import database_unavailable
+
+            return database_unavailable(request)
         if not is_conflict(exception):
             return None
         from django.http import HttpResponse

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 
 from django.conf import settings
@@ -27,6 +28,39 @@ def clean_nickname(nickname: str) -> str:
     return _SPACES.sub(" ", (nickname or "").strip())
 
 
+# The widest network a club may trust: a wider one would exempt a whole provider (or everybody) from the limit.
+TRUSTED_MIN_PREFIX = {4: 16, 6: 48}
+
+
+def parse_trusted_networks(text: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """The venue's addresses, one address or network (CIDR, e.g. 203.0.113.0/28) per line; blank lines and
+    anything after # are ignored. A line that is not an address, or a network wider than /16 (IPv6: /48), is a
+    ValidationError naming the line."""
+    networks, problems = [], []
+    for number, raw in enumerate((text or "").splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            network = ipaddress.ip_network(line, strict=False)
+        except ValueError:
+            problems.append(_("line %(line)s: “%(value)s” is not an address or a network such as 203.0.113.0/28")
+                            % {"line": number, "value": line[:60]})
+            continue
+        if network.prefixlen < TRUSTED_MIN_PREFIX[network.version]:
+            problems.append(_("line %(line)s: the network %(value)s is too wide (at most /%(prefix)s)")
+                            % {"line": number, "value": line, "prefix": TRUSTED_MIN_PREFIX[network.version]})
+            continue
+        networks.append(network)
+    if problems:
+        raise ValidationError(problems)
+    return networks
+
+
+def validate_trusted_networks(text: str) -> None:
+    parse_trusted_networks(text)
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
@@ -45,6 +79,14 @@ class Club(models.Model):
     elo_k = models.FloatField(_("Elo K factor"), default=20.0,
                               validators=[MinValueValidator(1.0), MaxValueValidator(200.0)],
                               help_text=_("How far one game moves a player's Elo."))
+    # club/axes_handler.py: failed logins from these addresses are not counted against the per-address limit
+    # (every judge of a venue shares its address); the limits per login name still hold.
+    trusted_addresses = models.TextField(
+        _("trusted venue addresses"), blank=True, validators=[validate_trusted_networks],
+        help_text=_("The addresses the club's venues reach the site from, one address or network (such as "
+                    "203.0.113.0/28) per line. Failed logins from them do not lock the whole address out; "
+                    "the limit for each login name still applies."),
+    )
 
     class Meta:
         verbose_name = _("club")

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from club.models import Club, Membership, Player, PlayerClaim, nickname_key
+from club.models import Club, Membership, Player, PlayerClaim, nickname_key, parse_trusted_networks
 
 
 def get_site_club() -> Club | None:
     """The club this site serves: the only one, or the first created when there are several."""
     return Club.objects.order_by("pk").first()
+
+
+def trusted_networks() -> list:
+    """The venue addresses every club's admin trusts (Club.trusted_addresses), parsed; a stored line that no
+    longer parses is skipped rather than failing a login."""
+    networks = []
+    for text in Club.objects.exclude(trusted_addresses="").values_list("trusted_addresses", flat=True):
+        for line in text.splitlines():
+            try:
+                networks.extend(parse_trusted_networks(line))
+            except ValidationError:
+                continue
+    return networks
 
 
 def player_search(*, club: Club, query: str = "", active_only: bool = False) -> QuerySet[Player]:

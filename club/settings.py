@@ -200,8 +200,9 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
 
 def cache_config(url: str) -> dict:
     """CACHE_URL → a Django cache: `redis://[:password@]host:port/db`, `rediss://…` or `unix:///path.sock?db=N`
-    (Django's own RedisCache over the `redis` package; several servers comma-separated, the first one is written
-    to), `locmem://` or empty (per-process memory), `dummy://` (no cache). Anything else stops the settings."""
+    (Django's RedisCache over the `redis` package, as club.cache.ResilientRedisCache: a server that is down or does
+    not answer within the short socket timeouts is a cache miss, never an error page; several servers
+    comma-separated, the first one is written to), `locmem://` or empty (per-process memory), `dummy://` (no cache). Anything else stops the settings."""
     url = url.strip()
     scheme = url.partition("://")[0].lower() if "://" in url else ""
     if not url or scheme == "locmem":
@@ -214,9 +215,10 @@ def cache_config(url: str) -> dict:
             if server.partition("://")[0].lower() not in {"redis", "rediss", "unix"}:
                 raise ImproperlyConfigured(f"CACHE_URL: {server!r} is not a redis:// address")
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "club.cache.ResilientRedisCache",
             "LOCATION": servers if len(servers) > 1 else servers[0],
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "mafclub"),
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r}: use redis://host:6379/1, rediss://…, unix:///path.sock, locmem:// or dummy://"
@@ -237,13 +239,19 @@ TASKS = {
     }
 }
 
-# django-axes: lock out an address + username pair after AXES_FAILURE_LIMIT failed logins, and an address
-# trying many usernames after AXES_IP_FAILURE_LIMIT (club/axes_handler.py). Behind a reverse proxy set
-# TRUSTED_PROXY_COUNT=1 (the number of proxies appending to X-Forwarded-For) so the client's address is counted.
+# django-axes (club/axes_handler.py): AXES_FAILURE_LIMIT failed logins lock a username out at an address,
+# AXES_USERNAME_FAILURE_LIMIT lock it out from everywhere, and the generous AXES_IP_FAILURE_LIMIT locks out an
+# address trying many usernames — never a venue address the club admin trusts (Club.trusted_addresses). Behind a
+# reverse proxy set TRUSTED_PROXY_COUNT=1 (the number of proxies appending to X-Forwarded-For) so the client's
+# address is counted.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 30)
+AXES_USERNAME_FAILURE_LIMIT = env_int("AXES_USERNAME_FAILURE_LIMIT", 10)
+AXES_IP_FAILURE_LIMIT = env_int("AXES_IP_FAILURE_LIMIT", 100)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", ["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"], "ip_address"]
+# Password-reset e-mails asked for in an hour (club.views.ThrottledPasswordResetView).
+PASSWORD_RESET_LIMIT_PER_ADDRESS = env_int("PASSWORD_RESET_LIMIT_PER_ADDRESS", 5)
+PASSWORD_RESET_LIMIT_PER_EMAIL = env_int("PASSWORD_RESET_LIMIT_PER_EMAIL", 3)
 AXES_HANDLER = "club.axes_handler.ClubAxesHandler"
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 AXES_CLIENT_IP_CALLABLE = "club.axes_handler.client_ip"
@@ -283,6 +291,7 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"brief_refusals": {"()": "club.log.BriefRefusals"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["brief_refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
 }

@@ -2,6 +2,10 @@ from django.conf.urls.i18n import i18n_patterns  # noqa: F401  (kept for future 
 from django.contrib import admin
 from django.urls import include, path
 
+from club.forms import AdminLoginForm
+
+admin.site.login_form = AdminLoginForm  # a login name over its length is the field's message, never a 500
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
@@ -10,3 +14,9 @@ urlpatterns = [
     path("protocol/blank.pdf", include("games.urls_blank")),
     path("ratings/", include("ratings.urls")),
 ]
+
+# Error pages that need neither the user nor the database (club/views_errors.py).
+handler400 = "club.views_errors.bad_request"
+handler403 = "club.views_errors.permission_denied"
+handler404 = "club.views_errors.page_not_found"
+handler500 = "club.views_errors.server_error"

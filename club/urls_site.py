@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from club import views, views_staff
+from club.forms import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,14 +19,13 @@ urlpatterns = [
     path("staff/", views_staff.staff, name="staff"),
     path("staff/remove/", views_staff.staff_remove, name="staff_remove"),
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     # Password reset by e-mail: Django's own views, the e-mail backend from settings, Russian texts.
-    path("password/reset/", auth_views.PasswordResetView.as_view(
-        email_template_name="registration/password_reset_email.txt",
-        subject_template_name="registration/password_reset_subject.txt"), name="password_reset"),
+    # (throttled per address and per e-mail: club.views.ThrottledPasswordResetView)
+    path("password/reset/", views.ThrottledPasswordResetView.as_view(), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
          name="password_reset_confirm"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
@@ -11,7 +12,8 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import permissions, selectors, services
+from club import permissions, selectors, services, throttle
+from club.axes_handler import client_ip, is_trusted_address
 from club.context_processors import HOME_TEMPLATES, plugin_templates
 from club.forms import ClaimDecisionForm, PlayerForm, PlayerLoginForm, SignupForm
 from club.models import Club, Player, PlayerClaim
@@ -196,3 +198,30 @@ def signup(request):
 def favicon(request):
     """Browsers ask for /favicon.ico by themselves (a PDF tab, an old browser): send them to the static icon."""
     return redirect(static("favicon.svg"), permanent=True)
+
+
+class ThrottledPasswordResetView(PasswordResetView):
+    """Django's password reset by e-mail, at most PASSWORD_RESET_LIMIT_PER_ADDRESS requests an hour from one
+    address (a trusted venue address excepted, as for the login limit) and PASSWORD_RESET_LIMIT_PER_EMAIL for one
+    e-mail: over either the form says so with a 429 and no e-mail is sent. Every request counts, whether or not
+    the e-mail belongs to somebody (the answer must not tell)."""
+
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    PERIOD_SECONDS = 3600
+
+    def form_valid(self, form):
+        from django.conf import settings
+
+        address = client_ip(self.request) or ""
+        email = form.cleaned_data["email"]
+        checks = [("reset-email", email, settings.PASSWORD_RESET_LIMIT_PER_EMAIL)]
+        if not is_trusted_address(address):
+            checks.append(("reset-address", address, settings.PASSWORD_RESET_LIMIT_PER_ADDRESS))
+        if any(throttle.over_limit(scope, value, limit=limit) for scope, value, limit in checks):
+            form.add_error(None, _("Too many password reset requests from this network or for this e-mail. No "
+                                   "e-mail was sent; try again in an hour."))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        for scope, value, _limit in checks:
+            throttle.count(scope, value, period_seconds=self.PERIOD_SECONDS)
+        return super().form_valid(form)

@@ -2,8 +2,9 @@
 
    Taps: every action form (form[data-kind]) is sent through a queue kept in localStorage, one request at a time,
    each with its own action id (the server applies an id once) and the protocol version the screen showed. When the
-   network fails the taps stay in the queue ("N не сохранено"), the screen follows them where it safely can (the
-   speaker, fouls, nominations), and they are sent in order when the network returns, also after a reload. A
+   network fails, or the site answers 503 (its database is down), the taps stay in the queue ("N не сохранено"),
+   the screen follows them where it safely can (the speaker, fouls, nominations), and they are sent in order when
+   the network returns (after a 503 when its Retry-After has passed), also after a reload. A
    version conflict (409) or a refusal in the middle of a replay stops the queue and shows the unsent taps with
    "apply again" / "drop".
    A repeated "speech over" within 1.7 s is ignored (the new speaker's button appears under the judge's finger);
@@ -120,12 +121,18 @@
     pump();
   }
 
-  function scheduleRetry() {
+  function scheduleRetry(delay) {
     clearTimeout(retry);
-    retry = setTimeout(pump, 3000);
+    retry = setTimeout(pump, delay || 3000);
   }
 
-  function goOffline(message) {
+  // A 503's Retry-After (seconds) bounded to 1–30 s, else the usual 3 s.
+  function retryDelay(header) {
+    var seconds = parseInt(header, 10);
+    return isNaN(seconds) ? 3000 : Math.min(Math.max(seconds, 1), 30) * 1000;
+  }
+
+  function goOffline(message, delay) {
     offline = true;
     var queue = load();
     queue.forEach(function (item) {
@@ -137,7 +144,7 @@
       var box = document.getElementById("queue-status");
       if (box) box.textContent = queue.length + " " + t("tUnsaved") + " · " + message;
     }
-    scheduleRetry();
+    scheduleRetry(delay);
   }
 
   function pump() {
@@ -154,9 +161,14 @@
       method: "POST", body: body, credentials: "same-origin",
       headers: { "HX-Request": "true", "X-CSRFToken": csrf() }
     }).then(function (response) {
-      return response.text().then(function (text) { return { status: response.status, text: text }; });
+      return response.text().then(function (text) {
+        return { status: response.status, text: text, retryAfter: response.headers.get("Retry-After") };
+      });
     }).then(function (answer) {
       sending = false;
+      // 503: the database does not answer (club/views_errors.py): as offline, the taps stay queued and are sent
+      // again after the server's Retry-After.
+      if (answer.status === 503) { goOffline(t("tUnavailable"), retryDelay(answer.retryAfter)); return; }
       if (answer.status >= 500) { goOffline(t("tServer")); return; }
       offline = false;
       var rest = load();

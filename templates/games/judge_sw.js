@@ -80,15 +80,21 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+function keptPage() {
+  return caches.open(CACHE).then(function (cache) { return cache.match(PAGE); });
+}
+
 function screen(event) {
   return fetch(event.request).then(function (response) {
+    // 503: the site is up but its database does not answer (club/views_errors.py) — as good as offline.
+    if (response.status === 503) return keptPage().then(function (kept) { return kept || response; });
     if (keepable(response)) {
       var copy = response.clone();  // now: the browser reads the answer itself as soon as it is returned
       event.waitUntil(caches.open(CACHE).then(function (cache) { return keepPage(cache, copy); }));
     }
     return response;
   }, function (error) {
-    return caches.open(CACHE).then(function (cache) { return cache.match(PAGE); }).then(function (kept) {
+    return keptPage().then(function (kept) {
       if (kept) return kept;
       throw error;
     });

@@ -1,0 +1,89 @@
+"""The site's Redis cache, which degrades instead of failing: a cache is an optimisation.
+
+Django's RedisCache raises redis' ConnectionError (or TimeoutError) into the page when the server is down or does
+not answer, and the rating pages answered 500. `ResilientRedisCache` answers every call as a cache miss instead
+(`get` → the default, `add`/`has_key`/`touch` → False, a write is dropped), so the page is computed and served.
+Short socket timeouts (settings.cache_config) bound what a server that does not answer costs; after a failure the
+server is left alone for `PAUSE_SECONDS`, so a page making many cache calls does not wait on each, and a warning is
+logged at most once per `WARN_EVERY_SECONDS` in each process.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+logger = logging.getLogger("club.cache")
+
+PAUSE_SECONDS = 5.0
+WARN_EVERY_SECONDS = 60.0
+FAILURES = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+class _Outage:
+    """Per process: until when the server is left alone, and when the last warning was logged."""
+
+    paused_until = 0.0
+    warned_at: float | None = None
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.paused_until = 0.0
+        cls.warned_at = None
+
+
+class ResilientRedisCache(RedisCache):
+    def _guard(self, fallback: Any, call: Callable[[], Any]) -> Any:
+        now = time.monotonic()
+        if now < _Outage.paused_until:
+            return fallback
+        try:
+            return call()
+        except FAILURES as error:
+            _Outage.paused_until = now + PAUSE_SECONDS
+            if _Outage.warned_at is None or now - _Outage.warned_at >= WARN_EVERY_SECONDS:
+                _Outage.warned_at = now
+                logger.warning("The cache (%s) does not answer, pages are computed without it: %s",
+                               self._servers[0], error)
+            return fallback
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(False, lambda: super(ResilientRedisCache, self).add(key, value, timeout, version))
+
+    def get(self, key, default=None, version=None):
+        return self._guard(default, lambda: super(ResilientRedisCache, self).get(key, default, version))
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(None, lambda: super(ResilientRedisCache, self).set(key, value, timeout, version))
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(False, lambda: super(ResilientRedisCache, self).touch(key, timeout, version))
+
+    def delete(self, key, version=None):
+        return self._guard(False, lambda: super(ResilientRedisCache, self).delete(key, version))
+
+    def get_many(self, keys, version=None):
+        return self._guard({}, lambda: super(ResilientRedisCache, self).get_many(keys, version))
+
+    def has_key(self, key, version=None):
+        return self._guard(False, lambda: super(ResilientRedisCache, self).has_key(key, version))
+
+    def incr(self, key, delta=1, version=None):
+        # a counter the cache cannot keep starts afresh (a throttle on it lets the request through)
+        return self._guard(delta, lambda: super(ResilientRedisCache, self).incr(key, delta, version))
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._guard(list(data), lambda: super(ResilientRedisCache, self).set_many(data, timeout, version))
+
+    def delete_many(self, keys, version=None):
+        return self._guard(None, lambda: super(ResilientRedisCache, self).delete_many(keys, version))
+
+    def clear(self):
+        return self._guard(False, lambda: super(ResilientRedisCache, self).clear())
