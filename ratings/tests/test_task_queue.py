@@ -185,3 +185,27 @@ def test_the_staff_page_says_how_the_queue_stands_in_russian(queued_k_change, cl
     line = html.split('data-testid="task-queue"', 1)[1].split("</p>", 1)[0]
     assert "Фоновые задачи: в очереди 0, выполняются 0, с ошибкой 0, зависли 2." in " ".join(line.split())
     assert "text-danger" in html.split('data-testid="task-queue"', 1)[0].rsplit("<p", 1)[1]
+
+
+def test_a_history_rewrite_lost_with_its_worker_is_queued_again_and_brings_the_history_back(two_tournaments, settings,  # noqa: F811
+                                                                                           monkeypatch):
+    first, _ = two_tournaments
+    scope = RatingScope.objects.get(tournament=first)
+
+    def points():
+        return sorted(RatingPoint.objects.filter(scope=scope).values_list("player_id", "game_id", "seq", "rank"))
+
+    right = points()
+    settings.TASKS = DB_TASKS
+    game = first.games.filter(status__in=services_elo.COUNTED).order_by("date", "pk").first()
+    monkeypatch.setattr(services, "INLINE_HISTORY", 0)
+    services.schedule_history(scope, (game.date, game.pk))  # a long tail: queued for the worker
+    pending = PendingTail.objects.get(key=services.history_key(scope.pk))
+    RatingPoint.objects.filter(scope=scope).update(rank=99)  # what the lost task never rewrote
+    claimed_by(pending.task_id, "killed-worker")
+    assert task_queue.sweep() == 1
+    fresh = PendingTail.objects.get(key=services.history_key(scope.pk))
+    row = DBTaskResult.objects.get(pk=fresh.task_id)
+    assert row.status == TaskResultStatus.READY and row.task_path.endswith("recompute_history")
+    run_queued()
+    assert points() == right and not PendingTail.objects.exists()
