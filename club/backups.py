@@ -69,15 +69,14 @@ def pg_versions(tool: str = "pg_dump") -> tuple[int, int]:
 
 
 def has_data() -> bool:
-    """Does the database hold a club's data (logins, clubs, players, games)? An unmigrated one holds none."""
+    """Does the database hold a club's data (logins, clubs, players; games belong to a club)? An unmigrated one
+    holds none, nor one with only what the migrations seed (the rule-set presets)."""
     from django.contrib.auth import get_user_model
 
     from club.models import Club, Player
-    from games.models import Game
 
     tables = set(connection.introspection.table_names())
-    return any(model._meta.db_table in tables and model.objects.exists()
-               for model in (get_user_model(), Club, Player, Game))
+    return any(model._meta.db_table in tables and model.objects.exists() for model in (get_user_model(), Club, Player))
 
 
 def backup(path: Path) -> str:
@@ -155,5 +154,5 @@ def restore(path: Path, *, force: bool = False) -> str:
 
 def _refuse_data(force: bool) -> None:
     if not force and has_data():
-        raise NotEmpty("the database already holds data (logins, clubs, players or games); restore --force "
+        raise NotEmpty("the database already holds data (logins, clubs or players); restore --force "
                        "replaces all of it with the backup")

@@ -1,6 +1,6 @@
 """`python manage.py restore FILE [--force]`: load a backup made by `manage.py backup` into the site's database.
 
-Refuses a database that already holds data (logins, clubs, players or games) unless --force, which replaces all of
+Refuses a database that already holds data (logins, clubs or players) unless --force, which replaces all of
 it. Stop the site and the task workers first. Exit 0 when restored; 2 when refused because the database holds
 data; 1 for any other problem (no file, the wrong kind of backup, a damaged file, pg_restore failing — the database
 is then unchanged), the reason on stderr.
