@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import permissions, selectors, services
+from club import permissions, selectors, services, task_queue
 from club.forms_staff import StaffRemoveForm, StaffRoleForm
 from club.models import Membership
 from club.views import _club_for_admin, _form_error
@@ -31,7 +31,8 @@ def staff(request):
                              % {"user": user.get_username(), "role": Membership.Role(role).label})
             return redirect("staff")
     return render(request, "club/staff.html",
-                  {"club": club, "form": form, "staff": selectors.staff_by_role(club=club)})
+                  {"club": club, "form": form, "staff": selectors.staff_by_role(club=club),
+                   "tasks": task_queue.summary()})
 
 
 @login_required

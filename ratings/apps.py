@@ -6,8 +6,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self) -> None:
+        from club import task_queue
         from games import schedule, signals
-        from ratings import final, receivers
+        from ratings import final, receivers, services_tasks
+
+        task_queue.register_healer(services_tasks.HEALER)
 
         if final.rank_players not in schedule.RANKERS:
             schedule.RANKERS.append(final.rank_players)

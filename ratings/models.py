@@ -246,13 +246,18 @@ class PendingTail(models.Model):
     """A long recompute queued for the task worker: aggregates from (since_date, since_game) on are stale.
 
     `key` names what is recomputed ("elo:<club id>", "history:<scope id>"); while the row exists the pages say
-    "пересчитывается". The task deletes it in the transaction that writes the new rows.
+    "пересчитывается". The task deletes it in the transaction that writes the new rows; a worker that dies rolls
+    that transaction back, and the sweep (`club.task_queue`) or the next change queues a fresh task for it.
     """
 
     key = models.CharField(max_length=40, unique=True)
     since_date = models.DateField()
     since_game = models.BigIntegerField()
     queued_at = models.DateTimeField(auto_now=True)
+    # the task (django-tasks' result id) that will do the work, and how often the sweep had to queue it again;
+    # a marker whose task is finished, failed or lost with its worker is stale (`ratings.tasks.stale_reason`)
+    task_id = models.CharField(max_length=64, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"{self.key} from {self.since_date} #{self.since_game}"

@@ -39,7 +39,7 @@ from games.rules.protocol import BLACK_ROLES, SHERIFF
 from ratings import services_elo
 from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
 from ratings.standings import PlayerRecord, draw_lots, rank
-from ratings.tasks import enqueue
+from ratings.tasks import pause_for_tests, requeue, stale_reason
 
 CHUNK = 2000  # games per streamed chunk
 UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
@@ -441,14 +441,16 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
         if since < (pending.since_date, pending.since_game):
             pending.since_date, pending.since_game = since
             pending.save()
+        if stale_reason(pending):  # ... unless its task is gone (failed, or lost with its worker)
+            requeue(recompute_history, pending, scope.pk)
         return
     date, game_id = since
     tail = PlayerGame.objects.filter(scope.games_q(since=since)).values("game_id").distinct()
     if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
         _store_history(scope, since)
         return
-    PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
-    enqueue(recompute_history, scope.pk)
+    pending = PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
+    requeue(recompute_history, pending, scope.pk)
 
 
 @task()
@@ -516,6 +518,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
             seq += 1
             current = []
             if len(rows) >= 5000:
+                pause_for_tests()
                 RatingPoint.objects.bulk_create(rows)
                 written += len(rows)
                 rows = []

@@ -20,7 +20,7 @@ from club.models import Club
 from games.models import Game, Seat
 from ratings import elo
 from ratings.models import EloChange, EloRating, PendingTail, at_or_after
-from ratings.tasks import enqueue
+from ratings.tasks import pause_for_tests, requeue, stale_reason
 
 INLINE_TAIL = 50  # games after a change recomputed in the request; a longer tail goes to the worker
 CHUNK = 1000
@@ -59,21 +59,23 @@ def schedule(club_id: int, since: Key) -> None:
             if since < (pending.since_date, pending.since_game):
                 pending.since_date, pending.since_game = since
                 pending.save()
+            if stale_reason(pending):  # ... unless its task is gone (failed, or lost with its worker)
+                requeue(recompute_elo, pending, club_id)
             return
         if _tail_games(club_id, since)[:INLINE_TAIL + 1].count() <= INLINE_TAIL:
             recompute(club_id, since)
             return
-        PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
-        enqueue(recompute_elo, club_id)
+        pending = PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
+        requeue(recompute_elo, pending, club_id)
 
 
 def schedule_all(club_id: int) -> None:
     """The club's Elo settings changed: every game is recomputed, by the worker (the page says so meanwhile)."""
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club_id).first()
-        PendingTail.objects.update_or_create(key=pending_key(club_id), defaults={
+        pending, _ = PendingTail.objects.update_or_create(key=pending_key(club_id), defaults={
             "since_date": dt.date.min, "since_game": 0})
-        enqueue(recompute_elo, club_id)
+        requeue(recompute_elo, pending, club_id)
 
 
 @task()
@@ -110,6 +112,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
     ids = list(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result"))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
+        pause_for_tests()
         seats: dict[int, list[tuple[int, str]]] = {}
         for game_id_, player_id, role in Seat.objects.filter(game_id__in=[g for g, _, _ in chunk]).order_by(
                 "game_id", "number").values_list("game_id", "player_id", "role"):
