@@ -79,6 +79,16 @@ def has_data() -> bool:
     return any(model._meta.db_table in tables and model.objects.exists() for model in (get_user_model(), Club, Player))
 
 
+def sqlite_copy(path: Path) -> None:
+    """Copy the site's SQLite database to `path` with SQLite's online backup API (consistent while others write)."""
+    connection.ensure_connection()
+    target = sqlite3.connect(path)
+    try:
+        connection.connection.backup(target)
+    finally:
+        target.close()
+
+
 def backup(path: Path) -> str:
     """Write a backup of the site's database to `path` (replaced only when the backup is complete)."""
     path = path.resolve()
@@ -88,12 +98,7 @@ def backup(path: Path) -> str:
     os.close(fd)
     try:
         if connection.vendor == "sqlite":
-            connection.ensure_connection()
-            target = sqlite3.connect(tmp)
-            try:
-                connection.connection.backup(target)
-            finally:
-                target.close()
+            sqlite_copy(Path(tmp))
             kind = "SQLite"
         elif connection.vendor == "postgresql":
             client, server = pg_versions("pg_dump")

@@ -36,6 +36,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
 
+from club.backups import sqlite_copy
 from club.models import Membership, nickname_key
 from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.live.apply import live_apply
@@ -95,12 +96,7 @@ def site_server(tmp_path: Path):
     file = None
     if connection.vendor == "sqlite":
         file = tmp_path / "site.sqlite3"
-        connection.ensure_connection()
-        target = sqlite3.connect(file)
-        try:
-            connection.connection.backup(target)
-        finally:
-            target.close()
+        sqlite_copy(file)
         env["DATABASE_URL"] = f"sqlite:///{file}"
     else:
         env["DATABASE_URL"] = _database_url()
