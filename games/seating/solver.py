@@ -82,7 +82,7 @@ class Schedule:
     stages: list[tuple[int, float, int, int]] = field(default_factory=list)
     bound: Bound | None = None  # what no schedule with these participants playing can beat
 
-    def as_contract(self) -> dict:
+    def as_contract(self) -> dict[str, object]:
         return {"participants": self.participants, "rounds": self.rounds}
 
     def sitting_out(self, round_index: int) -> list[int]:
@@ -214,8 +214,9 @@ class _Search:
         c = np.arange(self.req.rounds + 2)
 
         def outside(lo: int, hi: int) -> np.ndarray:
-            d = np.maximum(0, lo - c) + np.maximum(0, c - hi)
-            return d * d
+            d: np.ndarray = np.maximum(0, lo - c) + np.maximum(0, c - hi)
+            squared: np.ndarray = d * d
+            return squared
 
         self.f = (c * c + _INNER * outside(int(np.floor(self.mean)), int(np.ceil(self.mean)))
                   + _OUTSIDE * outside(lo, hi) + (_KEEP * outside(*keep) if keep else 0))
@@ -229,7 +230,7 @@ class _Search:
         dec = np.where(apart, -_AVOID_WEIGHT, self.dec[m])
         return inc, dec
 
-    def _greedy(self, r: int, play: list[int], lock_at: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    def _greedy(self, r: int, play: list[int], lock_at: Mapping[tuple[int, int], int]) -> tuple[np.ndarray, np.ndarray]:
         tables = len(play) // TABLE_SIZE
         members: list[list[int]] = [[] for _ in range(tables)]
         fixed: list[list[bool]] = [[] for _ in range(tables)]
@@ -508,12 +509,12 @@ def _seats_cp_sat(block: Sequence[Sequence[Sequence[int]]], start: int, locks: l
             model.add_at_most_one(x[gi, p, s] for gi in gis)
     index = {(r, t): gi for gi, (r, t, _) in enumerate(games)}
     for lk in locks:
-        gi = index.get((lk.round - 1 - start, lk.table - 1))
+        found = index.get((lk.round - 1 - start, lk.table - 1))
         p = lk.participant - 1
-        if gi is None or (gi, p, lk.seat - 1) not in x:
+        if found is None or (found, p, lk.seat - 1) not in x:
             raise SeatingImpossible(f"lock: participant {lk.participant} is not at table {lk.table} "
                                     f"in round {lk.round}")
-        model.add(x[gi, p, lk.seat - 1] == 1)
+        model.add(x[found, p, lk.seat - 1] == 1)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic, and the machine is shared
     solver.parameters.random_seed = seed

@@ -161,45 +161,56 @@ class Replayer:
         for removal in p.removals:
             removals[(removal.at, removal.after_vote)].append(removal)
         for index, day in enumerate(p.days, start=1):
-            if index > 1:
-                self.apply("day")
-            for position, nomination in enumerate(day.nominations or []):
-                self.apply("nominate", by=nomination.by, nominee=nomination.nominee)
-                if nomination.withdrawn:
-                    self.apply("withdraw", index=position)
-            for removal in removals[(f"D{index}", False)]:
-                self.remove(removal)
-            if day.votes is not None and not single_nominee_from_day_2(day):
-                self.apply("votes", **{f"v{t.seat}": t.votes for t in day.votes})
-                for tallies in day.revotes:
-                    self.apply("votes", **{f"v{t.seat}": t.votes for t in tallies})
-                if day.lift is not None:
-                    self.apply("lift", hands=day.lift)
-            if removals[(f"D{index}", True)] and vote_less(day):
-                self.finish_speeches(index)  # no vote round today: "after the vote" is after the last speech
-            for removal in removals[(f"D{index}", True)]:
-                self.remove(removal)
+            self.play_day(index, day, removals)
             if index > len(p.nights):
                 if single_nominee_from_day_2(day):
                     self.apply("night")  # the single nominee leaves; the win condition holds, no night
                 break
-            self.apply("night")
-            night = p.nights[index - 1]
-            if night.don_check is not None:
-                self.apply("don_check", seat=night.don_check)
-            if night.sheriff_check is not None:
-                self.apply("sheriff_check", seat=night.sheriff_check)
-            night_removals = removals[(f"N{index}", False)]
-            for removal in night_removals:
-                self.remove(removal)
-            last = index == len(p.nights) == len(p.days)
-            if night.kill is not None or not (last and night_removals):
-                self.apply("kill", seat=night.kill)
-            if index == 1 and p.best_move:
-                self.apply("best_move", seats=" ".join(map(str, p.best_move)))
-            for colour in p.colours:
-                if colour.by == night.kill:
-                    self.apply("colour", by=colour.by, target=colour.target)
+            self.play_night(index, removals)
+        self.finish()
+
+    def play_day(self, index: int, day, removals) -> None:
+        if index > 1:
+            self.apply("day")
+        for position, nomination in enumerate(day.nominations or []):
+            self.apply("nominate", by=nomination.by, nominee=nomination.nominee)
+            if nomination.withdrawn:
+                self.apply("withdraw", index=position)
+        for removal in removals[(f"D{index}", False)]:
+            self.remove(removal)
+        if day.votes is not None and not single_nominee_from_day_2(day):
+            self.apply("votes", **{f"v{t.seat}": t.votes for t in day.votes})
+            for tallies in day.revotes:
+                self.apply("votes", **{f"v{t.seat}": t.votes for t in tallies})
+            if day.lift is not None:
+                self.apply("lift", hands=day.lift)
+        if removals[(f"D{index}", True)] and vote_less(day):
+            self.finish_speeches(index)  # no vote round today: "after the vote" is after the last speech
+        for removal in removals[(f"D{index}", True)]:
+            self.remove(removal)
+
+    def play_night(self, index: int, removals) -> None:
+        p = self.protocol
+        self.apply("night")
+        night = p.nights[index - 1]
+        if night.don_check is not None:
+            self.apply("don_check", seat=night.don_check)
+        if night.sheriff_check is not None:
+            self.apply("sheriff_check", seat=night.sheriff_check)
+        night_removals = removals[(f"N{index}", False)]
+        for removal in night_removals:
+            self.remove(removal)
+        last = index == len(p.nights) == len(p.days)
+        if night.kill is not None or not (last and night_removals):
+            self.apply("kill", seat=night.kill)
+        if index == 1 and p.best_move:
+            self.apply("best_move", seats=" ".join(map(str, p.best_move)))
+        for colour in p.colours:
+            if colour.by == night.kill:
+                self.apply("colour", by=colour.by, target=colour.target)
+
+    def finish(self) -> None:
+        p = self.protocol
         self.apply("result", result=p.result)
         for extra in p.judge_extras:
             self.apply("extra", seat=extra.seat, points=extra.points, note=extra.note)
