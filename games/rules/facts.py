@@ -111,10 +111,10 @@ def first_speaker(protocol: Protocol, ruleset: RuleSet, day: int) -> int | None:
     first: int | None = 1
     for index in range(2, day + 1):
         alive = alive_at_day_start(protocol, index)
-        if not alive:
+        if not alive or first is None:
             return None
         first = _at_or_after(first, alive, strictly=True)
-    return _at_or_after(first, alive_at_day_start(protocol, day))
+    return None if first is None else _at_or_after(first, alive_at_day_start(protocol, day))
 
 
 def speaking_order(protocol: Protocol, ruleset: RuleSet, day: int) -> list[int]:

@@ -203,6 +203,9 @@ class _Simulation:
         count = len(alive)
         start = (number - 1) % count
         nominees: list[int] = []
+        if day.nominations is None:
+            day.nominations = []
+        nominations = day.nominations
         for i in range(count):
             if rng.random() >= chance:
                 continue
@@ -211,9 +214,9 @@ class _Simulation:
             if nominee in nominees:
                 continue
             if self.rs.nomination_withdrawal and rng.random() < P_WITHDRAW:
-                day.nominations.append(Nomination(speaker, nominee, withdrawn=True))  # 001 r.21, 003 l.49
+                nominations.append(Nomination(speaker, nominee, withdrawn=True))  # 001 r.21, 003 l.49
                 continue
-            day.nominations.append(Nomination(speaker, nominee))
+            nominations.append(Nomination(speaker, nominee))
             nominees.append(nominee)
         return nominees
 
@@ -349,7 +352,8 @@ class _Simulation:
         if not rs.judge_min <= value <= rs.judge_max:
             return False
         team_values = [v for s, v in extras if team_of(self.roles[s]) == team]
-        if rs.judge_team_cap and sum(team_values) > rs.judge_team_cap.get(team, sum(team_values)):
+        team_sum = sum(team_values, Decimal(0))
+        if rs.judge_team_cap and team is not None and team_sum > rs.judge_team_cap.get(team, team_sum):
             return False  # 002 III.4
         top = rs.judge_top_exclusive
         if top is not None and len(team_values) > 1 and any(v >= top for v in team_values):

@@ -30,7 +30,7 @@ class Text(str):
         obj.params = params
         return obj
 
-    def __reduce__(self):  # copy/deepcopy/pickle keep the template
+    def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any], str]]:  # copy/deepcopy/pickle keep the template
         return _rebuild, (self.template, self.params, self.context)
 
 

@@ -168,13 +168,13 @@ def _check_team(team: str, states: list[JudgeExtraState], ruleset: RuleSet) -> l
     if top is not None:
         for state in states:
             if state.extra.points >= top and len(states) > 1:
-                others = ", ".join(str(s.extra.seat) for s in states if s is not state)
+                other_seats = ", ".join(str(s.extra.seat) for s in states if s is not state)
                 problems.append(error_t(
                     _field(state),
                     N_("%(clause)s: seat %(seat)s has %(points)s, so no %(team)s teammate may get a judge extra "
                        "(seat %(others)s)"),
                     clause=clause(ruleset, 'judge_top'), seat=state.extra.seat, points=_fmt(state.extra.points),
-                    team=name, others=others,
+                    team=name, others=other_seats,
                 ))
     # 002 III.4.3: with a 0.6 at most one teammate, valued 0.2–0.3 (docs/rules.md A11: only when a 0.6 was given).
     second, partner_max = ruleset.judge_second_value, ruleset.judge_second_partner_max

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
 from .i18n import Text
@@ -17,8 +18,8 @@ class Problem:
     message: str  # user-facing English, cites the clause: "002 III.4.2: a 0.7 excludes every teammate"
     # The message as a translatable template ("%(clause)s: seat %(seat)s …", marked with N_) and its parameters:
     # message == template % params. Empty template: the message is not translatable (shown as is).
-    template: str = field(default="", compare=False)
-    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    template: str = dataclasses.field(default="", compare=False)
+    params: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, hash=False)
 
     @property
     def is_error(self) -> bool:

@@ -207,7 +207,8 @@ class RuleSet:
     # ------------------------------------------------------------------ conversion
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict (Decimals as strings) for storing a rule-set version in the database."""
-        return _jsonable(asdict(self))
+        stored: dict[str, Any] = _jsonable(asdict(self))
+        return stored
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RuleSet:

@@ -194,9 +194,12 @@ def best_move_award(protocol: Protocol, ruleset: RuleSet) -> BestMoveAward | Non
     if not points:
         return None
     cited = clause(ruleset, "best_move")
-    if ruleset.best_move_points.get(3) == Decimal("0.3") and own_clause(ruleset, "best_move_8_3"):
-        cited = own_clause(ruleset, "best_move_8_3")  # a club that chose the 8.3 values of its book (docs/rules.md A1)
-    return BestMoveAward(seat=first_night_victim(protocol), points=points, blacks=blacks, clause=cited)
+    if ruleset.best_move_points.get(3) == Decimal("0.3"):
+        cited = own_clause(ruleset, "best_move_8_3") or cited  # a club that chose its book's 8.3 values (docs/rules.md A1)
+    victim = first_night_victim(protocol)
+    if victim is None:  # the right to a best move is the first-night victim's (checked above)
+        return None
+    return BestMoveAward(seat=victim, points=points, blacks=blacks, clause=cited)
 
 
 def extras_in_effect(protocol: Protocol, ruleset: RuleSet) -> ExtrasInEffect:
@@ -363,11 +366,12 @@ def ci_values(games: Sequence[Protocol], ruleset: RuleSet) -> list[dict[int, Dec
     for game in games:
         credit: dict[int, Decimal] = {}
         victim = first_night_victim(game)
-        if game.result == BLACK and victim is not None and game.team_of_seat(victim) == RED:
-            player = game.seat(victim).player
+        victim_entry = game.seat(victim) if victim is not None else None
+        if game.result == BLACK and victim_entry is not None and game.team_of_seat(victim_entry.seat) == RED:
+            player = victim_entry.player
             value = ci_ratio(killed[player], red_cards[player], ruleset)
             if value:
-                credit[victim] = value
+                credit[victim_entry.seat] = value
         per_game.append(credit)
     return per_game
 

@@ -17,6 +17,7 @@ Rule-set differences come from `RuleSet` fields only. A clause is cited for the 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .checks import check_fouls, check_phase_count, check_removal_entries, check_roles, check_seats
@@ -87,7 +88,7 @@ def roles_complete(protocol: Protocol) -> bool:
     return len(roles) == 10 and Counter(roles) == Counter(ROLE_COUNTS)
 
 
-def win_condition(alive: set[int] | list[int], roles: dict[int, str | None]) -> str | None:
+def win_condition(alive: set[int] | list[int], roles: Mapping[int, str | None]) -> str | None:
     """001 r.4, 002 I.1.4, 003 l.64 (docs/rules.md A32): red when no black is left; black when blacks >= reds."""
     blacks = sum(1 for seat in alive if roles.get(seat) in BLACK_ROLES)
     if blacks == 0:
@@ -237,7 +238,7 @@ def _no_vote_after(clause: str, day: int, removal: Removal) -> Text:
 @dataclass
 class GameEnd:
     phase: str  # "D3", "N2"
-    result: str
+    result: str | None  # None: a removal ended a game whose offender's team is not entered
     clause: str
 
 
@@ -273,7 +274,7 @@ class Replay:
             if index < len(protocol.nights):
                 self._phase("N", index, self._night)
 
-    def _phase(self, kind: str, index: int, walk) -> None:
+    def _phase(self, kind: str, index: int, walk: Callable[[int, str, str], None]) -> None:
         code = phase_code(kind, index + 1)
         where = f"{'days' if kind == 'D' else 'nights'}[{index}]"
         if self.end is not None:
@@ -289,6 +290,8 @@ class Replay:
 
     def _after_end(self, where: str, code: str) -> None:
         end = self.end
+        if end is None:
+            return
         self.problems.append(error_t(where, N_("%(clause)s: the game ended at %(phase)s (%(result)s); "
                                                "%(code)s must not be recorded"),
                                      clause=end.clause, phase=end.phase, result=result_word(end.result), code=code))

@@ -3,9 +3,11 @@ recorded `out` is what the votes imply — through the one resolver of `votes`, 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .i18n import N_, Text
 from .problems import error, error_t, warning_t
-from .protocol import Day
+from .protocol import Day, Tally
 from .ruleset import cite
 from .votes import (
     BAD_LIFT,
@@ -26,11 +28,14 @@ from .votes import (
     vote_opening,
 )
 
+if TYPE_CHECKING:
+    from .validate import Replay
+
 
 class VoteCheck:
     """docs/rules.md I14–I21 for one day: which vote is allowed, and whether `out` is what the recorded votes imply."""
 
-    def __init__(self, replay, day: Day, number: int, where: str, alive_count: int, *,
+    def __init__(self, replay: Replay, day: Day, number: int, where: str, alive_count: int, *,
                  still_open: bool = False) -> None:
         # `replay`: the validator's walk (validate.Replay): its rule set, its problems, the cancelled votes
         self.replay, self.rs, self.day, self.number = replay, replay.ruleset, day, number
@@ -112,7 +117,7 @@ class VoteCheck:
                     f"{self.where}.votes", N_("%(clause)s: no vote on Day 1 with a single nominee"), clause=clause))
                 self._compare_out([], clause)
                 return
-            seats = [t.seat for t in day.votes]
+            seats = [t.seat for t in day.votes or []]
             if seats != nominees:
                 self.problems.append(error_t(f"{self.where}.votes",
                                              N_("%(clause)s: the main round is voted on the nominees in nomination "
@@ -128,7 +133,7 @@ class VoteCheck:
         """docs/rules.md I17–I20 through the one vote resolver (`votes.resolve_vote`): the count of each round, re-votes
         among the tied, the lift vote. None when undecidable."""
         day = self.day
-        rounds = [day.votes, *day.revotes]
+        rounds: list[list[Tally]] = [day.votes or [], *day.revotes]
         resolution = resolve_vote(rounds, day.lift, alive=self.alive_count, day=self.number,
                                   lift_bans=self.rs.lift_bans)
         here = self.where + (".votes" if resolution.round in (None, 0) else f".revotes[{(resolution.round or 1) - 1}]")
@@ -136,11 +141,11 @@ class VoteCheck:
             self._round_fault(here, resolution, [t.seat for t in rounds[resolution.round or 0]])
             return None
         if resolution.by == UNIQUE_MAXIMUM:
-            self._no_more_rounds(resolution.round, len(rounds), Text(N_("a unique maximum decides")),
+            self._no_more_rounds(resolution.round or 0, len(rounds), Text(N_("a unique maximum decides")),
                                  lift_follows=False)
             return list(resolution.out or ())
         if resolution.by == SECOND_TIE:
-            self._no_more_rounds(resolution.round, len(rounds),
+            self._no_more_rounds(resolution.round or 0, len(rounds),
                                  Text(N_("a second tie on the same seats goes to the lift vote")), lift_follows=True)
             return self._lift(resolution)
         if resolution.ban is not None:  # 002 I.6.18.1: a Day-1 split of 5 or 10 already means night
@@ -168,7 +173,7 @@ class VoteCheck:
         if resolution.fault == NEGATIVE:
             self.problems.append(error_t(here, N_("%(clause)s: votes cannot be negative"), clause=clause))
         elif resolution.fault == WRONG_SUM:
-            tallies = [self.day.votes, *self.day.revotes][resolution.round or 0]
+            tallies = [self.day.votes or [], *self.day.revotes][resolution.round or 0]
             self.problems.append(error_t(here, N_("%(clause)s: votes must sum to the %(alive)s living players "
                                                   "(got %(got)s)"), clause=clause, alive=self.alive_count,
                                          got=sum(t.votes for t in tallies)))
