@@ -52,6 +52,3 @@ def error_t(field: str, template: str, **params: Any) -> Problem:
 def warning_t(field: str, template: str, **params: Any) -> Problem:
     return _problem(WARNING, field, Text(template, **params))
 
-
-def errors_only(problems: list[Problem]) -> list[Problem]:
-    return [p for p in problems if p.is_error]
