@@ -53,14 +53,6 @@ class Bound:
             return False
         return (lo + hi) * self.total - lo * hi * self.pairs >= self.squares
 
-    def least_max(self) -> int:
-        """No schedule has all pairs meet at most fewer times than this."""
-        return next(hi for hi in range(self.most + 1) if self.allows(0, hi))
-
-    def greatest_min(self) -> int:
-        """No schedule has all pairs meet at least more times than this."""
-        return max(lo for lo in range(self.most + 1) if self.allows(lo, self.most))
-
     def least_range(self) -> int:
         """No schedule has max − min of the pairs' meetings below this."""
         return min(hi - lo for lo in range(self.most + 1) for hi in range(lo, self.most + 1) if self.allows(lo, hi))
