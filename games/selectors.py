@@ -225,6 +225,7 @@ def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
             entry["score"] = score_dict(seats[entry["seat"]])
     # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
     data["status"] = game.status
+    data["version"] = game.version  # an import refuses to re-write the game once it changed (import_guard)
     if game.signed_at:
         data["signed_at"] = _iso(game.signed_at)
     if game.replay_of_id and game.replay_of is not None:
