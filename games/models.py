@@ -201,6 +201,8 @@ class Game(models.Model):
         annotated = self.__dict__.get("pending_protest")
         if annotated is not None:
             return bool(annotated)
+        if self.results_hidden:  # hidden results (games.visibility): a pending protest would tell of the game
+            return False
         return self.protests.filter(status=Protest.Status.PENDING).exists()
 
 

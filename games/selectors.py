@@ -374,7 +374,8 @@ def game_protests(game: Game) -> QuerySet:
 
 def with_protest_flag(games: QuerySet) -> QuerySet:
     """Games annotated with `pending_protest`, which `Game.under_protest` reads: a list's badges in its own query."""
-    pending = Protest.objects.filter(game=OuterRef("pk"), status=Protest.Status.PENDING)
+    # A hidden game's protest is no one's business but the judge staff's (games.visibility): no badge at all.
+    pending = Protest.objects.filter(game=OuterRef("pk"), game__results_hidden=False, status=Protest.Status.PENDING)
     return games.annotate(pending_protest=Exists(pending))
 
 

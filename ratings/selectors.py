@@ -68,7 +68,8 @@ def provisional_players(scope: RatingScope) -> set[int]:
     """Players with a game under protest in the scope: their rows are provisional until the decision."""
     # Pending protests are few at any time: read them (with their game's scope fields) and match in Python, so the
     # cost does not grow with the games of a season (a date-range join over a season's games did).
-    pending = Protest.objects.filter(status=Protest.Status.PENDING).values_list(
+    # A hidden game (games.visibility) counts in no public table, and its protest marks no row: it would tell.
+    pending = Protest.objects.filter(status=Protest.Status.PENDING, game__results_hidden=False).values_list(
         "game_id", "game__tournament_id", "game__club_id", "game__date")
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         games = [g for g, tournament_id, _club, _date in pending if tournament_id == scope.tournament_id]
