@@ -113,6 +113,14 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     return scope_rows(scope) if scope is not None else []
 
 
+def standings_recomputing(tournament: Tournament) -> bool:
+    """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
+    from ratings.services_elo import pending_key
+
+    return (history_pending(tournament_scope(tournament))
+            or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
+
+
 def standings_json(tournament: Tournament) -> dict[str, Any]:
     return {
         "tournament": tournament.name,
