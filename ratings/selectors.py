@@ -330,7 +330,7 @@ def season_summary(scope: RatingScope) -> dict:
         entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
         entry["games"] += n
         entry[result] += n
-    months = [{"month": row["m"].strftime("%Y-%m"), "games": row["n"]} for row in
+    months = [{"month": row["m"].strftime("%Y-%m"), "start": row["m"], "games": row["n"]} for row in
               games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
     first_last = games.aggregate(first=Min("date"), last=Max("date"))
     return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,
