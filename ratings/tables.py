@@ -15,6 +15,7 @@ from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from games.i18n import role_letter
 from ratings.models import PlayerStats, RatingScope
 from ratings.selectors import label_of
 
@@ -85,7 +86,7 @@ def profile_games_rows_html(games: list[dict]) -> str:
         out.append(
             f'<tr><td>{format_date(g["date"], short_date)}</td>'
             f'<td><a href="{url % g["game_id"]}">{tournament}{word} {g["number"]}</a></td>'
-            f'<td>{escape(g["role"])}{" ✓" if g["won"] else ""}</td>'
+            f'<td>{escape(role_letter(g["role"]))}{" ✓" if g["won"] else ""}</td>'
             f'<td class="text-end">{_points(g["total"], sep)}</td></tr>')
     return "\n".join(out)
 
