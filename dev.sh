@@ -45,7 +45,15 @@ setup() {
     "$VENV/bin/python" manage.py compilemessages --ignore=.venv -v 0
 }
 
+serve_address() {
+    # What runserver listens on: PORT is a port ("8001") or an address and port ("0.0.0.0:8001").
+    local port="${PORT:-8000}"
+    if [[ "$port" == *:* ]]; then echo "$port"; else echo "127.0.0.1:$port"; fi
+}
+
 cmd_run() {
+    local address
+    address="$(serve_address)"
     setup requirements.txt
     say "migrating the database (${DATABASE_URL:-SQLite db.sqlite3})"
     "$VENV/bin/python" manage.py migrate --no-input -v 0
@@ -59,8 +67,8 @@ cmd_run() {
     "$VENV/bin/python" manage.py db_worker &
     WORKER_PID=$!
     trap 'kill "$WORKER_PID" 2>/dev/null; wait "$WORKER_PID" 2>/dev/null' EXIT INT TERM
-    say "serving http://127.0.0.1:8000 (Ctrl+C stops the site and the worker)"
-    "$VENV/bin/python" manage.py runserver "${PORT:-127.0.0.1:8000}"
+    say "serving http://$address (Ctrl+C stops the site and the worker)"
+    "$VENV/bin/python" manage.py runserver "$address"
 }
 
 postgres_url() {

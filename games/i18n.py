@@ -179,6 +179,14 @@ def action_details(payload: Any) -> str:
     return ", ".join(parts)
 
 
+def role_letter(code: str) -> str:
+    """A stored role letter (К, Ч, Ш, Д) in the reader's letter set: К/Ч/Ш/Д in Russian, C/M/S/D in English (the
+    legend, templates/games/_role_legend.html, says which is which)."""
+    letters = {"К": pgettext("role letter", "К"), "Ч": pgettext("role letter", "Ч"),
+               "Ш": pgettext("role letter", "Ш"), "Д": pgettext("role letter", "Д")}
+    return letters.get(code or "", code or "")
+
+
 def result_label(code: str) -> str:
     """A stored result code ("red", "black", "draw") in the reader's language."""
     labels = {"red": gettext("Red win"), "black": gettext("Black win"), "draw": gettext("Draw"), "": "—"}

@@ -13,6 +13,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.dateparse import parse_date
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -170,7 +171,9 @@ class Game(models.Model):
         indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"])]
 
     def __str__(self) -> str:
-        where = self.tournament.name if self.tournament_id else str(self.date)
+        # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
+        day = parse_date(self.date) if isinstance(self.date, str) else self.date  # a str until it is read back
+        where = self.tournament.name if self.tournament_id else (date_format(day, "j E Y") if day else "")
         return f"{where} — {_('game')} {self.number}"
 
     @property
@@ -201,6 +204,8 @@ class Game(models.Model):
         annotated = self.__dict__.get("pending_protest")
         if annotated is not None:
             return bool(annotated)
+        if self.results_hidden:  # hidden results (games.visibility): a pending protest would tell of the game
+            return False
         return self.protests.filter(status=Protest.Status.PENDING).exists()
 
 

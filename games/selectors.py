@@ -225,6 +225,7 @@ def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
             entry["score"] = score_dict(seats[entry["seat"]])
     # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
     data["status"] = game.status
+    data["version"] = game.version  # an import refuses to re-write the game once it changed (import_guard)
     if game.signed_at:
         data["signed_at"] = _iso(game.signed_at)
     if game.replay_of_id and game.replay_of is not None:
@@ -373,7 +374,8 @@ def game_protests(game: Game) -> QuerySet:
 
 def with_protest_flag(games: QuerySet) -> QuerySet:
     """Games annotated with `pending_protest`, which `Game.under_protest` reads: a list's badges in its own query."""
-    pending = Protest.objects.filter(game=OuterRef("pk"), status=Protest.Status.PENDING)
+    # A hidden game's protest is no one's business but the judge staff's (games.visibility): no badge at all.
+    pending = Protest.objects.filter(game=OuterRef("pk"), game__results_hidden=False, status=Protest.Status.PENDING)
     return games.annotate(pending_protest=Exists(pending))
 
 

@@ -39,7 +39,8 @@ from games.i18n import note_text
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets
 from games.rules.flow import Departure
-from games.selectors import ProtocolView, protocol_view, with_protocol
+from games.rules.validate import vote_cancellations
+from games.selectors import ProtocolView, protocol_of, protocol_view, with_protocol
 from games.visibility import can_see_hidden
 
 # Every sheet label has msgctxt "protocol sheet" (a literal, so makemessages finds it): the sheet's words stay apart
@@ -100,6 +101,7 @@ class SheetRound:
     lift: int | None = None
     out: str = ""
     has_day: bool = False
+    vote_cancelled: bool = False  # a removal cancelled this day's vote (000 S7.1–S7.2, 002 I.8.1–8.2): said so
     has_night: bool = False
     kill: int | None = None
     don_check: int | None = None
@@ -292,6 +294,10 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
     by_number = {r.number: r for r in rows}
     rows = [by_number.get(n) or SheetRow(number=n) for n in range(1, 11)]
     rounds, slot_count = _rounds_of(view, slots)
+    if game.pk is not None and view.days:
+        for day in vote_cancellations(protocol_of(game), game.ruleset.ruleset()):
+            if 1 <= day <= len(rounds):
+                rounds[day - 1].vote_cancelled = True
     nicknames = {s.number: s.nickname for s in view.seats}
     items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind), points_text(i.points), i.clause, note_text(i.note),
                        i.effective) for i in view.items]

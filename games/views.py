@@ -35,7 +35,7 @@ from games.selectors import (
 )
 from games.services import ImportFailed, import_documents
 from games.views_protests import protests_panel_context
-from games.visibility import can_see_hidden_in
+from games.visibility import can_see_hidden_in, hidden_from
 
 
 def tournament_list(request):
@@ -68,6 +68,13 @@ def tournament_json(request, pk: int):
 
 
 def game_detail(request, pk: int):
+    game = get_object_or_404(Game.objects.select_related("club", "tournament", "evening", "ruleset"), pk=pk)
+    if hidden_from(request.user, game):
+        # A hidden round's game (games.visibility): the placeholder for everyone, with its own players' protests.
+        return render(request, "games/game_hidden.html", {
+            "game": game, "seats": game.seats.select_related("player").order_by("number"),
+            "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
+                                               request=request)})
     game, can_write = get_game_for_user(request.user, pk)
     game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))

@@ -22,7 +22,7 @@ from games.models import Game, Protest
 from games.permissions import can_file_protest, can_review_protest, can_see_secrets, is_table_judge
 from games.protests import ProtestError, protest_deadline, protest_decide, protest_file, protest_record_paper
 from games.selectors import audit_trail, game_protests, protest_queue, protests_of_user, protocol_view, with_protocol
-from games.visibility import can_see_hidden
+from games.visibility import can_see_hidden, hidden_from
 
 GAME_RELATED = ("club", "tournament__head_judge", "ruleset", "judge", "evening")
 
@@ -39,13 +39,17 @@ def protests_panel_context(request, game: Game, *, form=None, paper_form=None, e
     window_open = (game.status in (Game.Status.FINISHED, Game.Status.SIGNED) and deadline is not None
                    and timezone.now() <= deadline)
     protests = list(game_protests(game))
+    hidden = hidden_from(user, game)
+    if hidden:  # the player's own protests only, with no status, decision or time window (games.visibility)
+        protests = [p for p in protests if user.is_authenticated and p.filed_by_id == user.pk]
     return {
-        "game": game, "protests": protests, "deadline": deadline, "window_open": window_open,
-        "under_protest": any(p.status == Protest.Status.PENDING for p in protests),
+        "game": game, "protests": protests, "deadline": None if hidden else deadline, "window_open": window_open,
+        "hidden": hidden,
+        "under_protest": not hidden and any(p.status == Protest.Status.PENDING for p in protests),
         "can_file": window_open and can_file_protest(user, game),
-        "can_record_paper": is_table_judge(user, game) and game.status not in (Game.Status.SIGNED,
-                                                                                 Game.Status.ANNULLED),
-        "can_review": can_review_protest(user, game),
+        "can_record_paper": not hidden and is_table_judge(user, game) and game.status not in (
+            Game.Status.SIGNED, Game.Status.ANNULLED),
+        "can_review": not hidden and can_review_protest(user, game),
         "form": form or ProtestForm(), "paper_form": paper_form or PaperProtestForm(),
         "error": error, "notice": notice, "request": request,
     }

@@ -107,14 +107,20 @@ def ruleset_detail(request, pk: int):
 def ruleset_copy_view(request, pk: int):
     source = get_object_or_404(RuleSetVersion, pk=pk)
     club = require_site_club_admin(request.user, _("Only a club admin may copy a rule set."))
-    name = (request.POST.get("name") or "").strip() or _("%(club)s rules (based on %(source)s)") % {
-        "club": club.name, "source": source.name}
+    name = (request.POST.get("name") or "").strip() or (_("%(club)s rules (based on %(source)s)") % {
+        "club": club.name, "source": source.name})[:RuleSetVersion._meta.get_field("name").max_length]
     base = slugify(f"club-{club.pk}-{source.slug}")[:50]
     slug, n = base, 1
     while RuleSetVersion.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
-    copy = ruleset_copy(club=club, by=request.user, source=source, name=name[:120], slug=slug)
+    try:
+        copy = ruleset_copy(club=club, by=request.user, source=source, name=name, slug=slug)
+    except ServiceError as exc:  # the name over its limit: the page again, with the message, nothing made
+        messages.error(request, str(exc))
+        response = ruleset_detail(request, source.pk)
+        response.status_code = 400
+        return response
     messages.success(request, _("The club's copy is made: edit it below."))
     return redirect("games:ruleset_edit", pk=copy.pk)
 

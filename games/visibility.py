@@ -38,6 +38,12 @@ def can_see_hidden(user, game: Game) -> bool:
     return is_judge(user, game.club)
 
 
+def hidden_from(user, game: Game) -> bool:
+    """The game's results are hidden and `user` is not the judge staff: he sees the placeholder page (table,
+    players, date), and of its protests only his own, with no decision, status or time window."""
+    return not can_see_hidden(user, game)
+
+
 def can_see_hidden_in(user, tournament) -> bool:
 
     return is_judge(user, tournament.club) or (getattr(user, "is_authenticated", False)

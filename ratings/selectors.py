@@ -68,7 +68,8 @@ def provisional_players(scope: RatingScope) -> set[int]:
     """Players with a game under protest in the scope: their rows are provisional until the decision."""
     # Pending protests are few at any time: read them (with their game's scope fields) and match in Python, so the
     # cost does not grow with the games of a season (a date-range join over a season's games did).
-    pending = Protest.objects.filter(status=Protest.Status.PENDING).values_list(
+    # A hidden game (games.visibility) counts in no public table, and its protest marks no row: it would tell.
+    pending = Protest.objects.filter(status=Protest.Status.PENDING, game__results_hidden=False).values_list(
         "game_id", "game__tournament_id", "game__club_id", "game__date")
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         games = [g for g, tournament_id, _club, _date in pending if tournament_id == scope.tournament_id]
@@ -110,6 +111,14 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
     empty before any of its games is scored."""
     scope = tournament_scope(tournament)
     return scope_rows(scope) if scope is not None else []
+
+
+def standings_recomputing(tournament: Tournament) -> bool:
+    """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
+    from ratings.services_elo import pending_key
+
+    return (history_pending(tournament_scope(tournament))
+            or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:
@@ -321,7 +330,7 @@ def season_summary(scope: RatingScope) -> dict:
         entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
         entry["games"] += n
         entry[result] += n
-    months = [{"month": row["m"].strftime("%Y-%m"), "games": row["n"]} for row in
+    months = [{"month": row["m"].strftime("%Y-%m"), "start": row["m"], "games": row["n"]} for row in
               games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
     first_last = games.aggregate(first=Min("date"), last=Max("date"))
     return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,

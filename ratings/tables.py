@@ -15,6 +15,7 @@ from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from games.i18n import role_letter
 from ratings.models import PlayerStats, RatingScope
 from ratings.selectors import label_of
 
@@ -34,22 +35,33 @@ def _three(value: Decimal, sep: str) -> str:
     return f"{value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP):f}".replace(".", sep)
 
 
-def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str, int]:
-    """The <tr> rows of the scope's table and their number."""
+def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str, int, str]:
+    """The <tr> rows of the scope's table, their number, and the footnotes of the ties a tie-breaker decided.
+
+    A decided tie is marked on both of its rows (the tie-breaker describes the pair, not the lower player alone):
+    a footnote number in the tie-breaker column, and under the table «¹ Места 3 и 4: суммы равны, порядок решил
+    показатель «…»»."""
     sep = get_format("DECIMAL_SEPARATOR")
     profile = reverse("ratings:player_profile", args=[0]).replace("/0/", "/%d/")
     title, text = escape(_("A game of this player is under protest: the row may change.")), escape(_("provisional"))
     badge = f' <span class="badge text-bg-warning" title="{title}">{text}</span>'
     warning = ' class="table-warning" data-provisional="1"'
-    labels: dict[str, str] = {}
-    out = []
-    rows = (PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
+    rows = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
-    for rank, player_id, nickname, games, wins, main, extras, total, decided_by in rows:
+    marks: list[list[int]] = [[] for _row in rows]
+    notes = []
+    for i, row in enumerate(rows):
+        if row[8] and i > 0:
+            notes.append(_("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
+                         % {"upper": rows[i - 1][0], "lower": row[0], "label": label_of(row[8])})
+            marks[i - 1].append(len(notes))
+            marks[i].append(len(notes))
+    out = []
+    for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs in zip(rows, marks,
+                                                                                             strict=True):
         mark = player_id in provisional
-        if decided_by and decided_by not in labels:
-            labels[decided_by] = escape(label_of(decided_by))
         average = total / games if games else Decimal(0)
+        tie = " ".join(f'<a href="#tie-{n}" class="tie-ref">{n}</a>' for n in refs)
         out.append(
             f'<tr{warning if mark else ""}><td>{rank}</td>'
             f'<td><a href="{profile % player_id}">{escape(nickname)}</a>{badge if mark else ""}</td>'
@@ -57,8 +69,9 @@ def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str,
             f'<td class="text-end fold">{_points(main, sep)}</td><td class="text-end fold">{_points(extras, sep)}</td>'
             f'<td class="text-end"><strong>{_points(total, sep)}</strong></td>'
             f'<td class="text-end fold">{_three(average, sep)}</td>'
-            f'<td class="small text-muted fold">{labels[decided_by] if decided_by else ""}</td></tr>')
-    return "\n".join(out), len(out)
+            f'<td class="small text-muted fold">{tie}</td></tr>')
+    footnotes = "".join(f'<li id="tie-{n}">{escape(note)}</li>' for n, note in enumerate(notes, start=1))
+    return "\n".join(out), len(out), footnotes
 
 
 def profile_games_rows_html(games: list[dict]) -> str:
@@ -73,7 +86,7 @@ def profile_games_rows_html(games: list[dict]) -> str:
         out.append(
             f'<tr><td>{format_date(g["date"], short_date)}</td>'
             f'<td><a href="{url % g["game_id"]}">{tournament}{word} {g["number"]}</a></td>'
-            f'<td>{escape(g["role"])}{" ✓" if g["won"] else ""}</td>'
+            f'<td>{escape(role_letter(g["role"]))}{" ✓" if g["won"] else ""}</td>'
             f'<td class="text-end">{_points(g["total"], sep)}</td></tr>')
     return "\n".join(out)
 

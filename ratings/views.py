@@ -35,9 +35,10 @@ def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[
 
 
 def _render_table(scope: RatingScope, provisional: set[int], csv_url: str) -> str:
-    body, count = tables.standings_rows_html(scope, provisional)
+    body, count, ties = tables.standings_rows_html(scope, provisional)
     return render_to_string("ratings/_standings_table.html", {
         "body": mark_safe(body), "count": count, "csv_url": csv_url,  # every value in it went through escape()
+        "ties": mark_safe(ties),
         "provisional": bool(count and provisional)})
 
 

@@ -20,6 +20,9 @@ so that an export imported into an empty database gives the same standings (000 
   `in_progress`.
 - `signed_at`: ISO date-time of the signature (with `status: signed`).
 - `replay_of`: the number of the annulled game (of the same tournament) this game replays.
+- `version`: the game's version on the site that made the file (every write there bumps it). An import re-writes
+  a stored game only when its current version is the file's; a file without it re-writes only games nobody
+  entered on the judge's screen; a game in play is never re-written (games/services/import_guard.py).
 - `adjustments[].source`: `"protest"` for an item a protest decision added (a penalty, or the compensation of a
   removed automatic penalty); absent or `"judge"` for the judge's own. Protest items are not part of the protocol
   the judge signed, so the validator does not see them; they are stored and scored as decided.
@@ -121,6 +124,7 @@ class GameRecord:
     result: str | None = None
     signed_at: str = ""
     replay_of: int | None = None
+    version: int | None = None  # the game's version when the file was made (None: an older file, or a new game)
     protests: list[ProtestRecord] = field(default_factory=list)
     protest_adjustments: list[Adjustment] = field(default_factory=list)
 
@@ -421,8 +425,10 @@ def _game_record(r: _Reader, obj: dict[str, Any], protocol: Protocol,
         else:
             protocol.result = first or None  # what the protocol's facts show; validated as such
     replay_of = r.integer(obj.get("replay_of"), "replay_of", low=1, high=MAX_INTEGER, optional=True)
+    version = r.integer(obj.get("version"), "version", low=1, high=MAX_INTEGER, optional=True)
     return GameRecord(status=status, result=official, signed_at=r.text(obj.get("signed_at"), "signed_at"),
-                      replay_of=replay_of, protests=protests, protest_adjustments=protest_adjustments)
+                      replay_of=replay_of, version=version, protests=protests,
+                      protest_adjustments=protest_adjustments)
 
 
 def parse_document(data: Any) -> Document:

@@ -43,6 +43,7 @@ from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, ruleset_by_slug
+from games.services.import_guard import lock_stored_games, stale_game_problems
 from games.services.scoring import lock_scoring_scope, score_games
 
 DEFAULT_CLUB_NAME = "Клуб"
@@ -235,12 +236,15 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
                     game__tournament__club=target_club, game__tournament__name=doc.tournament.name).values_list(
                     "game__number", "filed_at", "category", "status"):
                 stored_protests.setdefault(number, []).append((filed_at, category, status))
-            numbers = {p.number for p in doc.games} | set(Game.objects.filter(
-                tournament__club=target_club, tournament__name=doc.tournament.name).values_list("number", flat=True))
+            # After its tournament, each stored game is locked: no judge's tap lands between the check and the write.
+            existing = lock_stored_games(club=target_club, tournament_name=doc.tournament.name)
+            numbers = {p.number for p in doc.games} | set(existing)
             for protocol in doc.games:
                 record = doc.records.get(protocol.number) or GameRecord()
                 game_problems = (_header_problems(protocol) + _record_problems(protocol, record, numbers)
-                                 + validate(protocol, ruleset, finished=protocol.result is not None))
+                                 + validate(protocol, ruleset, finished=protocol.result is not None)
+                                 + stale_game_problems(existing.get(protocol.number), record.version,
+                                                       event=doc.tournament.name))
                 if record.protests and protocol.number in stored_protests and (
                         sorted(stored_protests[protocol.number]) != sorted(
                             (_aware(p.filed_at), p.category, p.status) for p in record.protests)):

@@ -20,6 +20,10 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
     """A club's own copy of a rule set ("our club's rules"), editable by its admins."""
     if not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may copy a rule set."))
+    limit = RuleSetVersion._meta.get_field("name").max_length
+    if len(name) > limit:  # refused with the field's limit, never cut silently
+        raise ServiceError(_("Name: at most %(max)s characters, this one has %(got)s; shorten it.")
+                           % {"max": limit, "got": len(name)})
     if RuleSetVersion.objects.filter(slug=slug).exists():
         raise ServiceError(f"the code {slug!r} is taken; choose another")
     params = dict(source.params, slug=slug, name=name)

@@ -7,6 +7,7 @@ from club.selectors import get_site_club
 from games.evenings import recent_evenings
 from games.forms import CORRECTABLE_CHOICES
 from games.i18n import result_label as _result_label
+from games.i18n import role_letter as _role_letter
 from games.models import Game
 from games.schedule_read import judge_tables_now
 from games.selectors import with_protest_flag
@@ -72,3 +73,9 @@ def my_table_now(context):
 
     request = context.get("request")
     return {"games": judge_tables_now(getattr(request, "user", None))}
+
+
+@register.filter
+def role_letter(code: str) -> str:
+    """A stored role letter in the reader's letter set (К → C on English pages)."""
+    return _role_letter(code)

@@ -1,4 +1,8 @@
+import re
+
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from games.i18n import note_text
 from games.i18n import problem_text as _problem_text
@@ -38,3 +42,14 @@ def item_note(note: str) -> str:
 def problem_text(problem: Problem) -> str:
     """An engine problem's message in the reader's language."""
     return _problem_text(problem)
+
+
+_ORDINAL = re.compile(r"(\d+-\w+)")
+
+
+@register.filter(needs_autoescape=True)
+def keep_ordinals(text, autoescape=True) -> str:
+    """«1-ю», «2-й» never broken at the hyphen («1-/ю»): each is kept on one line (white-space: nowrap, so the
+    sheet's font needs no special hyphen glyph)."""
+    escaped = conditional_escape(text) if autoescape else str(text)
+    return mark_safe(_ORDINAL.sub(r'<span class="nowrap">\1</span>', str(escaped)))  # noqa: S308 — escaped above

@@ -157,7 +157,12 @@ def test_nothing_of_the_hidden_rounds_leaks_to_a_visitor_or_a_player_then_the_re
         assert 'data-testid="staff-standings"' not in _body(
             client.get(reverse("games:tournament_schedule", args=[t.pk]))).decode()
         for game in hidden:
-            for url in _game_urls(game):
+            # the game page is a placeholder (table, players, date; its own players' protests), the rest a 404
+            detail, *others = _game_urls(game)
+            placeholder = client.get(detail)
+            assert placeholder.status_code == 200 and 'data-testid="game-hidden"' in _body(placeholder).decode()
+            assert MARK not in _text_of(placeholder)
+            for url in others:
                 assert client.get(url).status_code == 404, url
         # the round sheets of a hidden round print only the seating
         numbers = ",".join(str(g.number) for g in hidden)

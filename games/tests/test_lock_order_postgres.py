@@ -1,6 +1,8 @@
 """One lock order on a real PostgreSQL (games.services.scoring.lock_scoring_scope): a writer that rescores locks
 the scope (the tournament) before the games. An import re-writing a tournament and the judge's action that
-scores one of its games, at the same moment, then wait for each other instead of deadlocking.
+scores one of its games, at the same moment, then wait for each other instead of deadlocking; and the import,
+which reads the games only once it holds them, sees the judge's tap and refuses (the tap is kept: an import never
+reverts a judge's later entry, games/services/import_guard.py).
 
 The moment is forced: the judge's transaction holds its locks until the import holds what it takes first (or a
 second has passed: with one lock order the import cannot get there), then both go on.
@@ -54,7 +56,7 @@ def _fresh_scores(tournament) -> tuple:
     return fresh
 
 
-def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_deadlock(monkeypatch):
+def test_an_import_racing_a_judges_result_neither_deadlocks_nor_reverts_the_tap(monkeypatch):
     club = ClubFactory(name="Полночь")
     players = [PlayerFactory(club=club, nickname=n) for n in NICKS[:10]]
     judge = MembershipFactory(club=club, user=UserFactory(username="judge"), role=Membership.Role.JUDGE).user
@@ -71,12 +73,16 @@ def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_de
                  status=Game.Status.FINISHED)
     write_protocol(game=other, protocol=ex18(players=names), players=by_key, fresh=True)
     score_games(tournament=tournament)
-    # The import re-writes both games (game 1 as finished with a red win, as the paper protocol has it).
-    document = {"format": "mafclub/1", "tournament": {"name": "Кубок", "ruleset": "cml"},
-                "games": [{**protocol_to_dict(dataclasses.replace(ex1(players=names), number=1)), "table": 1, "date": "2026-11-28"},
-                          {**protocol_to_dict(dataclasses.replace(ex18(players=names), number=2)), "table": 2, "date": "2026-11-28"}]}
-    raw = json.dumps(document, ensure_ascii=False)
     version = Game.objects.get(pk=game.pk).version
+    # The import re-writes both games (game 1 as finished with a red win, as the paper protocol has it), from a
+    # file made before the judge's tap (it carries the versions of that moment).
+    document = {"format": "mafclub/1", "tournament": {"name": "Кубок", "ruleset": "cml"},
+                "games": [{**protocol_to_dict(dataclasses.replace(ex1(players=names), number=1)), "table": 1,
+                           "date": "2026-11-28", "version": version},
+                          {**protocol_to_dict(dataclasses.replace(ex18(players=names), number=2)), "table": 2,
+                           "date": "2026-11-28", "version": Game.objects.get(pk=other.pk).version}]}
+    raw = json.dumps(document, ensure_ascii=False)
+    other_before = Game.objects.get(pk=other.pk).version
 
     judge_holds, import_holds = threading.Event(), threading.Event()
     real_score_games, real_upsert = live_apply_module.score_games, imports._upsert_tournament
@@ -111,6 +117,9 @@ def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_de
             judge_holds.wait(10)
             imports.import_documents(documents=[("cup.json", raw)], club_name="Полночь")
             outcome["import"] = "ok"
+        except imports.ImportFailed as exc:
+            outcome["import"] = "refused"
+            outcome["problems"] = exc.problems
         except Exception as exc:  # noqa: BLE001
             outcome["import"] = f"{exc!r} {getattr(exc, 'problems', '')}"
         finally:
@@ -121,12 +130,17 @@ def test_an_import_rewriting_a_tournament_and_a_result_entered_at_once_do_not_de
         t.start()
     for t in threads:
         t.join(30)
-    assert outcome == {"judge": "ok", "import": "ok"}
+    problems = outcome.pop("problems", [])
+    assert outcome == {"judge": "ok", "import": "refused"}
+    # Refused for the judge's later entry, not for a deadlock or a busy database: the lock order held.
+    assert [p for p in problems if "game 1: version:" in p and "table 1, Кубок" in p], problems
+    assert not [p for p in problems if "busy" in p or "deadlock" in p], problems
     game.refresh_from_db()
-    # The judge's result committed first, then the import re-wrote the game on top of it.
+    # The judge's result committed first and stays; the import wrote nothing (one transaction).
     assert GameAction.objects.filter(game=game, kind="result").count() == 1
     assert game.status == Game.Status.FINISHED and game.result == "red"
-    assert game.version == version + 2
+    assert game.version == version + 1
+    assert Game.objects.get(pk=other.pk).version == other_before
     assert _scores(tournament) == _fresh_scores(tournament)
     assert Seat.objects.filter(game=game, won=True).count() == 7
 

@@ -192,3 +192,16 @@ def test_conditional_items_are_checked_json_with_a_known_condition(client, club_
     edited = RuleSetVersion.objects.filter(slug=copy.slug).order_by("-version").first().ruleset()
     assert edited.team_vote_annulment and edited.protest_needs_sk_agreement
     assert [(i.pattern, i.checked, i.lapses) for i in edited.conditional_items] == [(r"III\.6", False, True)]
+
+
+def test_a_copied_rule_sets_name_over_its_limit_is_refused_with_the_limit(client, club_and_admin):
+    _club, admin = club_and_admin
+    client.force_login(admin)
+    source = RuleSetVersion.objects.get(slug="cml", is_preset=True)
+    count = RuleSetVersion.objects.count()
+    response = client.post(reverse("games:ruleset_copy", args=[source.pk]), {"name": "Я" * 121},
+                           HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    assert "Название: не больше 120 символов, а в этом 121" in response.content.decode()
+    assert RuleSetVersion.objects.count() == count
+    assert client.post(reverse("games:ruleset_copy", args=[source.pk]), {"name": "Я" * 120}).status_code == 302

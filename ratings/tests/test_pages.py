@@ -128,7 +128,7 @@ def test_a_pending_protest_marks_the_rows_of_that_games_players_provisional(club
 def test_club_statistics_count_results_per_rule_set_and_games_per_month(club, client):
     tournament, _ = build(club, 6, 12)
     html = client.get(reverse("ratings:club_stats"), {"season": Season.objects.get(name="2026").pk}).content.decode()
-    assert "2026-09" in html and "CML" in html
+    assert "Сентябрь 2026" in html and "2026-09" not in html and "CML" in html  # the month in words
     reds = tournament.games.filter(result="red").count()
     assert f"({reds})" in html
 

@@ -134,3 +134,24 @@ def test_the_stored_lot_decides_a_full_tie_and_keeps_deciding_000_T6_2_4_002_III
     html = client.get(reverse("ratings:tournament_standings", args=[t.pk])).content.decode()
     assert html.index(">B</a>") < html.index(">A</a>")
     assert "Жребий" in html or "Lot" in html
+
+
+@pytest.mark.django_db
+def test_the_page_notes_a_decided_tie_on_both_of_its_rows(club, client):
+    """The tie-breaker describes the pair: a footnote mark on the upper and the lower row, the note under the table."""
+    import re
+
+    t = make_tournament(club, "X", "xcraft")
+    wins(t, "A", 3)
+    play(t, "A", CITIZEN, "red", judge={CITIZEN: "0.7"}, approved=(CITIZEN,))
+    wins(t, "B", 3)
+    play(t, "B", CITIZEN, "red", judge={CITIZEN: "0.2"})
+    play(t, "B", CITIZEN, "red", removals=[(CITIZEN, "disqualified", "D2")])
+    score(t)
+    html = client.get(reverse("ratings:tournament_standings", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    rows = {name: row for row in re.findall(r"<tr>.*?</tr>", html, re.S)
+            for name in ("A", "B") if f">{name}</a>" in row}
+    assert 'href="#tie-1"' in rows["A"] and 'href="#tie-1"' in rows["B"]
+    ranks = {r.player: r.rank for r in tournament_standings(t)}
+    note = re.search(r'<li id="tie-1">(.*?)</li>', html).group(1)
+    assert note.startswith(f"Места {ranks['A']} и {ranks['B']}: суммы равны; порядок решил показатель «")

@@ -1,11 +1,24 @@
-"""`python manage.py import_protocols FILE [FILE ...] [--club NAME]` — a contract: keep the name and options."""
+"""`python manage.py import_protocols FILE [FILE ...] [--club NAME]` — a contract: keep the name and options.
 
+The import queues the ratings' recomputes (Elo, rating history) for the task worker; the command line then runs
+them itself (as `manage.py db_worker --batch` would) and waits for any a running worker took, so that
+`manage.py elo` and `standings` right after it show the new figures. `--no-wait` leaves them to the site's worker.
+"""
+
+import io
+import time
 from pathlib import Path
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django_tasks import DEFAULT_TASK_BACKEND_ALIAS, task_backends
+from django_tasks_db.backend import DatabaseBackend
 
+from club import task_queue
 from club.services import ServiceError
 from games.services import ImportFailed, import_documents
+
+WAIT_SECONDS = 600  # the longest the command waits for a recompute another worker runs
 
 
 class Command(BaseCommand):
@@ -14,8 +27,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--club", help="the club (created when missing); default: the site's only club")
+        parser.add_argument("--no-wait", action="store_true",
+                            help="leave the rating recomputes to the site's task worker (manage.py db_worker)")
 
-    def handle(self, *args, files, club=None, **options):
+    def handle(self, *args, files, club=None, no_wait=False, **options):
         documents = []
         for name in files:
             try:
@@ -36,3 +51,26 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(
             f"Imported into {report.club.name}: {report.created} new game(s), {report.updated} updated, "
             f"{report.players_created} new player(s); tournament(s): {names}"))
+        if no_wait:
+            self.stdout.write("The ratings are recomputed by the site's task worker (manage.py db_worker).")
+        else:
+            self.finish_recomputes()
+
+    def finish_recomputes(self) -> None:
+        """Run the queued tasks here, then wait (with a progress line) for those a running worker holds."""
+        if not isinstance(task_backends[DEFAULT_TASK_BACKEND_ALIAS], DatabaseBackend):
+            return  # the immediate backend ran them inside the import
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            call_command("db_worker", batch=True, startup_delay=False, reload=False, queue_name="*", verbosity=0,
+                         stdout=io.StringIO(), stderr=io.StringIO())
+            state = task_queue.summary()
+            left = state["queued"] + state["running"]
+            if not left:
+                self.stdout.write("Ratings recomputed.")
+                return
+            if time.monotonic() > deadline:
+                self.stderr.write(f"warning: {left} recompute(s) still running; manage.py elo and standings say so")
+                return
+            self.stderr.write(f"recomputing the ratings: {state['queued']} queued, {state['running']} running …")
+            time.sleep(1)

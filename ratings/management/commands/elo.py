@@ -8,7 +8,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Club
-from ratings.selectors_elo import elo_json
+from ratings.selectors_elo import elo_json, recomputing
 
 
 class Command(BaseCommand):
@@ -29,6 +29,9 @@ class Command(BaseCommand):
                 raise CommandError("--club: there are several clubs on this site; name one")
             found = clubs[0] if clubs else None
         data = elo_json(found)
+        if recomputing(found):  # on stderr: the JSON on stdout keeps its contract
+            self.stderr.write("note: the Elo figures are still being recomputed (the task worker, manage.py db_worker, "
+                              "is on it); run this again when it is done")
         if format == "json":
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand
 
 from games.management.commands.export_protocols import find_tournament
 from ratings.csv_cells import safe_row
-from ratings.selectors import standings_json
+from ratings.selectors import standings_json, standings_recomputing
 
 
 class Command(BaseCommand):
@@ -20,7 +20,11 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["table", "json", "csv"], default="table")
 
     def handle(self, *args, tournament, club=None, format="table", **options):
-        data = standings_json(find_tournament(tournament, club))
+        found = find_tournament(tournament, club)
+        data = standings_json(found)
+        if standings_recomputing(found):  # on stderr: stdout keeps its formats
+            self.stderr.write("note: the ratings of this tournament are still being recomputed (the task worker, "
+                              "manage.py db_worker, is on it); run this again when it is done")
         if format == "json":
             self.stdout.write(json.dumps(data, ensure_ascii=False, indent=2))
             return

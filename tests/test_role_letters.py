@@ -1,0 +1,45 @@
+"""English pages use the role letters C/M/S/D (with the legend), Russian pages К/Ч/Ш/Д: on the game page, the
+protocol sheet and a player's profile."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(url: str, language: str) -> str:
+    client = Client()
+    client.cookies["django_language"] = language
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _roles(html: str) -> set[str]:
+    return set(re.findall(r'<td class="role">([^<]*)</td>', html)) - {""}
+
+
+def test_the_game_page_shows_english_role_letters_with_their_legend(scene):
+    game = Game.objects.filter(status="signed").first() or Game.objects.filter(status="finished").first()
+    english = _page(f"/games/{game.pk}/", "en")
+    assert _roles(english) and _roles(english) <= {"C", "M", "S", "D"}
+    assert "C — citizen (red), M — mafia (black), S — sheriff, D — don" in english
+    assert not re.search(r'<td class="role">[КЧШД]</td>', english)
+    russian = _page(f"/games/{game.pk}/", "ru")
+    assert _roles(russian) <= {"К", "Ч", "Ш", "Д"} and _roles(russian)
+
+
+def test_the_protocol_sheet_in_english_uses_the_english_letters(scene):
+    from games.selectors import with_protocol
+    from games.sheets import game_sheet, render_sheets_html
+
+    game = with_protocol(Game.objects.filter(status__in=["finished", "signed"])).prefetch_related(
+        "seats__score_items").first()
+    html = render_sheets_html([game_sheet(game, show_secrets=True)], language="en")
+    assert _roles(html) and _roles(html) <= {"C", "M", "S", "D"}
