@@ -19,12 +19,13 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import Player, clean_nickname, nickname_key
+from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin, is_judge
 from club.selectors import person_name
 from club.services import ServiceError
 from games import signals
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
+from games.schedule_roster_read import players_of_event, roster_preview
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
 from games.selectors import next_game_number
 
@@ -85,6 +86,61 @@ def participant_add(*, tournament: Tournament, by, player: Player | None = None,
         return Participant.objects.create(tournament=tournament, number=number, player=player,
                                           team=team.strip()[:120], family=family.strip()[:120],
                                           from_round=from_round)
+
+
+def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -> list[Participant]:
+    """Register several club players at once, in the given order, numbered after the last participant; players
+    already registered (or given twice) are skipped. One transaction: all are added or none. Returns the new rows.
+
+    The entry point for every "add many" path: a pasted list, an earlier event's players, the sign-ups."""
+    _require(by, tournament)
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        registered = set(tournament.participants.values_list("player_id", flat=True))
+        number = tournament.participants.aggregate(n=Max("number"))["n"] or 0
+        added = []
+        for player in players:
+            if player.club_id != tournament.club_id:
+                raise ServiceError(_("Player: %(nick)s is not a player of this club.") % {"nick": player.nickname})
+            if player.pk in registered:
+                continue
+            registered.add(player.pk)
+            number += 1
+            added.append(Participant(tournament=tournament, number=number, player=player))
+        return Participant.objects.bulk_create(added)
+
+
+def participants_paste(*, tournament: Tournament, by, text: str) -> list[Participant]:
+    """Register the pasted nicknames (one per line, as `roster_preview` shows them): known players are matched, new
+    ones are created as club players; repeated lines and participants already registered are skipped."""
+    _require(by, tournament)
+    rows = roster_preview(tournament, text)
+    if not rows:
+        raise ServiceError(_("Nicknames: paste at least one nickname, one per line."))
+    too_long = [r for r in rows if r.status == "too_long"]
+    if too_long:
+        raise ServiceError(_("Nicknames: line %(line)d is longer than %(n)d characters.")
+                           % {"line": too_long[0].line, "n": NICKNAME_MAX_LENGTH})
+    with transaction.atomic():
+        players = []
+        for row in rows:
+            if row.status == "known":
+                players.append(row.player)
+            elif row.status == "new":
+                player, _created = Player.objects.get_or_create(
+                    club=tournament.club, nickname_key=nickname_key(row.nickname),
+                    defaults={"nickname": row.nickname})
+                players.append(player)
+        return participants_add(tournament=tournament, players=players, by=by)
+
+
+def participants_copy(*, tournament: Tournament, by, event: str) -> list[Participant]:
+    """Register the participants of an earlier tournament, or the players of a club night, of the same club."""
+    _require(by, tournament)
+    players = players_of_event(tournament, event)
+    if not players:
+        raise ServiceError(_("Earlier event: choose a tournament or a club night of this club with players."))
+    return participants_add(tournament=tournament, players=players, by=by)
 
 
 def participant_withdraw(*, participant: Participant, by, after_round: int) -> int:

@@ -88,3 +88,16 @@ class FinalForm(forms.Form):
     games = forms.IntegerField(label=_("Final games"), min_value=1, max_value=10, initial=3)
     order = forms.ChoiceField(label=_("Final seating"), choices=[("rank", _("in rank order")),
                                                                    ("draw", _("drawn"))])
+
+
+class PasteForm(forms.Form):
+    nicknames = forms.CharField(label=_("Nicknames, one per line"), max_length=20_000,
+                                widget=forms.Textarea(attrs={"rows": 8}))
+
+
+class CopyForm(forms.Form):
+    event = forms.ChoiceField(label=_("Participants of an earlier event"), choices=[])
+
+    def __init__(self, *args, events=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [(e.key, f"{e.label} ({e.players})") for e in events]
