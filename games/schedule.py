@@ -24,6 +24,7 @@ from club.permissions import is_club_admin, is_judge
 from club.selectors import person_name
 from club.services import ServiceError
 from games import signals
+from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
 from games.schedule_roster_read import players_of_event, roster_preview
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
@@ -345,13 +346,18 @@ def _participant(tournament: Tournament, number: int) -> Participant:
     return p
 
 
-def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: int) -> None:
-    """Exchange the seats of participants `a` and `b` (numbers) in a round; locked seats stay."""
+def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: int, confirmed: bool = False) -> None:
+    """Exchange the seats of participants `a` and `b` (numbers) in a round; locked seats stay. Once the seating is
+    published (printed, on the wall, on the cards) the organiser confirms the change; each game touched records
+    it in its audit trail."""
     _require(by, tournament)
     if a == b:
         raise ServiceError(_("Swap: choose two different participants."))
     with transaction.atomic():
         tournament = _locked(tournament)
+        if tournament.seating_published and not confirmed:
+            raise ServiceError(_("Confirmation: the seating is published; tick that the printed charts and the "
+                                 "players' cards change, then exchange the seats."))
         pa, pb = _participant(tournament, a), _participant(tournament, b)
         if SeatLock.objects.filter(tournament=tournament, round=round_number, participant__in=[pa, pb]).exists():
             raise ServiceError(_("Swap: a locked seat does not move; unlock it first."))
@@ -361,6 +367,9 @@ def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: i
                  Seat(game_id=sb.game_id, number=sb.number, player_id=sa.player_id)]
         Seat.objects.filter(pk__in=[sa.pk, sb.pk]).delete()
         Seat.objects.bulk_create(moved)
+        for game in Game.objects.filter(pk__in={sa.game_id, sb.game_id}):
+            game.version += 1
+            log_action(game, by=by, reason=f"schedule: participants {a} and {b} exchanged seats")
 
 
 def seat_lock(*, tournament: Tournament, by, round_number: int, number: int, locked: bool) -> None:

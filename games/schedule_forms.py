@@ -49,6 +49,8 @@ class SwapForm(forms.Form):
     round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
     a = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
     b = forms.IntegerField(label=_("with participant"), min_value=1, max_value=10_000)
+    confirm = forms.BooleanField(label=_("I know the published seating, its printed charts and the players' cards "
+                                         "change"), required=False)
 
 
 class LockForm(forms.Form):

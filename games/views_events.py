@@ -63,16 +63,31 @@ def _schedule_context(request, tournament: Tournament) -> dict:
     if tournament.hidden_from_round and can_see_hidden_in(request.user, tournament):
         context["staff_standings"] = staff_standings(tournament)
     if can_manage:
-        context["forms"] = {
-            "generate": GenerateForm(initial={"rounds": tournament.rounds or None,
-                                              "seed": tournament.seating_seed}),
-            "swap": SwapForm(), "lock": LockForm(), "move": MoveForm(), "judge_swap": JudgeSwapForm(),
-            "judge": JudgeForm(tournament=tournament), "hide": HideForm(
-                initial={"from_round": tournament.hidden_from_round}),
-            "final": FinalForm(),
-        }
-        context["judges"] = list(tournament.table_judges.select_related("user"))
+        context.update(_organiser_steps(tournament))
     return context
+
+
+def _organiser_steps(tournament: Tournament) -> dict:
+    """The organiser's forms, one per step of the page; every form has its own element ids (auto_id per form: the
+    swap, the lock and the move all have a round field), the posted names stay the fields' own."""
+    def ids(name: str) -> str:
+        return f"id_{name}_%s"
+
+    return {
+        "forms": {
+            "generate": GenerateForm(initial={"rounds": tournament.rounds or None, "seed": tournament.seating_seed},
+                                     auto_id=ids("generate")),
+            "swap": SwapForm(auto_id=ids("swap")), "lock": LockForm(auto_id=ids("lock")),
+            "move": MoveForm(auto_id=ids("move")), "judge_swap": JudgeSwapForm(auto_id=ids("judge_swap")),
+            "judge": JudgeForm(tournament=tournament, auto_id=ids("judge")),
+            "hide": HideForm(initial={"from_round": tournament.hidden_from_round}, auto_id=ids("hide")),
+            "final": FinalForm(auto_id=ids("final")),
+        },
+        "judges": list(tournament.table_judges.select_related("user")),
+        "has_schedule": tournament.games.filter(round__isnull=False).exclude(stage=schedule.FINAL_STAGE).exists(),
+        "has_final": tournament.games.filter(stage=schedule.FINAL_STAGE).exists(),
+        "participant_count": tournament.participants.count(),
+    }
 
 
 def tournament_schedule(request, pk: int):
@@ -99,7 +114,8 @@ def _act_publish(request, t, d):
 
 
 def _act_swap(request, t, d):
-    schedule.schedule_swap(tournament=t, by=request.user, round_number=d["round"], a=d["a"], b=d["b"])
+    schedule.schedule_swap(tournament=t, by=request.user, round_number=d["round"], a=d["a"], b=d["b"],
+                           confirmed=d["confirm"])
     return _("Seats exchanged.")
 
 
@@ -126,8 +142,8 @@ def _act_judge_swap(request, t, d):
 
 
 def _act_hide(request, t, d):
-    schedule.results_hide(tournament=t, by=request.user, from_round=d["from_round"])
-    return _("Results hidden from round %(round)d.") % {"round": d["from_round"]}
+    hidden = schedule.results_hide(tournament=t, by=request.user, from_round=d["from_round"])
+    return _("Done: %(n)d game(s) of those rounds are for the judge staff only now.") % {"n": hidden}
 
 
 def _act_reveal(request, t, d):
