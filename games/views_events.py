@@ -294,6 +294,10 @@ def _pdf_response(html: str, filename: str) -> HttpResponse:
     return response
 
 
+WALL_TABLES_PER_PAGE = 6  # A4 landscape at 16 pt: three tables across, two down (static/css/print.css)
+CARDS_PER_PAGE = 8  # two columns of four
+
+
 def round_seating_pdf(request, pk: int, round_number: int):
     """The printable seating chart of one round: tables, judges, seats (no results: nothing hidden leaks)."""
     tournament = _tournament(pk)
@@ -301,8 +305,10 @@ def round_seating_pdf(request, pk: int, round_number: int):
     rounds = schedule_rounds(tournament, round_number)
     if not rounds:
         raise Http404("no such round")
-    html = render_to_string("games/seating_print.html", {"tournament": tournament, "round": rounds[0]},
-                            request=request)
+    tables = rounds[0].tables
+    pages = [tables[i:i + WALL_TABLES_PER_PAGE] for i in range(0, len(tables), WALL_TABLES_PER_PAGE)] or [[]]
+    html = render_to_string("games/seating_print.html", {"tournament": tournament, "round": rounds[0],
+                                                         "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-round-{round_number}-seating.pdf")
 
 
@@ -310,6 +316,7 @@ def tournament_cards_pdf(request, pk: int):
     """Each participant's card: round, table, seat."""
     tournament = _tournament(pk)
     _schedule_visible(request, tournament)
-    html = render_to_string("games/cards_print.html", {"tournament": tournament,
-                                                       "cards": participant_cards(tournament)}, request=request)
+    cards = participant_cards(tournament)
+    pages = [cards[i:i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
+    html = render_to_string("games/cards_print.html", {"tournament": tournament, "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-cards.pdf")
