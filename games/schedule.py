@@ -244,6 +244,66 @@ def _game_number(tournament: Tournament) -> Callable[[], int]:
     return lambda: next(counter)
 
 
+def _seating_request(tournament: Tournament, participants: list[Participant], qualifying: list[Game], rounds: int,
+                     seed: int) -> SeatingRequest:
+    """The solver's input: participants as 1..P, the seats of begun games and the locked seats as locks, the rounds
+    each sits out (late entry, withdrawal), the pairs that never share a table (team, relatives)."""
+    index = {p.pk: i for i, p in enumerate(participants, 1)}
+    by_player = {p.player_id: p for p in participants}
+    locks: dict[tuple[int, int], Lock] = {}
+    for game in qualifying:
+        if not is_started(game):
+            continue
+        for seat in game.seats.all():
+            p = by_player.get(seat.player_id)
+            if p is not None:
+                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
+    for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
+        locks.setdefault((lk.round, lk.participant_id), Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
+    absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
+    avoid = tuple((index[a.pk], index[b.pk]) for a, b in itertools.combinations(participants, 2)
+                  if (a.team and a.team == b.team) or (a.family and a.family == b.family))
+    return SeatingRequest(len(participants), rounds, seed=seed, avoid=avoid, absent=absent,
+                          locks=tuple(locks.values()), max_steps=SEARCH_STEPS, time_limit=SEARCH_SECONDS)
+
+
+def _store_rounds(tournament: Tournament, seating: list[list[list[Participant]]],
+                  qualifying: list[Game]) -> tuple[int, int]:
+    """Store the drawn rounds as games (created, re-seated; begun ones kept; the rest removed), each table with its
+    judge. A new game is dated the tournament's first day until it is played (then: the day it started)."""
+    judges = {j.table: j for j in TournamentJudge.objects.filter(tournament=tournament).select_related("user")}
+    existing = {(g.round, g.table): g for g in qualifying}
+    next_number = _game_number(tournament)
+    stage = tournament.stages[0] if tournament.stages else ""
+    date = tournament.start_date or timezone.localdate()
+    created = kept = 0
+    for r, tables in enumerate(seating, 1):
+        judge_of = _judges_for(tables, judges)
+        for t, table in enumerate(tables, 1):
+            game = existing.pop((r, t), None)
+            if game is not None and is_started(game):
+                kept += 1
+                continue
+            judge = judge_of.get(t)
+            if game is None:
+                game = Game.objects.create(
+                    club=tournament.club, tournament=tournament, ruleset=tournament.ruleset,
+                    number=next_number(), round=r, table=t, stage=stage, date=date,
+                    judge=judge.user if judge else None, judge_name=_name(judge.user) if judge else "",
+                    results_hidden=_hidden(tournament, r))
+                created += 1
+            else:
+                game.judge = judge.user if judge else None
+                game.judge_name = _name(judge.user) if judge else ""
+                game.save(update_fields=["judge", "judge_name"])
+                game.seats.all().delete()
+            Seat.objects.bulk_create([Seat(game=game, number=s, player=p.player) for s, p in enumerate(table, 1)])
+    for game in existing.values():
+        if not is_started(game):
+            game.delete()
+    return created, kept
+
+
 def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | None = None) -> Generated:
     """Draw the seating for `rounds` qualifying rounds and store it as the rounds' games, seated, with judges.
 
@@ -258,66 +318,18 @@ def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | No
         if len(participants) < 10:
             raise ServiceError(_("Participants: at least 10 are needed for one table, %(n)d registered.")
                                % {"n": len(participants)})
-        index = {p.pk: i for i, p in enumerate(participants, 1)}
-        by_player = {p.player_id: p for p in participants}
         qualifying = list(tournament.games.filter(round__isnull=False, round__lte=rounds)
                           .exclude(stage=FINAL_STAGE).prefetch_related("seats"))
-        started = [g for g in qualifying if is_started(g)]
-        locks: dict[tuple[int, int], Lock] = {}
-        for game in started:
-            for seat in game.seats.all():
-                p = by_player.get(seat.player_id)
-                if p is not None:
-                    locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
-        for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
-            locks.setdefault((lk.round, lk.participant_id),
-                             Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
-        absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
-        avoid = tuple((index[a.pk], index[b.pk]) for a, b in itertools.combinations(participants, 2)
-                      if (a.team and a.team == b.team) or (a.family and a.family == b.family))
         seed = tournament.seating_seed if seed is None else seed
         try:
-            schedule = solve(SeatingRequest(len(participants), rounds, seed=seed, avoid=avoid, absent=absent,
-                                            locks=tuple(locks.values()), max_steps=SEARCH_STEPS,
-                                            time_limit=SEARCH_SECONDS))
+            drawn = solve(_seating_request(tournament, participants, qualifying, rounds, seed))
         except SeatingImpossible as exc:
             raise ServiceError(_("The seating cannot be made: %(reason)s") % {"reason": exc}) from exc
         tournament.rounds, tournament.seating_seed = rounds, seed
         tournament.save(update_fields=["rounds", "seating_seed"])
-        by_number = {i: p for p, i in ((p, index[p.pk]) for p in participants)}
-        judges = {j.table: j for j in TournamentJudge.objects.filter(tournament=tournament).select_related("user")}
-        existing = {(g.round, g.table): g for g in qualifying}
-        next_number = _game_number(tournament)
-        stage = tournament.stages[0] if tournament.stages else ""
-        date = tournament.start_date or timezone.localdate()
-        created = kept = 0
-        for r, tables in enumerate(schedule.rounds, 1):
-            seated = [[by_number[n] for n in table] for table in tables]
-            judge_of = _judges_for(seated, judges)
-            for t, table in enumerate(seated, 1):
-                game = existing.pop((r, t), None)
-                if game is not None and is_started(game):
-                    kept += 1
-                    continue
-                judge = judge_of.get(t)
-                if game is None:
-                    game = Game.objects.create(
-                        club=tournament.club, tournament=tournament, ruleset=tournament.ruleset,
-                        number=next_number(), round=r, table=t, stage=stage, date=date,
-                        judge=judge.user if judge else None, judge_name=_name(judge.user) if judge else "",
-                        results_hidden=_hidden(tournament, r))
-                    created += 1
-                else:
-                    game.judge = judge.user if judge else None
-                    game.judge_name = _name(judge.user) if judge else ""
-                    game.save(update_fields=["judge", "judge_name"])
-                    game.seats.all().delete()
-                Seat.objects.bulk_create([Seat(game=game, number=s, player=p.player)
-                                          for s, p in enumerate(table, 1)])
-        for game in existing.values():
-            if not is_started(game):
-                game.delete()
-        return Generated(rounds=rounds, tables=max(len(t) for t in schedule.rounds), games_created=created,
+        seating = [[[participants[n - 1] for n in table] for table in tables] for tables in drawn.rounds]
+        created, kept = _store_rounds(tournament, seating, qualifying)
+        return Generated(rounds=rounds, tables=max(len(t) for t in drawn.rounds), games_created=created,
                          games_kept=kept)
 
 

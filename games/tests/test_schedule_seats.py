@@ -26,7 +26,7 @@ def _short_search(monkeypatch):
 def scheduled(db):
     """A tournament starting 5 December, 10 participants, one round drawn and published; table 1 is the cast's judge's."""
     cast = make_cast()
-    cast.tournament.start_date = dt.date(2026, 12, 5)
+    cast.tournament.start_date, cast.tournament.end_date = dt.date(2026, 12, 5), dt.date(2026, 12, 6)
     cast.tournament.save()
     for player in cast.players[:10]:
         schedule.participant_add(tournament=cast.tournament, by=cast.club_admin, player=player)
@@ -81,6 +81,7 @@ def test_a_game_is_dated_the_day_it_was_played_in_the_club_time_zone(client, sch
     page = client.get(reverse("games:tournament_detail", args=[scheduled.tournament.pk]),
                       HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "02.12" in page and "05.12" not in page
+    assert "С 5 декабря 2026 по 6 декабря 2026" in page  # the tournament's first and last day
 
 
 def test_the_same_players_come_only_from_the_previous_game_of_this_club_night(client, db):
