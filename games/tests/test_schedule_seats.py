@@ -108,3 +108,17 @@ def test_the_same_players_come_only_from_the_previous_game_of_this_club_night(cl
     assert act(client, second, "seats_repeat").status_code == 200
     assert set(Seat.objects.filter(game=second).values_list("player_id", flat=True)) == {
         p.pk for p in cast.players[2:12]}
+
+
+def test_the_migration_dates_games_already_begun_by_their_start(db):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0009_organiser_game_date_played")
+    cast = make_cast()
+    Game.objects.filter(pk=cast.game.pk).update(date=dt.date(2026, 12, 5),
+                                                started_at=dt.datetime(2026, 12, 1, 22, 30, tzinfo=dt.UTC))
+    migration.date_from_start(apps, None)
+    assert Game.objects.get(pk=cast.game.pk).date == dt.date(2026, 12, 2)
+    assert Game.objects.get(number=2, tournament=cast.tournament).date == dt.date(2026, 11, 28)  # not begun
