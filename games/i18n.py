@@ -100,6 +100,7 @@ def note_text(note: str) -> str:
 
 _PROTEST_REF = re.compile(r"^protest #(\d+)(?:: (.*))?$", re.S)
 _RESULT_CHANGE = re.compile(r"^result (\S+) → (\S+)$")
+_SCHEDULE_SWAP = re.compile(r"^schedule: participants (\d+) and (\d+) exchanged seats$")
 
 
 def stored_reason_text(text: str) -> str:
@@ -118,6 +119,10 @@ def stored_reason_text(text: str) -> str:
         decision = text.removeprefix("decision: ")
         labels = {"uphold": gettext("upheld"), "reject": gettext("rejected")}
         return f"{gettext('decision')}: {labels.get(decision, decision)}"
+    match = _SCHEDULE_SWAP.match(text)
+    if match:
+        return gettext("seating: participants No. %(a)s and No. %(b)s exchanged seats (the organiser)") % {
+            "a": match.group(1), "b": match.group(2)}
     if text.startswith("replay ordered by protest #"):
         return gettext("replay ordered by protest No. %(n)s") % {"n": text.rsplit("#", 1)[1]}
     fixed = {

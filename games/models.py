@@ -192,6 +192,12 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.SIGNED)
 
     @property
+    def seated_by_schedule(self) -> bool:
+        """A round's game of a tournament's schedule (games.schedule): its seats are the organiser's, changed only
+        on the schedule page; the judge plays them as given (the printed charts and the cards show them)."""
+        return self.tournament_id is not None and self.round is not None
+
+    @property
     def counts(self) -> bool:
         """Whether the game counts in scores and standings."""
         return self.is_finished and bool(self.result)

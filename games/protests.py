@@ -4,7 +4,7 @@
 I41–I45. Services are keyword-only, run in one transaction and raise a `ServiceError` (a
 `ProtestError`) with a user-facing message, or `PermissionDenied`; the database is unchanged when they raise.
 
-Audit: the protest row (django-simple-history) keeps who filed and who decided, with the decision's `outcomes`
+Audit: every write goes through `games.audit.log_action`; the protest row (django-simple-history) keeps who filed and who decided, with the decision's `outcomes`
 holding the before/after of every change it made; the game's own history records the result and status changes
 with the decider as `history_user`. After a decision the whole scoring scope is recomputed (`score_games`,
 docs/rules.md A27).
@@ -30,6 +30,7 @@ from club.models import Membership
 from club.permissions import player_of
 from club.services import ServiceError
 from games import signals
+from games.audit import log_action
 from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
 from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
@@ -127,6 +128,18 @@ def _check_admissible(ruleset: RuleSet, category: str, text: str) -> None:
                              "file it as «Disciplinary: remove a penalty»."))
 
 
+DUPLICATE_SECONDS = 60  # an identical protest sent again this soon is the same protest (a double tap, a resend)
+
+
+def _check_not_duplicate(game: Game, seat: int, category: str, text: str, at: dt.datetime) -> None:
+    """The same text from the same seat within DUPLICATE_SECONDS is refused: it is already filed."""
+    since = at - dt.timedelta(seconds=DUPLICATE_SECONDS)
+    if Protest.objects.filter(game=game, seat=seat, category=category, text=text.strip(),
+                              entered_at__gte=since).exists():
+        raise ProtestError(_("This protest is already filed: the same text from seat %(seat)s was received a "
+                             "moment ago.") % {"seat": seat})
+
+
 def _locked_game(game: Game) -> Game:
     return Game.objects.select_for_update(of=("self",)).select_related("ruleset", "club", "tournament").get(pk=game.pk)
 
@@ -150,10 +163,10 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
         ruleset = game.ruleset.ruleset()
         _check_admissible(ruleset, category, text)
         _check_window(game, now)
+        _check_not_duplicate(game, seat.number, category, text, now)
         protest = Protest(game=game, player=player, seat=seat.number, filed_by=by, category=category,
                           text=text.strip(), filed_at=now, entered_at=now)
-        protest._history_user = by
-        protest.save()
+        log_action(protest, by=by)
         transaction.on_commit(lambda: notify_filed(protest))
     return protest
 
@@ -181,11 +194,10 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         _check_admissible(game.ruleset.ruleset(), category, text)
         if game.ended_at is not None:
             _check_written_time(game, written_at)
+        _check_not_duplicate(game, entry.number, category, text, entered_at)
         protest = Protest(game=game, player=entry.player, seat=entry.number, filed_by=by, category=category,
                           text=text.strip(), filed_at=written_at, entered_at=entered_at)
-        protest._history_user = by
-        protest._change_reason = "paper protest recorded by the table judge"
-        protest.save()
+        log_action(protest, by=by, reason="paper protest recorded by the table judge")
         transaction.on_commit(lambda: notify_filed(protest))
     return protest
 
@@ -252,9 +264,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         protest.decided_at = now
         protest.explanation = explanation
         protest.outcomes = ctx.records
-        protest._history_user = by
-        protest._change_reason = f"decision: {decision}"
-        protest.save()
+        log_action(protest, by=by, reason=f"decision: {decision}")
         if decision == UPHOLD:
             score_games(game=game)  # docs/rules.md A27: main points, Ci across the scope, standings cache
         else:
@@ -306,9 +316,7 @@ def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str
 
 def _save_game(ctx: _Context, reason: str) -> None:
     ctx.game.version += 1
-    ctx.game._history_user = ctx.by
-    ctx.game._change_reason = f"protest #{ctx.protest.pk}: {reason}"
-    ctx.game.save()
+    log_action(ctx.game, by=ctx.by, reason=f"protest #{ctx.protest.pk}: {reason}")
 
 
 def _seat_number(ctx: _Context, value) -> int:
@@ -412,9 +420,7 @@ def _replay(ctx: _Context) -> None:
     replay = Game(club=game.club, tournament=game.tournament, evening=game.evening, ruleset=game.ruleset,
                   number=number, table=game.table, stage=game.stage, date=timezone.localdate(),
                   judge=game.judge, judge_name=game.judge_name, status=Game.Status.DRAFT, replay_of=game)
-    replay._history_user = ctx.by
-    replay._change_reason = f"replay ordered by protest #{ctx.protest.pk}"
-    replay.save()
+    log_action(replay, by=ctx.by, reason=f"replay ordered by protest #{ctx.protest.pk}")
     # The same players in the same seats; the cards are dealt anew.
     Seat.objects.bulk_create([Seat(game=replay, number=s.number, player_id=s.player_id)
                               for s in game.seats.all()])

@@ -19,12 +19,14 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import Player, clean_nickname, nickname_key
+from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin, is_judge
 from club.selectors import person_name
 from club.services import ServiceError
 from games import signals
+from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
+from games.schedule_roster_read import players_of_event, roster_preview
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
 from games.selectors import next_game_number
 
@@ -85,6 +87,61 @@ def participant_add(*, tournament: Tournament, by, player: Player | None = None,
         return Participant.objects.create(tournament=tournament, number=number, player=player,
                                           team=team.strip()[:120], family=family.strip()[:120],
                                           from_round=from_round)
+
+
+def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -> list[Participant]:
+    """Register several club players at once, in the given order, numbered after the last participant; players
+    already registered (or given twice) are skipped. One transaction: all are added or none. Returns the new rows.
+
+    The entry point for every "add many" path: a pasted list, an earlier event's players, the sign-ups."""
+    _require(by, tournament)
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        registered = set(tournament.participants.values_list("player_id", flat=True))
+        number = tournament.participants.aggregate(n=Max("number"))["n"] or 0
+        added = []
+        for player in players:
+            if player.club_id != tournament.club_id:
+                raise ServiceError(_("Player: %(nick)s is not a player of this club.") % {"nick": player.nickname})
+            if player.pk in registered:
+                continue
+            registered.add(player.pk)
+            number += 1
+            added.append(Participant(tournament=tournament, number=number, player=player))
+        return Participant.objects.bulk_create(added)
+
+
+def participants_paste(*, tournament: Tournament, by, text: str) -> list[Participant]:
+    """Register the pasted nicknames (one per line, as `roster_preview` shows them): known players are matched, new
+    ones are created as club players; repeated lines and participants already registered are skipped."""
+    _require(by, tournament)
+    rows = roster_preview(tournament, text)
+    if not rows:
+        raise ServiceError(_("Nicknames: paste at least one nickname, one per line."))
+    too_long = [r for r in rows if r.status == "too_long"]
+    if too_long:
+        raise ServiceError(_("Nicknames: line %(line)d is longer than %(n)d characters.")
+                           % {"line": too_long[0].line, "n": NICKNAME_MAX_LENGTH})
+    with transaction.atomic():
+        players = []
+        for row in rows:
+            if row.status == "known":
+                players.append(row.player)
+            elif row.status == "new":
+                player, _created = Player.objects.get_or_create(
+                    club=tournament.club, nickname_key=nickname_key(row.nickname),
+                    defaults={"nickname": row.nickname})
+                players.append(player)
+        return participants_add(tournament=tournament, players=players, by=by)
+
+
+def participants_copy(*, tournament: Tournament, by, event: str) -> list[Participant]:
+    """Register the participants of an earlier tournament, or the players of a club night, of the same club."""
+    _require(by, tournament)
+    players = players_of_event(tournament, event)
+    if not players:
+        raise ServiceError(_("Earlier event: choose a tournament or a club night of this club with players."))
+    return participants_add(tournament=tournament, players=players, by=by)
 
 
 def participant_withdraw(*, participant: Participant, by, after_round: int) -> int:
@@ -187,6 +244,66 @@ def _game_number(tournament: Tournament) -> Callable[[], int]:
     return lambda: next(counter)
 
 
+def _seating_request(tournament: Tournament, participants: list[Participant], qualifying: list[Game], rounds: int,
+                     seed: int) -> SeatingRequest:
+    """The solver's input: participants as 1..P, the seats of begun games and the locked seats as locks, the rounds
+    each sits out (late entry, withdrawal), the pairs that never share a table (team, relatives)."""
+    index = {p.pk: i for i, p in enumerate(participants, 1)}
+    by_player = {p.player_id: p for p in participants}
+    locks: dict[tuple[int, int], Lock] = {}
+    for game in qualifying:
+        if not is_started(game):
+            continue
+        for seat in game.seats.all():
+            p = by_player.get(seat.player_id)
+            if p is not None:
+                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
+    for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
+        locks.setdefault((lk.round, lk.participant_id), Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
+    absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
+    avoid = tuple((index[a.pk], index[b.pk]) for a, b in itertools.combinations(participants, 2)
+                  if (a.team and a.team == b.team) or (a.family and a.family == b.family))
+    return SeatingRequest(len(participants), rounds, seed=seed, avoid=avoid, absent=absent,
+                          locks=tuple(locks.values()), max_steps=SEARCH_STEPS, time_limit=SEARCH_SECONDS)
+
+
+def _store_rounds(tournament: Tournament, seating: list[list[list[Participant]]],
+                  qualifying: list[Game]) -> tuple[int, int]:
+    """Store the drawn rounds as games (created, re-seated; begun ones kept; the rest removed), each table with its
+    judge. A new game is dated the tournament's first day until it is played (then: the day it started)."""
+    judges = {j.table: j for j in TournamentJudge.objects.filter(tournament=tournament).select_related("user")}
+    existing = {(g.round, g.table): g for g in qualifying}
+    next_number = _game_number(tournament)
+    stage = tournament.stages[0] if tournament.stages else ""
+    date = tournament.start_date or timezone.localdate()
+    created = kept = 0
+    for r, tables in enumerate(seating, 1):
+        judge_of = _judges_for(tables, judges)
+        for t, table in enumerate(tables, 1):
+            game = existing.pop((r, t), None)
+            if game is not None and is_started(game):
+                kept += 1
+                continue
+            judge = judge_of.get(t)
+            if game is None:
+                game = Game.objects.create(
+                    club=tournament.club, tournament=tournament, ruleset=tournament.ruleset,
+                    number=next_number(), round=r, table=t, stage=stage, date=date,
+                    judge=judge.user if judge else None, judge_name=_name(judge.user) if judge else "",
+                    results_hidden=_hidden(tournament, r))
+                created += 1
+            else:
+                game.judge = judge.user if judge else None
+                game.judge_name = _name(judge.user) if judge else ""
+                game.save(update_fields=["judge", "judge_name"])
+                game.seats.all().delete()
+            Seat.objects.bulk_create([Seat(game=game, number=s, player=p.player) for s, p in enumerate(table, 1)])
+    for game in existing.values():
+        if not is_started(game):
+            game.delete()
+    return created, kept
+
+
 def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | None = None) -> Generated:
     """Draw the seating for `rounds` qualifying rounds and store it as the rounds' games, seated, with judges.
 
@@ -201,66 +318,18 @@ def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | No
         if len(participants) < 10:
             raise ServiceError(_("Participants: at least 10 are needed for one table, %(n)d registered.")
                                % {"n": len(participants)})
-        index = {p.pk: i for i, p in enumerate(participants, 1)}
-        by_player = {p.player_id: p for p in participants}
         qualifying = list(tournament.games.filter(round__isnull=False, round__lte=rounds)
                           .exclude(stage=FINAL_STAGE).prefetch_related("seats"))
-        started = [g for g in qualifying if is_started(g)]
-        locks: dict[tuple[int, int], Lock] = {}
-        for game in started:
-            for seat in game.seats.all():
-                p = by_player.get(seat.player_id)
-                if p is not None:
-                    locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
-        for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
-            locks.setdefault((lk.round, lk.participant_id),
-                             Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
-        absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
-        avoid = tuple((index[a.pk], index[b.pk]) for a, b in itertools.combinations(participants, 2)
-                      if (a.team and a.team == b.team) or (a.family and a.family == b.family))
         seed = tournament.seating_seed if seed is None else seed
         try:
-            schedule = solve(SeatingRequest(len(participants), rounds, seed=seed, avoid=avoid, absent=absent,
-                                            locks=tuple(locks.values()), max_steps=SEARCH_STEPS,
-                                            time_limit=SEARCH_SECONDS))
+            drawn = solve(_seating_request(tournament, participants, qualifying, rounds, seed))
         except SeatingImpossible as exc:
             raise ServiceError(_("The seating cannot be made: %(reason)s") % {"reason": exc}) from exc
         tournament.rounds, tournament.seating_seed = rounds, seed
         tournament.save(update_fields=["rounds", "seating_seed"])
-        by_number = {i: p for p, i in ((p, index[p.pk]) for p in participants)}
-        judges = {j.table: j for j in TournamentJudge.objects.filter(tournament=tournament).select_related("user")}
-        existing = {(g.round, g.table): g for g in qualifying}
-        next_number = _game_number(tournament)
-        stage = tournament.stages[0] if tournament.stages else ""
-        date = tournament.start_date or timezone.localdate()
-        created = kept = 0
-        for r, tables in enumerate(schedule.rounds, 1):
-            seated = [[by_number[n] for n in table] for table in tables]
-            judge_of = _judges_for(seated, judges)
-            for t, table in enumerate(seated, 1):
-                game = existing.pop((r, t), None)
-                if game is not None and is_started(game):
-                    kept += 1
-                    continue
-                judge = judge_of.get(t)
-                if game is None:
-                    game = Game.objects.create(
-                        club=tournament.club, tournament=tournament, ruleset=tournament.ruleset,
-                        number=next_number(), round=r, table=t, stage=stage, date=date,
-                        judge=judge.user if judge else None, judge_name=_name(judge.user) if judge else "",
-                        results_hidden=_hidden(tournament, r))
-                    created += 1
-                else:
-                    game.judge = judge.user if judge else None
-                    game.judge_name = _name(judge.user) if judge else ""
-                    game.save(update_fields=["judge", "judge_name"])
-                    game.seats.all().delete()
-                Seat.objects.bulk_create([Seat(game=game, number=s, player=p.player)
-                                          for s, p in enumerate(table, 1)])
-        for game in existing.values():
-            if not is_started(game):
-                game.delete()
-        return Generated(rounds=rounds, tables=max(len(t) for t in schedule.rounds), games_created=created,
+        seating = [[[participants[n - 1] for n in table] for table in tables] for tables in drawn.rounds]
+        created, kept = _store_rounds(tournament, seating, qualifying)
+        return Generated(rounds=rounds, tables=max(len(t) for t in drawn.rounds), games_created=created,
                          games_kept=kept)
 
 
@@ -289,13 +358,18 @@ def _participant(tournament: Tournament, number: int) -> Participant:
     return p
 
 
-def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: int) -> None:
-    """Exchange the seats of participants `a` and `b` (numbers) in a round; locked seats stay."""
+def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: int, confirmed: bool = False) -> None:
+    """Exchange the seats of participants `a` and `b` (numbers) in a round; locked seats stay. Once the seating is
+    published (printed, on the wall, on the cards) the organiser confirms the change; each game touched records
+    it in its audit trail."""
     _require(by, tournament)
     if a == b:
         raise ServiceError(_("Swap: choose two different participants."))
     with transaction.atomic():
         tournament = _locked(tournament)
+        if tournament.seating_published and not confirmed:
+            raise ServiceError(_("Confirmation: the seating is published; tick that the printed charts and the "
+                                 "players' cards change, then exchange the seats."))
         pa, pb = _participant(tournament, a), _participant(tournament, b)
         if SeatLock.objects.filter(tournament=tournament, round=round_number, participant__in=[pa, pb]).exists():
             raise ServiceError(_("Swap: a locked seat does not move; unlock it first."))
@@ -305,6 +379,9 @@ def schedule_swap(*, tournament: Tournament, by, round_number: int, a: int, b: i
                  Seat(game_id=sb.game_id, number=sb.number, player_id=sa.player_id)]
         Seat.objects.filter(pk__in=[sa.pk, sb.pk]).delete()
         Seat.objects.bulk_create(moved)
+        for game in Game.objects.filter(pk__in={sa.game_id, sb.game_id}):
+            game.version += 1
+            log_action(game, by=by, reason=f"schedule: participants {a} and {b} exchanged seats")
 
 
 def seat_lock(*, tournament: Tournament, by, round_number: int, number: int, locked: bool) -> None:

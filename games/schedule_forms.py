@@ -49,6 +49,8 @@ class SwapForm(forms.Form):
     round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
     a = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
     b = forms.IntegerField(label=_("with participant"), min_value=1, max_value=10_000)
+    confirm = forms.BooleanField(label=_("I know the published seating, its printed charts and the players' cards "
+                                         "change"), required=False)
 
 
 class LockForm(forms.Form):
@@ -88,3 +90,16 @@ class FinalForm(forms.Form):
     games = forms.IntegerField(label=_("Final games"), min_value=1, max_value=10, initial=3)
     order = forms.ChoiceField(label=_("Final seating"), choices=[("rank", _("in rank order")),
                                                                    ("draw", _("drawn"))])
+
+
+class PasteForm(forms.Form):
+    nicknames = forms.CharField(label=_("Nicknames, one per line"), max_length=20_000,
+                                widget=forms.Textarea(attrs={"rows": 8}))
+
+
+class CopyForm(forms.Form):
+    event = forms.ChoiceField(label=_("Participants of an earlier event"), choices=[])
+
+    def __init__(self, *args, events=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [(e.key, f"{e.label} ({e.players})") for e in events]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from dataclasses import field as dc_field
 from decimal import Decimal
 from typing import Any
 
@@ -428,10 +429,11 @@ def _field_value(model, name: str, value) -> str:
 
 @dataclass
 class AuditEntry:
-    at: Any
+    at: Any  # an aware moment; pages show it in the club's time zone, in words ("1 декабря 2026, 21:28")
     who: str
     what: str
     detail: str
+    outcomes: list = dc_field(default_factory=list)  # a decision's changes (templates/games/_protest_outcomes.html)
 
 
 def _who(user) -> str:
@@ -467,8 +469,21 @@ def audit_trail(game: Game) -> list[AuditEntry]:
         detail = f"№{record.id} {statuses.get(record.status, record.status)}" + (
             f": {stored_reason_text(record.history_change_reason)}" if record.history_change_reason else "")
         entries.append(AuditEntry(record.history_date, _who(record.history_user), gettext("protest"), detail))
+    entries += _decision_entries(game)
     entries.sort(key=lambda e: e.at)
     return entries
+
+
+def _decision_entries(game: Game) -> list[AuditEntry]:
+    """The head judge's decisions with what each changed (a reversal, a penalty, a replay), in the same trail."""
+    statuses = dict(Protest.Status.choices)
+    decided = (Protest.objects.filter(game=game, decided_at__isnull=False).exclude(status=Protest.Status.PENDING)
+               .select_related("decided_by").order_by("decided_at", "pk"))
+    return [AuditEntry(p.decided_at, _who(p.decided_by), gettext("head judge's decision"),
+                       gettext("protest No. %(n)s: %(status)s. %(explanation)s")
+                       % {"n": p.pk, "status": statuses.get(p.status, p.status), "explanation": p.explanation},
+                       outcomes=list(p.outcomes or []))
+            for p in decided]
 
 
 def action_log(user, game: Game) -> dict:

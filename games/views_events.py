@@ -19,6 +19,7 @@ from games.models import ClubEvening, Game, Tournament
 from games.permissions import can_start_game
 from games.schedule import can_manage_schedule
 from games.schedule_forms import (
+    CopyForm,
     FinalForm,
     GenerateForm,
     HideForm,
@@ -27,11 +28,13 @@ from games.schedule_forms import (
     LockForm,
     MoveForm,
     ParticipantForm,
+    PasteForm,
     PublishForm,
     SwapForm,
     WithdrawForm,
 )
 from games.schedule_read import participant_cards, schedule_contract, schedule_rounds, staff_standings
+from games.schedule_roster_read import earlier_events, roster_preview
 from games.sheets import render_pdf
 from games.visibility import can_see_hidden_in
 
@@ -60,16 +63,31 @@ def _schedule_context(request, tournament: Tournament) -> dict:
     if tournament.hidden_from_round and can_see_hidden_in(request.user, tournament):
         context["staff_standings"] = staff_standings(tournament)
     if can_manage:
-        context["forms"] = {
-            "generate": GenerateForm(initial={"rounds": tournament.rounds or None,
-                                              "seed": tournament.seating_seed}),
-            "swap": SwapForm(), "lock": LockForm(), "move": MoveForm(), "judge_swap": JudgeSwapForm(),
-            "judge": JudgeForm(tournament=tournament), "hide": HideForm(
-                initial={"from_round": tournament.hidden_from_round}),
-            "final": FinalForm(),
-        }
-        context["judges"] = list(tournament.table_judges.select_related("user"))
+        context.update(_organiser_steps(tournament))
     return context
+
+
+def _organiser_steps(tournament: Tournament) -> dict:
+    """The organiser's forms, one per step of the page; every form has its own element ids (auto_id per form: the
+    swap, the lock and the move all have a round field), the posted names stay the fields' own."""
+    def ids(name: str) -> str:
+        return f"id_{name}_%s"
+
+    return {
+        "forms": {
+            "generate": GenerateForm(initial={"rounds": tournament.rounds or None, "seed": tournament.seating_seed},
+                                     auto_id=ids("generate")),
+            "swap": SwapForm(auto_id=ids("swap")), "lock": LockForm(auto_id=ids("lock")),
+            "move": MoveForm(auto_id=ids("move")), "judge_swap": JudgeSwapForm(auto_id=ids("judge_swap")),
+            "judge": JudgeForm(tournament=tournament, auto_id=ids("judge")),
+            "hide": HideForm(initial={"from_round": tournament.hidden_from_round}, auto_id=ids("hide")),
+            "final": FinalForm(auto_id=ids("final")),
+        },
+        "judges": list(tournament.table_judges.select_related("user")),
+        "has_schedule": tournament.games.filter(round__isnull=False).exclude(stage=schedule.FINAL_STAGE).exists(),
+        "has_final": tournament.games.filter(stage=schedule.FINAL_STAGE).exists(),
+        "participant_count": tournament.participants.count(),
+    }
 
 
 def tournament_schedule(request, pk: int):
@@ -96,7 +114,8 @@ def _act_publish(request, t, d):
 
 
 def _act_swap(request, t, d):
-    schedule.schedule_swap(tournament=t, by=request.user, round_number=d["round"], a=d["a"], b=d["b"])
+    schedule.schedule_swap(tournament=t, by=request.user, round_number=d["round"], a=d["a"], b=d["b"],
+                           confirmed=d["confirm"])
     return _("Seats exchanged.")
 
 
@@ -123,8 +142,8 @@ def _act_judge_swap(request, t, d):
 
 
 def _act_hide(request, t, d):
-    schedule.results_hide(tournament=t, by=request.user, from_round=d["from_round"])
-    return _("Results hidden from round %(round)d.") % {"round": d["from_round"]}
+    hidden = schedule.results_hide(tournament=t, by=request.user, from_round=d["from_round"])
+    return _("Done: %(n)d game(s) of those rounds are for the judge staff only now.") % {"n": hidden}
 
 
 def _act_reveal(request, t, d):
@@ -181,45 +200,79 @@ def form_errors(form) -> str:
     return "; ".join(parts)
 
 
+def _participants_context(request, tournament: Tournament, **forms_given) -> dict:
+    events = earlier_events(tournament)
+    return {"tournament": tournament, "can_manage": can_manage_schedule(request.user, tournament),
+            "participants": tournament.participants.select_related("player").order_by("number"),
+            "form": ParticipantForm(tournament=tournament), "withdraw": WithdrawForm(),
+            "paste": PasteForm(), "copy": CopyForm(events=events), "events": events,
+            **forms_given}
+
+
+def _participant_one(request, t):
+    form = ParticipantForm(request.POST, tournament=t)
+    d = _valid(form)
+    added = schedule.participant_add(tournament=t, by=request.user, player=d["player"], nickname=d["nickname"],
+                                     team=d["team"], family=d["family"], from_round=d["from_round"])
+    return _("Registered: %(nick)s, number %(number)d.") % {"nick": added.player.nickname, "number": added.number}
+
+
+def _participant_withdraw(request, t):
+    d = _valid(WithdrawForm(request.POST))
+    participant = t.participants.filter(number=d["number"]).first()
+    if participant is None:
+        raise ServiceError(_("No participant number %(number)d.") % d)
+    schedule.participant_withdraw(participant=participant, by=request.user, after_round=d["after_round"])
+    return _("Participant withdrawn.")
+
+
+def _participants_paste(request, t):
+    added = schedule.participants_paste(tournament=t, by=request.user,
+                                        text=_valid(PasteForm(request.POST))["nicknames"])
+    return _("Registered from the list: %(n)d.") % {"n": len(added)}
+
+
+def _participants_copy(request, t):
+    d = _valid(CopyForm(request.POST, events=earlier_events(t)))
+    added = schedule.participants_copy(tournament=t, by=request.user, event=d["event"])
+    return _("Registered from the earlier event: %(n)d.") % {"n": len(added)}
+
+
+def _valid(form) -> dict:
+    if not form.is_valid():
+        raise ServiceError(form_errors(form))
+    return form.cleaned_data
+
+
+PARTICIPANT_ACTIONS = {"add": _participant_one, "withdraw": _participant_withdraw, "paste": _participants_paste,
+                       "copy": _participants_copy}
+
+
 @require_http_methods(["GET", "POST"])
 def tournament_participants(request, pk: int):
+    """The participants: one by one, a pasted list (previewed first), an earlier event's players; withdrawals."""
     tournament = _tournament(pk)
-    can_manage = can_manage_schedule(request.user, tournament)
-    form = ParticipantForm(tournament=tournament)
-    withdraw = WithdrawForm()
-    status = 200
-    if request.method == "POST":
-        if not can_manage:
-            raise PermissionDenied(_("Only a club admin or the tournament's head judge may register participants."))
-        try:
-            if request.POST.get("action") == "withdraw":
-                withdraw = WithdrawForm(request.POST)
-                if not withdraw.is_valid():
-                    raise ServiceError(form_errors(withdraw))
-                participant = tournament.participants.filter(number=withdraw.cleaned_data["number"]).first()
-                if participant is None:
-                    raise ServiceError(_("No participant number %(number)d.") % withdraw.cleaned_data)
-                schedule.participant_withdraw(participant=participant, by=request.user,
-                                              after_round=withdraw.cleaned_data["after_round"])
-                messages.success(request, _("Participant withdrawn."))
-            else:
-                form = ParticipantForm(request.POST, tournament=tournament)
-                if not form.is_valid():
-                    raise ServiceError(form_errors(form))
-                d = form.cleaned_data
-                added = schedule.participant_add(tournament=tournament, by=request.user, player=d["player"],
-                                                 nickname=d["nickname"], team=d["team"], family=d["family"],
-                                                 from_round=d["from_round"])
-                messages.success(request, _("Registered: %(nick)s, number %(number)d.")
-                                 % {"nick": added.player.nickname, "number": added.number})
-            return redirect("games:tournament_participants", pk=tournament.pk)
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-            status = 400
-    participants = tournament.participants.select_related("player").order_by("number")
-    return render(request, "games/tournament_participants.html", {
-        "tournament": tournament, "participants": participants, "can_manage": can_manage, "form": form,
-        "withdraw": withdraw}, status=status)
+    if request.method == "GET":
+        return render(request, "games/tournament_participants.html", _participants_context(request, tournament))
+    if not can_manage_schedule(request.user, tournament):
+        raise PermissionDenied(_("Only a club admin or the tournament's head judge may register participants."))
+    action = request.POST.get("action", "add")
+    if action == "preview":  # a read: shows what the paste would do, writes nothing
+        paste = PasteForm(request.POST)
+        rows = roster_preview(tournament, paste.data.get("nicknames", ""))
+        return render(request, "games/tournament_participants.html",
+                      _participants_context(request, tournament, paste=paste, preview=rows))
+    handler = PARTICIPANT_ACTIONS.get(action)
+    if handler is None:
+        raise Http404("no such action")
+    try:
+        messages.success(request, handler(request, tournament))
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        kept = {"paste": PasteForm(request.POST)} if action == "paste" else {}  # the list stays to be fixed
+        return render(request, "games/tournament_participants.html",
+                      _participants_context(request, tournament, **kept), status=400)
+    return redirect("games:tournament_participants", pk=tournament.pk)
 
 
 def tournament_seating_json(request, pk: int):
@@ -241,6 +294,10 @@ def _pdf_response(html: str, filename: str) -> HttpResponse:
     return response
 
 
+WALL_TABLES_PER_PAGE = 6  # A4 landscape at 16 pt: three tables across, two down (static/css/print.css)
+CARDS_PER_PAGE = 8  # two columns of four
+
+
 def round_seating_pdf(request, pk: int, round_number: int):
     """The printable seating chart of one round: tables, judges, seats (no results: nothing hidden leaks)."""
     tournament = _tournament(pk)
@@ -248,8 +305,10 @@ def round_seating_pdf(request, pk: int, round_number: int):
     rounds = schedule_rounds(tournament, round_number)
     if not rounds:
         raise Http404("no such round")
-    html = render_to_string("games/seating_print.html", {"tournament": tournament, "round": rounds[0]},
-                            request=request)
+    tables = rounds[0].tables
+    pages = [tables[i:i + WALL_TABLES_PER_PAGE] for i in range(0, len(tables), WALL_TABLES_PER_PAGE)] or [[]]
+    html = render_to_string("games/seating_print.html", {"tournament": tournament, "round": rounds[0],
+                                                         "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-round-{round_number}-seating.pdf")
 
 
@@ -257,6 +316,7 @@ def tournament_cards_pdf(request, pk: int):
     """Each participant's card: round, table, seat."""
     tournament = _tournament(pk)
     _schedule_visible(request, tournament)
-    html = render_to_string("games/cards_print.html", {"tournament": tournament,
-                                                       "cards": participant_cards(tournament)}, request=request)
+    cards = participant_cards(tournament)
+    pages = [cards[i:i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
+    html = render_to_string("games/cards_print.html", {"tournament": tournament, "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-cards.pdf")

@@ -105,7 +105,8 @@ def _review_context(request, protest: Protest, form=None, error: str = "") -> di
         # The audit trail carries the live actions' payloads (roles, checks): secret until the game ends.
         "audit": audit_trail(game) if can_see_secrets(request.user, game) else [],
         "can_review": protest.status == Protest.Status.PENDING and can_review_protest(request.user, game),
-        "form": form or ProtestDecisionForm(game=game), "error": error,
+        # one card per protest on the queue: each card's fields get their own ids (the names stay the form's)
+        "form": form or ProtestDecisionForm(game=game, auto_id=f"id_protest{protest.pk}_%s"), "error": error,
     }
 
 
@@ -139,7 +140,7 @@ def protest_decide_view(request, pk: int):
                                 pk=pk)
     if not can_review_protest(request.user, protest.game):
         raise PermissionDenied(_("Only the head judge reviews protests of this game."))
-    form = ProtestDecisionForm(request.POST, game=protest.game)
+    form = ProtestDecisionForm(request.POST, game=protest.game, auto_id=f"id_protest{protest.pk}_%s")
     error = ""
     if form.is_valid():
         data = form.cleaned_data

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
 from games.live.base import MAX_ID, ActionResult, Ctx, int_field
 from games.live.targets import AlreadyDone
-from games.live.ui import previous_game_at_table
+from games.live.ui import game_place, previous_game_at_table
 from games.models import Day, Game, Seat
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
@@ -64,6 +64,9 @@ def _seat_clear(ctx: Ctx, payload: dict) -> ActionResult:
 def _seats_draw(ctx: Ctx, payload: dict) -> ActionResult:
     """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
     ctx.require_status(Game.Status.DRAFT)
+    if ctx.game.seated_by_schedule:
+        ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
+                     "on the schedule page."))
     ctx.snap.all_seats()
     seats = list(Seat.objects.filter(game=ctx.game))
     if len(seats) < 2:
@@ -90,7 +93,8 @@ def _seats_repeat(ctx: Ctx, payload: dict) -> ActionResult:
     random.SystemRandom().shuffle(players)
     Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])
     return ActionResult(ctx.game, "seats_repeat", "board", message=_(
-        "The players of game %(number)d at this table, seats drawn at random.") % {"number": previous.number})
+        "The players of the previous game at this table (%(place)s), seats drawn at random.")
+        % {"place": game_place(previous)})
 
 
 def _role_args(ctx: Ctx, payload: dict) -> tuple[int, str, list[Seat], Seat]:
@@ -172,6 +176,8 @@ def _start(ctx: Ctx, payload: dict) -> ActionResult:
         Seat.objects.filter(game=ctx.game, role="").update(role=CITIZEN)
     ctx.game.status = Game.Status.IN_PROGRESS
     ctx.game.started_at = timezone.now()
+    # A game's date is the day it was played, in the club's time zone (not the tournament's first day).
+    ctx.game.date = timezone.localdate(ctx.game.started_at, timezone.get_default_timezone())
     ctx.game.phase = "D1"
     ctx.history = True
     Day.objects.create(game=ctx.game, index=1, nominations=[])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from club.models import Player
 from games.models import Game, Seat
@@ -43,6 +44,7 @@ class JudgeUI:
     seated: int = 0
     recent: list = field(default_factory=list)
     last_table_game: Game | None = None
+    last_table_place: str = ""  # the previous game as people name it (game_place)
     vote_round: int = 0
     nominations_open: bool = False
     vote_cancelled: bool = False
@@ -56,12 +58,24 @@ class JudgeUI:
 
 
 def previous_game_at_table(game: Game) -> Game | None:
-    """The last game with ten seated players at the same table of the same club (tournament or club night)."""
-    games = Game.objects.filter(club_id=game.club_id, table=game.table).exclude(pk=game.pk).exclude(
-        status=Game.Status.DRAFT)
-    if game.table is None:
-        games = games.filter(evening_id=game.evening_id, tournament_id=game.tournament_id)
-    return games.order_by("-date", "-started_at", "-pk").first()
+    """The game played just before this one at the same table of the same club night or tournament (never another
+    event's game); a game of neither has none."""
+    if game.evening_id is None and game.tournament_id is None:
+        return None
+    return (Game.objects.filter(club_id=game.club_id, table=game.table, evening_id=game.evening_id,
+                                tournament_id=game.tournament_id)
+            .exclude(pk=game.pk).exclude(status=Game.Status.DRAFT)
+            .select_related("tournament", "evening").order_by("-date", "-started_at", "-number").first())
+
+
+def game_place(game: Game) -> str:
+    """A game as people name it: the event, the table, the game's number ("Осенний кубок, стол 2, игра 3")."""
+    event = game.tournament.name if game.tournament_id else str(game.evening) if game.evening_id else ""
+    if game.table:
+        place = _("table %(table)s, game %(number)s") % {"table": game.table, "number": game.number}
+    else:
+        place = _("game %(number)s") % {"number": game.number}
+    return f"{event}, {place}" if event else place
 
 
 def recent_players(game: Game, exclude: set[int]) -> list[Player]:
@@ -116,6 +130,7 @@ def judge_ui(screen) -> JudgeUI:
         if empty:
             ui.recent = recent_players(game, {s.player_id for s in screen.seats if s.player_id})
             ui.last_table_game = previous_game_at_table(game)
+            ui.last_table_place = game_place(ui.last_table_game) if ui.last_table_game else ""
         return ui
     if game.status != Game.Status.IN_PROGRESS:
         ui.best_move_open = bool(screen.best_move_right[0]) and not game.best_move

@@ -1,6 +1,8 @@
 import re
 
 from django import template
+from django.conf import settings
+from django.templatetags.tz import do_timezone
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
@@ -13,6 +15,13 @@ from games.schedule_read import judge_tables_now
 from games.selectors import with_protest_flag
 
 register = template.Library()
+
+
+@register.filter
+def club_time(value):
+    """A moment in the club's time zone (settings.TIME_ZONE), whatever zone the request activated:
+    `{{ at|club_time|date:"j E Y, H:i" }}`."""
+    return do_timezone(value, settings.TIME_ZONE) if value else value
 
 
 @register.inclusion_tag("games/_game_list.html")

@@ -1,0 +1,95 @@
+"""Twenty participants in one paste, previewed first; an earlier event's players in one go; `participants_add`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+
+from club.models import Player
+from games import schedule
+from games.models import ClubEvening, Game, Participant, Tournament
+from games.tests.live_fixtures import make_cast, seat_everyone
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cast(db):
+    return make_cast()
+
+
+def _url(cast):
+    return reverse("games:tournament_participants", args=[cast.tournament.pk])
+
+
+def test_the_preview_matches_known_players_marks_new_ones_and_flags_repeats_and_typos(client, cast):
+    schedule.participant_add(tournament=cast.tournament, by=cast.club_admin, player=cast.players[1])  # Шерлок
+    client.force_login(cast.club_admin)
+    text = "Бендер\n  бендер \nШерлок\nНовичок\n\nЛиса\nВорно\n"
+    page = client.post(_url(cast), {"action": "preview", "nicknames": text}, HTTP_ACCEPT_LANGUAGE="ru")
+    assert page.status_code == 200
+    html = page.content.decode()
+    statuses = [chunk.split('"', 1)[0] for chunk in html.split('data-testid="preview-row" data-status="')[1:]]
+    assert statuses == ["known", "duplicate", "registered", "new", "known", "new"]
+    assert "опечатка? В клубе есть игрок «Ворон»" in html
+    assert Participant.objects.count() == 1 and not Player.objects.filter(nickname="Новичок").exists()  # a read
+
+
+def test_twenty_nicknames_in_one_paste_register_twenty_numbered_participants(client, cast):
+    nicknames = [p.nickname for p in cast.players] + [f"Гость {i}" for i in range(1, 9)]
+    client.force_login(cast.club_admin)
+    response = client.post(_url(cast), {"action": "paste", "nicknames": "\n".join(nicknames + ["Бендер"])})
+    assert response.status_code == 302
+    rows = list(Participant.objects.filter(tournament=cast.tournament).order_by("number")
+                .values_list("number", "player__nickname"))
+    assert rows == list(enumerate(nicknames, 1))
+    assert Player.objects.filter(club=cast.club, nickname__startswith="Гость").count() == 8
+
+
+def test_a_bad_paste_is_refused_naming_the_field_and_changes_nothing(client, cast):
+    client.force_login(cast.club_admin)
+    response = client.post(_url(cast), {"action": "paste", "nicknames": "Бендер\n" + "Я" * 41},
+                           HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    assert "Никнеймы: строка 2 длиннее 40 символов" in response.content.decode()
+    assert not Participant.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["judge", "player", "outsider"])
+def test_only_the_organiser_pastes_or_copies(client, cast, who):
+    client.force_login(getattr(cast, who))
+    assert client.post(_url(cast), {"action": "paste", "nicknames": "Бендер"}).status_code == 403
+    assert client.post(_url(cast), {"action": "preview", "nicknames": "Бендер"}).status_code == 403
+    assert not Participant.objects.exists()
+
+
+def test_the_players_of_an_earlier_tournament_or_club_night_are_added_at_once(client, cast):
+    earlier = Tournament.objects.create(club=cast.club, name="Летний кубок", ruleset=cast.tournament.ruleset)
+    schedule.participants_add(tournament=earlier, players=cast.players[:10], by=cast.club_admin)
+    evening = ClubEvening.objects.create(club=cast.club, date=dt.date(2026, 11, 30), ruleset=cast.game.ruleset)
+    night_game = Game.objects.create(club=cast.club, evening=evening, ruleset=cast.game.ruleset, number=1,
+                                     table=1, date=evening.date)
+    seat_everyone(night_game, cast.players[2:12])
+    client.force_login(cast.club_admin)
+    page = client.get(_url(cast), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Летний кубок (10)" in page and "30 ноября 2026 (10)" in page
+    assert client.post(_url(cast), {"action": "copy", "event": f"t{earlier.pk}"}).status_code == 302
+    assert client.post(_url(cast), {"action": "copy", "event": f"e{evening.pk}"}).status_code == 302
+    players = set(cast.tournament.participants.values_list("player_id", flat=True))
+    assert players == {p.pk for p in cast.players}  # 10 + the two new from the club night, nobody twice
+    assert cast.tournament.participants.count() == 12
+
+
+def test_participants_add_skips_the_registered_and_refuses_another_clubs_player(cast):
+    from club.tests.factories import ClubFactory, PlayerFactory
+    schedule.participants_add(tournament=cast.tournament, players=cast.players[:3], by=cast.club_admin)
+    added = schedule.participants_add(tournament=cast.tournament, players=cast.players[2:5], by=cast.club_admin)
+    assert [p.number for p in added] == [4, 5]
+    stranger = PlayerFactory(club=ClubFactory(name="Другой"), nickname="Чужой")
+    with pytest.raises(schedule.ServiceError):
+        schedule.participants_add(tournament=cast.tournament, players=[cast.players[6], stranger], by=cast.club_admin)
+    assert cast.tournament.participants.count() == 5
+    with pytest.raises(schedule.PermissionDenied):
+        schedule.participants_add(tournament=cast.tournament, players=cast.players[6:7], by=cast.judge)
