@@ -207,7 +207,7 @@ def test_a_judge_plays_a_whole_game_on_a_phone_in_few_taps(page):
     expect(page.get_by_test_id("votes-5")).to_have_text("4")  # the rest go to the last nominee
     judge.tap("record-votes")
     expect(page.get_by_test_id("vote-note")).to_contain_text("переголосование")
-    judge.tap("timer-30")  # the tie speeches: 30 s
+    judge.tap("timer-short")  # the tie speeches: 30 s
     assert 25 <= timer_left(page) <= 30
     judge.tap("key-4")
     judge.tap("record-votes")

@@ -210,7 +210,7 @@ def test_the_timer_starts_with_each_speech_warns_at_10_s_and_survives_redraws_an
     page.get_by_test_id("next-speaker").click()  # the next speech: a fresh minute by itself
     settle(page)
     expect(timer).to_have_text("60")
-    page.get_by_test_id("timer-30").click()  # a 30-second (tie) speech
+    page.get_by_test_id("timer-short").click()  # a 30-second (tie) speech
     expect(timer).to_have_text("30")
 
 
@@ -223,7 +223,7 @@ def test_a_club_can_start_the_timer_by_hand(page):
     timer = page.get_by_test_id("timer")
     page.clock.run_for(5_000)
     expect(timer).to_have_text("60")  # ready, not running
-    page.get_by_test_id("timer-60").click()
+    page.get_by_test_id("timer-full").click()
     page.clock.run_for(3_000)
     expect(timer).to_have_text("57")
 
