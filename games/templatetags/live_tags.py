@@ -49,7 +49,15 @@ def clause_last(message) -> str:
     clause, rest = split_clause(str(message or ""))
     if not clause:
         return format_html("{}", rest)
-    return format_html('{} <details class="clause"><summary>{}</summary>{}</details>', rest,
+    return format_html("{} {}", rest, clause_tap(clause))
+
+
+@register.filter
+def clause_tap(clause) -> str:
+    """A rule-book clause behind a tap: "правило", opened to show the clause ("" when there is none)."""
+    if not clause:
+        return ""
+    return format_html('<details class="clause"><summary>{}</summary>{}</details>',
                        pgettext("a rule-book clause, behind a tap", "rule"), clause)
 
 

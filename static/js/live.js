@@ -311,9 +311,7 @@
       var count = document.querySelector("#fouls-" + f.seat + " .fouls-count");
       if (count) {
         var fouls = Math.max(0, parseInt(count.textContent, 10) + parseInt(f.delta, 10));
-        count.textContent = String(fouls);
-        var unit = count.parentNode.querySelector(".fouls-unit");
-        if (unit) unit.hidden = fouls === 0;  // "1 ф.", as the server draws it
+        count.textContent = String(fouls);  // the "ф." beside it is drawn by the server, for every count
       }
       refreshSheet();
     } else if (item.kind === "nominate") {
