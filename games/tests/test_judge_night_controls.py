@@ -95,3 +95,17 @@ def test_signing_refused_names_the_seats_once_and_says_how_to_fix_it(live, clien
     page = screen(client, game)
     items = re.findall(r"<li class=\"text-danger\">(.*?)</li>", page[page.find('data-testid="problems"'):])
     assert sum("the role must be entered" in item for item in items) == 1, items
+
+
+def test_the_re_vote_is_said_in_plain_russian(live, client):
+    game = started(live, client)
+    act(client, game, "nominate", day=1, by=1, nominee=5)
+    act(client, game, "nominate", day=1, by=2, nominee=4)
+    for _ in range(10):
+        act(client, game, "speech")
+    assert act(client, game, "votes", round=0, v5=5).status_code == 200  # 5 : 5, a tie
+    client.cookies["django_language"] = "ru"
+    page = screen(client, game)
+    assert '<strong data-testid="revote">Переголосование.</strong>' in page
+    assert "Re-vote" not in page and "несказанные" not in page
+    assert "кто не поднял руку, голосует за последнего выставленного" in page
