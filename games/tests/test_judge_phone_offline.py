@@ -257,6 +257,8 @@ def test_a_reload_offline_reopens_the_screen_with_the_last_board_and_the_unsent_
     expect(page.get_by_test_id("nominations")).to_contain_text("2")
     expect(page.get_by_test_id("speaker")).to_have_text("2")
     expect(page.get_by_test_id("fouls-3").locator(".fouls-count")).to_have_text("1")
+    expect(page.get_by_test_id("fouls-3")).to_have_text("1 ф.")  # labelled, as the server draws it
+    expect(page.locator("#timer-seat")).to_have_text("№2")  # the timer follows the speaker the kept taps reached
     expect(page.get_by_test_id("nominations")).to_contain_text("6?")
     expect(page.get_by_test_id("unsaved")).to_contain_text("3 не сохранено")
     foul(page, 8)                                       # 4: a tap on the reopened screen
