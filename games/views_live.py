@@ -20,35 +20,19 @@ from club.services import ServiceError
 from games.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.apply import HANDLERS, live_apply
 from games.live.base import ActionRefused, Busy, ReadOnly, StaleVersion
-from games.live.screen import judge_screen, spectator_days
-from games.live.ui import judge_ui
+from games.live.screen import spectator_days
+from games.live.ui import judge_page
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_approve_extras, can_see_secrets, get_game_for_user, require_site_club_admin
-from games.rules.protocol import ROLES as ROLE_LETTERS
-from games.rules.ruleset import THIRD_FOUL_NONE
+from games.permissions import can_see_secrets, get_game_for_user, require_site_club_admin
 from games.selectors import protocol_of, protocol_view, with_protocol
 from games.services import evening_create, game_start_new, tournament_create
 
 JUDGE = "games/judge.html"
 
 
-EXTRA_POINTS = ("0,1", "0,2", "0,3", "0,4", "0,5", "0,6", "0,7")
-
-
 def _judge_context(request, game_id: int, message: str = "", level: str = "success") -> dict:
-    screen = judge_screen(game_id)
-    ui = judge_ui(screen)
-    game = screen.game
-    totals = {row.number: row.total for row in game.seats.all()} if game.status in (
-        Game.Status.FINISHED, Game.Status.SIGNED) else {}
-    alive = screen.vote.alive if screen.vote else 10
-    return {"s": screen, "ui": ui, "message": message, "level": level, "action_id": uuid.uuid4().hex,
-            "can_approve": bool(screen.awaiting_approval) and can_approve_extras(request.user, game),
-            "judge_name": game.judge_display, "totals": totals, "keypad": range(0, alive + 1),
-            "seat_numbers": range(1, 11), "extra_points": EXTRA_POINTS, "role_letters": ROLE_LETTERS,
-            "roles_complete": all(seat.role for seat in screen.seats),
-            "third_foul_free": screen.ruleset.third_foul_effect == THIRD_FOUL_NONE,
-            "last_seq": next((a.seq for a in screen.actions if not a.undone and a.kind != "undo"), "")}
+    ui = judge_page(game_id, request.user)
+    return {"s": ui.screen, "ui": ui, "message": message, "level": level, "action_id": uuid.uuid4().hex}
 
 
 @login_required

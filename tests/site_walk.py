@@ -95,3 +95,72 @@ def build_scene() -> Scene:
     return Scene(ids=ids, names=names)
 
 
+
+
+# ------------------------------------------------------------------------------------------ the judge's phases
+# The judge's screen in every phase of a game (setup, day speeches, nominations, vote, night, the night whose shot
+# ends the game, result, signed), each reached through the live actions themselves (games.live.apply).
+JUDGE_PHASES = ("setup", "speeches", "nominations", "vote", "night", "last night", "result", "signed")
+
+
+def judge_phase_games(scene: Scene) -> dict[str, int]:
+    """A game of the demo tournament in each of `JUDGE_PHASES`, judged by "judge1": phase -> game id."""
+    import uuid
+
+    from games.demo import DEMO_LIVE_NUMBER
+    from games.live.apply import live_apply
+    from games.models import Seat
+
+    tournament = Tournament.objects.get(pk=scene.ids["tournament"][0])
+    judge = get_user_model().objects.get(username="judge1")
+    players = list(tournament.club.players.filter(active=True).order_by("id")[:10])
+    roles = ["К", "Д", "К", "К", "Ч", "К", "Ш", "К", "Ч", "К"]
+    games = {}
+
+    for offset, phase in enumerate(JUDGE_PHASES, start=1):
+        game = Game.objects.create(club=tournament.club, tournament=tournament, ruleset=tournament.ruleset,
+                                   number=DEMO_LIVE_NUMBER + offset, table=10 + offset, date=timezone.localdate(),
+                                   judge=judge, judge_name=judge.username)
+        seated = 6 if phase == "setup" else 10
+        Seat.objects.bulk_create([Seat(game=game, number=n, player=players[n - 1],
+                                       role=roles[n - 1] if phase != "setup" else "")
+                                  for n in range(1, seated + 1)])
+
+        def act(kind: str, game=game, **payload) -> None:
+            version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+            live_apply(game_id=game.pk, by=judge, kind=kind, payload={k: str(v) for k, v in payload.items()},
+                       version=version, action_id=uuid.uuid4().hex)
+
+        games[phase] = game.pk
+        if phase == "setup":
+            continue
+        act("start")
+        act("foul", seat=4, delta=1)
+        act("speech")
+        if phase == "speeches":
+            continue
+        act("nominate", by=2, nominee=5)
+        if phase == "nominations":
+            continue
+        act("nominate", by=3, nominee=9)
+        for _ in range(9):
+            act("speech")
+        if phase == "vote":
+            continue
+        act("votes", v5=6, v9=4)  # 5 leaves
+        act("night")
+        if phase == "night":
+            continue
+        # four reds removed by their 4th foul: the shot at 6 ends the game (reds 7, 10 against blacks 2, 9)
+        for seat in (1, 3, 4, 8):
+            for _ in range(3 if seat == 4 else 4):
+                act("foul", seat=seat, delta=1)
+        act("kill", seat=6)
+        if phase == "last night":
+            continue
+        act("don_check", seat=7)
+        act("sheriff_check", seat=2)
+        act("result", result="black")
+        if phase == "signed":
+            act("sign")
+    return games

@@ -2,7 +2,8 @@
 Chromium, on a 390×844 phone and a 1280×800 desktop, as anonymous and as the club admin (who sees the longest
 menu), in Russian (and on the phone in English too). On every page: no horizontal scroll of the page body.
 On the standings and protocol tables: rank, name and «Итого» inside the phone's screen. At 1280 px the admin's
-menu stays on one line."""
+menu stays on one line. The judge's screen in every phase of a game (tests/site_walk.py `judge_phase_games`) on the
+phone: every control at least 44×44 px, none within 8 px of Undo, no sideways scroll."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tests.site_walk import site_urls
+from tests.site_walk import JUDGE_PHASES, judge_phase_games, site_urls
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -77,3 +78,57 @@ def test_every_page_fits_a_phone_and_a_desktop(browser, live_server, scene):
         context.close()
     print(f"layout checked on {loads} page loads")
     assert not problems, "\n".join(problems)
+
+
+TAP = 44  # px: the smallest tap target of the judge's screen
+UNDO_GAP = 8  # px: no other control this close to Undo
+# The controls a judge taps, visible ones only (a Bootstrap .btn-check radio is drawn by its label).
+_CONTROLS = """() => {
+  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !el.closest('[hidden]'); };
+  const name = el => el.dataset.testid || el.getAttribute('aria-label') || el.textContent.trim().slice(0, 24)
+    || el.getAttribute('name') || el.tagName;
+  return [...document.querySelectorAll(
+      '#judge-screen button, #judge-screen a[href], #judge-screen summary, #judge-screen select, '
+      + '#judge-screen input:not([type=hidden]):not(.btn-check), #judge-screen label.btn')]
+    .filter(visible).map(el => { const r = el.getBoundingClientRect();
+      return {name: name(el), undo: el.dataset.testid === 'undo', x: r.left, y: r.top + window.scrollY,
+              w: r.width, h: r.height}; });
+}"""
+
+
+def _gap(a: dict, b: dict) -> float:
+    dx = max(b["x"] - (a["x"] + a["w"]), a["x"] - (b["x"] + b["w"]), 0)
+    dy = max(b["y"] - (a["y"] + a["h"]), a["y"] - (b["y"] + b["h"]), 0)
+    return max(dx, dy)
+
+
+def test_the_judge_screen_fits_a_phone_in_every_phase(browser, live_server, scene):
+    games = judge_phase_games(scene)
+    assert tuple(games) == JUDGE_PHASES
+    client = Client()
+    client.force_login(get_user_model().objects.get(username="judge1"))
+    problems, loads, controls = [], 0, 0
+    for language in ("ru", "en"):
+        context = _context(browser, live_server, client, language, PHONE)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        for phase, pk in games.items():
+            page.goto(f"/games/{pk}/judge/", wait_until="domcontentloaded")
+            page.evaluate("() => document.querySelectorAll('#judge-screen details').forEach(d => d.open = true)")
+            loads += 1
+            where = f"judge/{language} {phase}"
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            if overflow > 1:
+                problems.append(f"{where}: the page scrolls sideways by {overflow}px")
+            found = page.evaluate(_CONTROLS)
+            controls += len(found)
+            undo = [c for c in found if c["undo"]]
+            for control in found:
+                if control["w"] < TAP - 0.5 or control["h"] < TAP - 0.5:
+                    problems.append(f"{where}: {control['name']!r} is {control['w']:.0f}×{control['h']:.0f} px")
+                if undo and not control["undo"] and _gap(control, undo[0]) < UNDO_GAP:
+                    problems.append(f"{where}: {control['name']!r} is {_gap(control, undo[0]):.0f} px from Undo")
+        context.close()
+    print(f"judge's screen at 390×844: {loads} page loads, {controls} controls measured")
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(sorted(set(problems)))

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.i18n import localize, problem_text
 from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, int_field, new_errors
+from games.live.problems import refusal_text
 from games.models import Adjustment, Game, JudgeExtra, Protest
 from games.permissions import can_approve_extras
 from games.rules.flow import awaiting_approval, game_end
@@ -165,8 +166,7 @@ def _sign(ctx: Ctx, payload: dict) -> ActionResult:
                                 for e in pending)})
     errors = [p for p in validate(protocol, ctx.ruleset, finished=True) if p.is_error]
     if errors:
-        ctx.refuse(_("The protocol cannot be signed yet: %(problems)s") % {
-            "problems": "; ".join(problem_text(p) for p in errors[:3])})
+        ctx.refuse(refusal_text(errors))  # each kind of problem once, with its seats and how to fix it
     ctx.snap.game_fields()
     ctx.game.status = Game.Status.SIGNED
     ctx.game.signed_at = timezone.now()

@@ -34,7 +34,8 @@ def _kill(ctx: Ctx, payload: dict) -> ActionResult:
     ctx.snap.night(index, night)
     night.kill = seat
     night.save(update_fields=["kill"])
-    return ActionResult(ctx.game, "kill", "board", seat)
+    message = _("Miss: nobody was shot tonight.") if seat is None else ""
+    return ActionResult(ctx.game, "kill", "board", seat, message)
 
 
 def _check(ctx: Ctx, payload: dict, attr: str) -> ActionResult:

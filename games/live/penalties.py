@@ -9,10 +9,11 @@ from games.live.base import ActionResult, Ctx, int_field
 from games.live.state import day_speech, foul_consequence
 from games.live.targets import check_foul_count
 from games.models import Day, Game, Removal, Seat
+from games.rules.consequences import foul_effect
 from games.rules.facts import third_foul_day
 from games.rules.flow import alive_now, vote_state
 from games.rules.protocol import DISQUALIFIED, FOULS, PPK
-from games.rules.ruleset import THIRD_FOUL_NONE, cite
+from games.rules.ruleset import THIRD_FOUL_NONE
 
 # The seat a foul tap changes, with "removed otherwise than by fouls" in the same statement. A foul is the judge's
 # most frequent tap; as a raw statement it skips the ORM's compilation of an Exists() annotation (0.7 ms → 0.1 ms
@@ -30,33 +31,33 @@ def _foul(ctx: Ctx, payload: dict) -> ActionResult:
     seat = next(iter(Seat.objects.raw(_SEAT_SQL, [FOULS, ctx.game.pk, number])), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
-    clause = cite(ctx.ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
     check_foul_count(payload, number, seat.fouls, delta)  # a repeated tap is absorbed
     if seat.removed:
         ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
     fouls = seat.fouls + delta
-    if fouls > 4:
+    # What the count does is the pure core's answer (games.rules.consequences.foul_effect); this stores it.
+    effect, before = foul_effect(ctx.ruleset, fouls), foul_effect(ctx.ruleset, seat.fouls)
+    if effect.refused and fouls > 0:
         ctx.refuse(_("%(clause)s: there is no 5th foul; seat %(seat)d was removed at the 4th.") % {
-            "clause": clause, "seat": number})
-    if fouls < 0:
+            "clause": effect.clause, "seat": number})
+    if effect.refused:
         ctx.refuse(_("Seat %(seat)d has no fouls.") % {"seat": number})
     ctx.snap.seat(number, seat)
-    affected = "fouls"
+    # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73), the table with the 4th
+    affected = "board" if (effect.costs_speech or before.costs_speech or effect.removes or before.removes
+                           or 3 in (fouls, seat.fouls)) else "fouls"
     silenced_day = None
-    if 3 in (fouls, seat.fouls):
-        affected = "board"  # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73)
     log = {}
-    if fouls == 3 and delta == 1:
+    if effect.costs_speech and delta == 1:
         silenced_day = _third_foul_day(ctx, number)
         if silenced_day:
             seat.speech_lost_day = silenced_day
             log = {"silenced_day": silenced_day, "phase": ctx.game.phase}
-    if fouls < 3:
+    if not effect.costs_speech and not effect.removes:
         seat.speech_lost_day = None  # a 3rd foul taken back costs no speech
-    if fouls == 4 or seat.fouls == 4:
+    if effect.removes or before.removes:
         ctx.snap.rows("removals")
-        affected = "board"
-        if fouls == 4:
+        if effect.removes:
             kind, index = ctx.phase()
             day = next((d for d in ctx.full.days.all() if d.index == index), None) if kind == "D" else None
             Removal.objects.create(game=ctx.game, order=len(ctx.snap.data["removals"]), seat=number, reason=FOULS,

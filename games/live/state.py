@@ -62,10 +62,10 @@ def foul_consequence(ruleset: RuleSet, seat: int, fouls: int, day: int | None = 
     if fouls == 3:
         effect = ruleset.third_foul_effect
         if effect == THIRD_FOUL_LOSE_NEXT_SPEECH and day:
-            return " ".join([
-                _("%(clause)s: seat %(seat)d loses the next speech, on Day %(day)d (keeps the right to nominate).")
-                % {"clause": cite(ruleset, "000 D6.4"), "seat": seat, "day": day},
-                _("000 S7.4: may speak in a tie speech; 000 S7.8: 30 s when 3–4 players are left.")])
+            # said once, short; the tie-speech and 3–4-players exceptions (000 S7.4, S7.8) are applied by the
+            # speaking order where they arise
+            return (_("%(clause)s: seat %(seat)d loses the next speech, on Day %(day)d (keeps the right to "
+                      "nominate).") % {"clause": cite(ruleset, "000 D6.4"), "seat": seat, "day": day})
         if effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT and day:
             return _("%(clause)s: seat %(seat)d loses the speech of Day %(day)d (3rd remark; keeps the right to "
                      "nominate).") % {"clause": cite(ruleset, "003 l.73"), "seat": seat, "day": day}

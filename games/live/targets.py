@@ -121,7 +121,9 @@ def _night_named(ctx: Ctx, payload: dict, closing: bool = False, attr: str = "")
         return
     if ctx.game.phase == f"N{night}" and ctx.game.status == Game.Status.IN_PROGRESS:
         stored = next((n for n in ctx.full.nights.all() if n.index == night), None)
-        if attr and stored is not None and getattr(stored, attr) == _named(payload, "seat"):
+        seat = _named(payload, "seat")
+        # A repeated seat tap is absorbed; "Промах" (no seat) is a deliberate answer, applied every time.
+        if attr and seat is not None and stored is not None and getattr(stored, attr) == seat:
             raise AlreadyDone(_("This is recorded already (sent twice)."))
         return
     if _past(ctx, f"N{night}"):

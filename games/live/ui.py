@@ -18,9 +18,14 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from club.models import Player
+from games.live.problems import problem_groups
+from games.live.screen import judge_screen
 from games.models import Game, Seat
+from games.permissions import can_approve_extras
+from games.rules.consequences import judge_extra_values, night_steps, speech_seconds
 from games.rules.facts import first_night_victim
-from games.rules.protocol import BLACK_ROLES, DON, MAFIA, SHERIFF
+from games.rules.protocol import DON, MAFIA, ROLES, SHERIFF
+from games.rules.ruleset import THIRD_FOUL_NONE
 from games.rules.validate import vote_cancellations
 
 # The order the special roles are placed by tapping seats (the rest are citizens): 002 I.1.1, 000 4.1.
@@ -35,6 +40,8 @@ class NightChoices:
     sheriff: list[int] = field(default_factory=list)
     don_seat: int | None = None
     sheriff_seat: int | None = None
+    steps: tuple[str, ...] = ()  # the night's controls in the order the night is played (`night_steps`)
+    game_over: bool = False  # the shot ended the game: the checks made before the morning are still recorded
 
 
 @dataclass
@@ -48,13 +55,28 @@ class JudgeUI:
     vote_round: int = 0
     nominations_open: bool = False
     vote_cancelled: bool = False
-    speech_seconds: int = 60
+    speech_seconds: int = 0  # this speech's length (`games.rules.consequences.speech_seconds`)
+    full_seconds: int = 0  # the timer's two buttons: a full speech and a short one
+    short_seconds: int = 0
+    extra_values: tuple = ()  # the judge's extra points the rule set allows (`judge_extra_values`)
     speech_key: str = ""
     night: NightChoices | None = None
     timer_autostart: bool = True
     alive: list[int] = field(default_factory=list)
     best_move_open: bool = False
     best_move_seats: list[int] = field(default_factory=list)
+    # the rest of the page (`judge_page`): the screen's state and what the viewer may do
+    screen: object | None = None  # games.live.screen.JudgeScreen
+    judge_name: str = ""
+    totals: dict[int, object] = field(default_factory=dict)  # seat -> total points, once the game is over
+    keypad: range = range(0)
+    seat_numbers: range = range(1, 11)
+    role_letters: tuple[str, ...] = ROLES
+    roles_complete: bool = False
+    third_foul_free: bool = False
+    last_seq: int | str = ""
+    can_approve: bool = False
+    problem_groups: list = field(default_factory=list)  # the engine's checks, identical ones once with their seats
 
 
 def previous_game_at_table(game: Game) -> Game | None:
@@ -102,9 +124,11 @@ def _night_choices(screen) -> NightChoices:
     don = next((n for n, r in roles.items() if r == DON), None)
     sheriff = next((n for n, r in roles.items() if r == SHERIFF), None)
     seats = sorted(alive)
-    choices = NightChoices(kill=seats, don_seat=don, sheriff_seat=sheriff)
+    choices = NightChoices(kill=seats, don_seat=don, sheriff_seat=sheriff, steps=night_steps(screen.ruleset),
+                           game_over=screen.proposed is not None)
+    # The Don may check any living seat but his own, a black one too (000 4.5.6, 002 I.7.5)
     if don is None or don in alive:
-        choices.don = [n for n in seats if n != don and roles.get(n) not in BLACK_ROLES]
+        choices.don = [n for n in seats if n != don]
     if sheriff is None or sheriff in alive:
         choices.sheriff = [n for n in seats if n != sheriff]
     return choices
@@ -112,7 +136,10 @@ def _night_choices(screen) -> NightChoices:
 
 def judge_ui(screen) -> JudgeUI:
     game = screen.game
-    ui = JudgeUI(timer_autostart=getattr(game.club, "judge_timer_autostart", True))
+    ruleset = screen.ruleset
+    ui = JudgeUI(timer_autostart=getattr(game.club, "judge_timer_autostart", True),
+                 speech_seconds=speech_seconds(ruleset), full_seconds=speech_seconds(ruleset),
+                 short_seconds=speech_seconds(ruleset, short=True), extra_values=judge_extra_values(ruleset))
     ui.alive = [s.number for s in screen.seats if s.alive]
     victim = first_night_victim(screen.protocol) if game.status != Game.Status.DRAFT else None
     ui.best_move_seats = [n for n in range(1, 11) if n != victim]
@@ -144,9 +171,28 @@ def judge_ui(screen) -> JudgeUI:
         current = screen.speech.current if screen.speech else None
         if current is not None:
             ui.speech_key = f"{game.pk}:D{screen.phase_index}:{current}"
-            ui.speech_seconds = 30 if current in screen.speech.short else 60
+            ui.speech_seconds = speech_seconds(ruleset, short=current in screen.speech.short)
         ui.best_move_open = (bool(screen.best_move_right[0]) and not game.best_move and screen.phase_index == 2
                              and screen.speech is not None and not screen.speech.spoken)
     if screen.phase_kind == "N" and screen.night is not None:
         ui.night = _night_choices(screen)
+    return ui
+
+
+def judge_page(game_id: int, user) -> JudgeUI:
+    """The judge's screen, one read model: the protocol's state (`judge_screen`), the controls of the phase
+    (`judge_ui`) and what the viewer may do."""
+    screen = judge_screen(game_id)
+    ui = judge_ui(screen)
+    game = screen.game
+    ui.screen = screen
+    ui.judge_name = game.judge_display
+    if game.status in (Game.Status.FINISHED, Game.Status.SIGNED):
+        ui.totals = {row.number: row.total for row in game.seats.all()}
+    ui.keypad = range(0, (screen.vote.alive if screen.vote else 10) + 1)
+    ui.roles_complete = all(seat.role for seat in screen.seats)
+    ui.third_foul_free = screen.ruleset.third_foul_effect == THIRD_FOUL_NONE
+    ui.last_seq = next((a.seq for a in screen.actions if not a.undone and a.kind != "undo"), "")
+    ui.can_approve = bool(screen.awaiting_approval) and can_approve_extras(user, game)
+    ui.problem_groups = problem_groups(screen.problems)
     return ui

@@ -184,6 +184,13 @@ class RuleSet:
     draw_rule: str = DRAW_NONE
     vote_cancel_rule: str = CANCEL_SAME_DAY_OR_NEXT
     day1_outcome_warn_only: bool = False  # docs/rules.md A18: 002 I.6.18.5–18.6 are unintelligible → warn only
+    # -- the judge's clock (000 4.3.1, 4.4.14, S7.8; 001 r.14, r.31; 002 I.6.8, I.6.18; 003 l.16, l.60)
+    speech_seconds: int = 60  # a day speech
+    short_speech_seconds: int = 30  # a tie speech, a 3rd-foul speech with 3–4 players left (000 S7.8)
+    # -- the night as it is played: the shot, then the Don's check, then the Sheriff's (000 4.5.4–4.5.8,
+    # 002 I.7.3–7.6, 003 l.32–37)
+    night_order: tuple[str, ...] = ("kill", "don_check", "sheriff_check")
+    foul_limit: int = 4  # the foul that removes the player (000 D6.5, 002 II.2.1, 003 l.123)
 
     # -- standings (docs/rules.md D8)
     tiebreakers: tuple[str, ...] = (TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
@@ -258,7 +265,7 @@ def _revive(name: str, value: Any) -> Any:
         return tuple(LiftBan(**ban) for ban in value)
     if name == "conditional_items":
         return tuple(ConditionalItem(**item) for item in value)
-    if name in {"tiebreakers", "difficult_roles"}:
+    if name in {"tiebreakers", "difficult_roles", "night_order"}:
         return tuple(value)
     return value
 

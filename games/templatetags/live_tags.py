@@ -1,14 +1,15 @@
 """Tags of the live screens: the opening of an action form (a real form that htmx posts) and the audit log."""
 
-import re
 import uuid
 
 from django import template
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import pgettext
 
 from games.i18n import action_details, action_label, localize
+from games.live.problems import split_clause
 
 register = template.Library()
 
@@ -41,19 +42,29 @@ def action_details_filter(payload) -> str:
     return action_details(payload)
 
 
-# "002 I.6.17: nobody is nominated" / "000 4.4.14 / 002 I.6.18.4: …": the clause(s) at the start of a message.
-_LEADING_CLAUSE = re.compile(r"^((?:\d{3} [A-Za-z]*\.?\d[\w.]*(?:\s*/\s*|,\s*)?)+):\s+(.+)$", re.S)
+@register.filter
+def clause_last(message) -> str:
+    """A message in plain words, its rule code behind a tap: `<details class="clause">` "правило" (the reader sees
+    what happens; the clause is one tap away, never in the running text)."""
+    clause, rest = split_clause(str(message or ""))
+    if not clause:
+        return format_html("{}", rest)
+    return format_html("{} {}", rest, clause_tap(clause))
 
 
 @register.filter
-def clause_last(message) -> str:
-    """A message with its rule code moved behind it in small print (the code stays as a tooltip too)."""
-    text = str(message or "")
-    match = _LEADING_CLAUSE.match(text)
-    if not match:
-        return format_html("{}", text)
-    clause, rest = match.group(1).strip(), match.group(2)
-    return format_html('{} <small class="clause text-body-secondary" title="{}">{}</small>', rest, clause, clause)
+def clause_tap(clause) -> str:
+    """A rule-book clause behind a tap: "правило", opened to show the clause ("" when there is none)."""
+    if not clause:
+        return ""
+    return format_html('<details class="clause"><summary>{}</summary>{}</details>',
+                       pgettext("a rule-book clause, behind a tap", "rule"), clause)
+
+
+@register.filter
+def extra_key(value) -> str:
+    """A judge-extra value as the test id names it ("0,3", "-0,5"): the same in every language."""
+    return format(value, "f").replace(".", ",")
 
 
 @register.filter

@@ -210,7 +210,7 @@ def test_the_timer_starts_with_each_speech_warns_at_10_s_and_survives_redraws_an
     page.get_by_test_id("next-speaker").click()  # the next speech: a fresh minute by itself
     settle(page)
     expect(timer).to_have_text("60")
-    page.get_by_test_id("timer-30").click()  # a 30-second (tie) speech
+    page.get_by_test_id("timer-short").click()  # a 30-second (tie) speech
     expect(timer).to_have_text("30")
 
 
@@ -223,7 +223,7 @@ def test_a_club_can_start_the_timer_by_hand(page):
     timer = page.get_by_test_id("timer")
     page.clock.run_for(5_000)
     expect(timer).to_have_text("60")  # ready, not running
-    page.get_by_test_id("timer-60").click()
+    page.get_by_test_id("timer-full").click()
     page.clock.run_for(3_000)
     expect(timer).to_have_text("57")
 
@@ -257,6 +257,8 @@ def test_a_reload_offline_reopens_the_screen_with_the_last_board_and_the_unsent_
     expect(page.get_by_test_id("nominations")).to_contain_text("2")
     expect(page.get_by_test_id("speaker")).to_have_text("2")
     expect(page.get_by_test_id("fouls-3").locator(".fouls-count")).to_have_text("1")
+    expect(page.get_by_test_id("fouls-3")).to_have_text("1 ф.")  # labelled, as the server draws it
+    expect(page.locator("#timer-seat")).to_have_text("№2")  # the timer follows the speaker the kept taps reached
     expect(page.get_by_test_id("nominations")).to_contain_text("6?")
     expect(page.get_by_test_id("unsaved")).to_contain_text("3 не сохранено")
     foul(page, 8)                                       # 4: a tap on the reopened screen

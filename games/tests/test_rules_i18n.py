@@ -193,16 +193,16 @@ def _text(page: str) -> str:
 
 def test_the_judge_screen_shows_engine_problems_in_russian_by_default(client, judge_game):
     page = _screen(client, judge_game)
-    # The rule code follows the message in small print (games.templatetags.live_tags.clause_last).
-    assert ('4-й фол удаляет игрока; запишите удаление <small class="clause text-body-secondary" title="002 II.2.1">'
-            '002 II.2.1</small>') in page, _text(page)
+    # The rule code goes behind a tap after the message (games.templatetags.live_tags.clause_last).
+    assert ('4-й фол удаляет игрока; запишите удаление — место 3 <details class="clause"><summary>правило</summary>'
+            '002 II.2.1</details>') in page, _text(page)
     assert "the 4th foul removes the player" not in page
 
 
 def test_the_judge_screen_shows_engine_problems_in_english_when_switched(client, judge_game):
     page = _screen(client, judge_game, "en")
-    assert ('the 4th foul removes the player; record the removal <small class="clause text-body-secondary" '
-            'title="002 II.2.1">002 II.2.1</small>') in page, _text(page)
+    assert ('the 4th foul removes the player; record the removal — seat 3 <details class="clause"><summary>rule</summary>'
+            '002 II.2.1</details>') in page, _text(page)
     assert "4-й фол удаляет игрока" not in page
 
 

@@ -114,6 +114,7 @@
     if (offline || item.kind === "seat") {
       applyLocal(item);
       item.local = true;
+      syncTimer();
     }
     queue.push(item);
     save(queue);
@@ -139,6 +140,7 @@
       if (!item.local) { applyLocal(item); item.local = true; }
     });
     save(queue);
+    syncTimer();  // the timer follows the speaker the kept taps have reached, not the one the stored page shows
     showStatus();
     if (message) {
       var box = document.getElementById("queue-status");
@@ -292,7 +294,9 @@
       var next = order.filter(function (s) { return spoken.indexOf(s) < 0 && silenced.indexOf(s) < 0; })[0] || "";
       board.dataset.speechSeat = next;
       board.dataset.speechKey = next ? game + ":D" + board.dataset.day + ":" + next : "";
-      board.dataset.speechSeconds = "60";
+      // the speech's length comes from the page (the rule set's `speech_seconds` / `short_speech_seconds`)
+      board.dataset.speechSeconds = csv(board.dataset.shortSeats).indexOf(next) >= 0 ? board.dataset.shortSeconds
+        : board.dataset.fullSeconds;
       var speaker = board.querySelector("[data-testid=speaker]");
       if (speaker) speaker.textContent = next || "—";
       board.querySelectorAll("[data-speech-seat]").forEach(function (input) { input.value = next; });
@@ -305,7 +309,10 @@
       if (by) by.checked = true;
     } else if (item.kind === "foul") {
       var count = document.querySelector("#fouls-" + f.seat + " .fouls-count");
-      if (count) count.textContent = String(Math.max(0, parseInt(count.textContent, 10) + parseInt(f.delta, 10)));
+      if (count) {
+        var fouls = Math.max(0, parseInt(count.textContent, 10) + parseInt(f.delta, 10));
+        count.textContent = String(fouls);  // the "ф." beside it is drawn by the server, for every count
+      }
       refreshSheet();
     } else if (item.kind === "nominate") {
       var button = board.querySelector("[data-testid=nominee-" + f.nominee + "]");
@@ -530,7 +537,7 @@
     var key = board.dataset.speechKey || "";
     var state = loadTimer();
     if (key && key !== state.key) {
-      var seconds = parseInt(board.dataset.speechSeconds, 10) || 60;
+      var seconds = parseInt(board.dataset.speechSeconds, 10) || parseInt(board.dataset.fullSeconds, 10) || 0;
       if (board.dataset.timerAuto === "1") {
         startTimer(seconds, key, board.dataset.speechSeat);
       } else {
