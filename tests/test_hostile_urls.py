@@ -57,7 +57,7 @@ def params(db) -> Params:
 
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get()
-    tournament = Tournament.objects.filter(club=club).first()
+    tournament = Tournament.objects.get(club=club, name="Демо-кубок «Полночь» 2026")
     finished = Game.objects.filter(status__in=["finished", "signed"]).order_by("number").first()
     live = Game.objects.exclude(status__in=["finished", "signed"]).first()
     season = Season.objects.filter(club=club).first() or Season.objects.create(
