@@ -32,7 +32,7 @@ from games.signups.models import Signup, SignupSheet
 from games.signups.permissions import can_organise, can_organise_event, own_player
 
 T = TypeVar("T")
-RETRIES = 5
+RETRY_SECONDS = 5.0
 TABLE_SIZE = 10  # 000 4.1.1, 002 I.1.1: ten players at a table
 NOTE_MAX = 300
 
@@ -42,19 +42,23 @@ def _when(value: dt.datetime) -> str:
 
 
 def _retrying(write: Callable[[], T]) -> T:
-    """Run `write` (one transaction), again after a lock conflict with another writer."""
-    for attempt in range(RETRIES):
+    """Run `write` (one transaction), again after a lock conflict with another writer, for up to RETRY_SECONDS."""
+    deadline = time.monotonic() + RETRY_SECONDS
+    attempt = 0
+    while True:
         try:
             return write()
         except OperationalError as error:
-            if not is_conflict(error) or attempt == RETRIES - 1:
+            attempt += 1
+            if not is_conflict(error) or time.monotonic() > deadline:
                 raise
-            time.sleep(0.02 * (attempt + 1) + random.random() * 0.02)  # noqa: S311 (jitter, not a secret)
-    raise AssertionError("unreachable")
+            time.sleep(min(0.01 * attempt, 0.1) + random.random() * 0.01)  # noqa: S311 (jitter, not a secret)
 
 
 def _locked(sheet: SignupSheet) -> SignupSheet:
-    return SignupSheet.objects.select_for_update().select_related("club", "evening", "tournament").get(pk=sheet.pk)
+    # of=self: PostgreSQL locks no row of the nullable joined event
+    return (SignupSheet.objects.select_for_update(of=("self",)).select_related("club", "evening", "tournament")
+            .get(pk=sheet.pk))
 
 
 def _require_organiser(by, sheet: SignupSheet) -> None:
