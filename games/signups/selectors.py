@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from club.permissions import player_of
 from games.signups.models import Signup, SignupSheet
 from games.signups.permissions import can_organise, own_player
 
@@ -64,25 +65,33 @@ def _state(sheet: SignupSheet, now: dt.datetime) -> str:
     return "soon" if now < sheet.opens_at else "open"
 
 
-def sheet_card(sheet: SignupSheet, user, *, now: dt.datetime | None = None) -> SheetCard:
+_UNKNOWN = object()
+
+
+def sheet_card(sheet: SignupSheet, user, *, now: dt.datetime | None = None, player=_UNKNOWN,
+               organiser: bool | None = None) -> SheetCard:
+    """`player` and `organiser` may be passed when the caller already knows them (the home page, for every card)."""
     now = now or timezone.now()
     confirmed = getattr(sheet, "confirmed_count", None)
     if confirmed is None:
         confirmed = sheet.signups.filter(status=CONFIRMED).count()
         sheet.waiting_count = sheet.signups.filter(status=WAITING).count()
-    player = own_player(user, sheet)
+    if player is _UNKNOWN:
+        player = own_player(user, sheet)
     mine = (Signup.objects.filter(sheet=sheet, player=player).exclude(status=CANCELLED).first()
             if player is not None else None)
     return SheetCard(
         sheet=sheet, confirmed=confirmed, waiting=sheet.waiting_count, state=_state(sheet, now), mine=mine,
         can_sign_up=player is not None,
         may_cancel=mine is not None and sheet.converted_at is None and now < sheet.cancel_deadline,
-        can_organise=can_organise(user, sheet))
+        can_organise=can_organise(user, sheet) if organiser is None else organiser)
 
 
 def home_cards(club, user) -> list[SheetCard]:
+    """The next events' cards; the reader's player is looked up once (the home page lists no organiser tools)."""
     now = timezone.now()
-    return [sheet_card(s, user, now=now) for s in upcoming_sheets(club, now=now)]
+    player = player_of(user, club)
+    return [sheet_card(s, user, now=now, player=player, organiser=False) for s in upcoming_sheets(club, now=now)]
 
 
 @dataclass
