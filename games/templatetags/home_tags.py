@@ -4,8 +4,8 @@ results named with their event."""
 from django import template
 
 from club.selectors import get_site_club
-from games.models import ClubEvening, Game
-from games.selectors import with_protest_flag
+from games import selectors_home
+from games.models import ClubEvening
 from games.signups.permissions import can_organise_event
 from games.signups.selectors import home_cards, sheet_card, sheet_of
 
@@ -22,20 +22,12 @@ def home_events(context):
 
 @register.inclusion_tag("games/_playing_now.html")
 def playing_now(limit: int = 10):
-    """Games in progress with their spectator page; a game of a hidden round is not announced."""
-    club = get_site_club()
-    games = (Game.objects.filter(club=club, status=Game.Status.IN_PROGRESS, results_hidden=False)
-             .select_related("tournament", "evening").order_by("table", "id")[:limit] if club else [])
-    return {"games": games}
+    return {"games": selectors_home.playing_now(get_site_club(), limit)}
 
 
 @register.inclusion_tag("games/_latest_results.html")
 def latest_results(limit: int = 10):
-    """Finished games, newest first, each named with its event: «Кубок «Полночь» — стол 2, игра 36»."""
-    club = get_site_club()
-    games = (with_protest_flag(Game.objects.filter(club=club, status__in=[Game.Status.FINISHED, Game.Status.SIGNED]))
-             .select_related("tournament", "evening").order_by("-date", "-ended_at", "-id")[:limit] if club else [])
-    return {"games": games}
+    return {"games": selectors_home.latest_results(get_site_club(), limit)}
 
 
 @register.inclusion_tag("games/signups/_event_signup.html", takes_context=True)
