@@ -9,7 +9,9 @@ from club import permissions, selectors
 
 # Other apps plug into the shared pages by shipping these templates; a missing one is simply left out.
 NAV_TEMPLATES = ("games/_nav.html", "ratings/_nav.html")
-HOME_TEMPLATES = ("games/_latest_games.html", "ratings/_home.html")
+# The home page: the main column (on a phone first: the next events, then the games), then the side column.
+HOME_TEMPLATES = ("games/signups/_home.html", "games/_latest_games.html")
+HOME_SIDE_TEMPLATES = ("ratings/_home.html",)
 
 
 def _existing(names: tuple[str, ...]) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from club import permissions, selectors, services, throttle
 from club.axes_handler import client_ip, is_trusted_address
-from club.context_processors import HOME_TEMPLATES, plugin_templates
+from club.context_processors import HOME_SIDE_TEMPLATES, HOME_TEMPLATES, plugin_templates
 from club.forms import ClaimDecisionForm, PlayerForm, PlayerLoginForm, SignupForm
 from club.models import Club, Player, PlayerClaim
 
@@ -52,8 +52,9 @@ def home(request):
     context = {
         "club": club,
         "player_count": players.count(),
-        # games/_latest_games.html (and the like), when those apps ship them, fill the "latest games" block.
+        # the apps above fill the page: the next events with their sign-up, the games, the ratings
         "home_extra_templates": plugin_templates(HOME_TEMPLATES),
+        "home_side_templates": plugin_templates(HOME_SIDE_TEMPLATES),
     }
     return render(request, "club/home.html", context)
 

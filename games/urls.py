@@ -8,6 +8,7 @@ from games import (
     views_rulesets,
     views_sheets,
 )
+from games.signups.urls import urlpatterns as signup_urls
 
 app_name = "games"
 urlpatterns = [
@@ -50,4 +51,6 @@ urlpatterns = [
     path("protests/<int:pk>/decide/", views_protests.protest_decide_view, name="protest_decide"),
     path("<int:pk>/protests/file/", views_protests.protest_file_view, name="protest_file"),
     path("<int:pk>/protests/paper/", views_protests.protest_paper_view, name="protest_paper"),
+    # --- sign-ups (games/signups)
+    *signup_urls,
 ]

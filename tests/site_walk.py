@@ -11,8 +11,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from club.models import Club, Player, PlayerClaim
+from games.demo import DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
 from games.protests import protest_decide
+from games.signups.models import SignupSheet
 from ratings.models import Season
 from tests.url_walk import Params, fill, routes
 
@@ -48,7 +50,7 @@ def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
 def build_scene() -> Scene:
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get()
-    tournament = Tournament.objects.get(club=club)
+    tournament = Tournament.objects.get(club=club, name=DEMO_TOURNAMENT)  # the demo also has an upcoming cup
     finished = Game.objects.filter(tournament=tournament, status__in=["finished", "signed"]).order_by("number")
     live = Game.objects.exclude(status__in=["finished", "signed"]).filter(tournament=tournament).first()
     User = get_user_model()
@@ -85,6 +87,7 @@ def build_scene() -> Scene:
         "season": [season.pk],
         "round": [1],
         "evening": [evening.pk],
+        "signup_sheet": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)),
         "claim": [claim.pk],
         "protest": [protest.pk, decided.pk],
         "game": [game.pk, decided_game.pk, finished.last().pk] + ([live.pk] if live else []),

@@ -53,11 +53,12 @@ LOGINS = {"anonymous": None, "admin": "admin"}  # the demo club's admin
 def params(db) -> Params:
     from club.models import Club, Player, PlayerClaim
     from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
+    from games.signups.models import SignupSheet
     from ratings.models import Season
 
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get()
-    tournament = Tournament.objects.filter(club=club).first()
+    tournament = Tournament.objects.get(club=club, name="Демо-кубок «Полночь» 2026")
     finished = Game.objects.filter(status__in=["finished", "signed"]).order_by("number").first()
     live = Game.objects.exclude(status__in=["finished", "signed"]).first()
     season = Season.objects.filter(club=club).first() or Season.objects.create(
@@ -74,6 +75,7 @@ def params(db) -> Params:
         "ruleset": [RuleSetVersion.objects.order_by("pk").first().pk], "evening": [evening.pk],
         "claim": [claim.pk], "protest": [protest.pk], "round": [1],
         "game": [finished.pk] + ([live.pk] if live else []),
+        "signup_sheet": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)[:1]),
     }
     # Every free-text parameter (`str`, `path`, a regex like `.*`) takes the payload itself; every id a missing object.
     return Params(ids=ids, named=NAMED, free=[quote(p) for p in PAYLOADS], missing=["999999"],

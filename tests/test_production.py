@@ -174,7 +174,7 @@ from django.urls import reverse
 from club.models import Club, Player
 from games.models import Game, Tournament
 club = Club.objects.get()
-tournament = Tournament.objects.filter(club=club).first()
+tournament = Tournament.objects.get(club=club, name="Демо-кубок «Полночь» 2026")
 finished = Game.objects.filter(tournament=tournament, status="finished").order_by("number")
 live = Game.objects.filter(status="in_progress").first()
 player = Player.objects.filter(club=club, seats__isnull=False).first()

@@ -23,3 +23,12 @@ def game_elo(game):
 @register.filter
 def elo_of(changes, player_id):
     return changes.get(player_id) if changes else None
+
+
+@register.inclusion_tag("ratings/_home_top.html")
+def home_top(club):
+    """The home page's season top ten and Elo top five."""
+    from ratings.selectors_home import elo_top, season_top
+
+    season, top = season_top(club)
+    return {"season": season, "top": top, "elo": elo_top(club)}

@@ -26,6 +26,7 @@ from club.models import Club, Player, PlayerClaim
 from games.demo import DEMO_LIVE_NUMBER, DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, Tournament
 from games.services import ruleset_copy
+from games.signups.models import SignupSheet
 from ratings.models import Season
 from tests.url_walk import Params, fill, routes
 
@@ -107,6 +108,13 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "games:ruleset_edit": [w.club_rules], "games:ruleset_default": [w.club_rules],
         "games:game_detail": games, "games:game_json": games, "games:protocol_pdf": [w.finished.pk],
         "games:evening_detail": [w.evening.pk],
+        # the demo's sign-ups: tonight's club evening and the upcoming cup (games/signups/demo.py)
+        **{name: list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)) for name in (
+            "games:signup_sheet", "games:signup_join", "games:signup_leave", "games:signup_remove",
+            "games:signup_convert")},
+        "games:evening_signup_edit": [w.evening.pk] + list(
+            SignupSheet.objects.exclude(evening=None).values_list("evening_id", flat=True)),
+        "games:tournament_signup_edit": tournaments,
         "games:tournament_participants": tournaments, "games:tournament_schedule": tournaments,
         "games:schedule_action": [w.tournament.pk], "games:tournament_seating_json": tournaments,
         "games:round_seating_pdf": [w.tournament.pk], "games:tournament_cards": tournaments,

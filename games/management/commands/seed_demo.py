@@ -2,6 +2,7 @@ from django.core.management.base import BaseCommand
 
 from club.demo import DEMO_LOGINS, seed_club
 from games.demo import seed_games
+from games.signups.demo import seed_signups
 
 
 class Command(BaseCommand):
@@ -12,6 +13,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{club.name} ({club.city}): {club.players.count()} players")
         seed_games(club)
         self.stdout.write("games.demo.seed_games: done")
+        seed_signups(club, stdout=self.stdout)
         self._print_logins()
 
     def _print_logins(self) -> None:

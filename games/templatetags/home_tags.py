@@ -1,0 +1,42 @@
+"""The club's home page, the games' part: the next events with their sign-up, the games played now, the latest
+results named with their event."""
+
+from django import template
+
+from club.selectors import get_site_club
+from games import selectors_home
+from games.models import ClubEvening
+from games.signups.permissions import can_organise_event
+from games.signups.selectors import home_cards, sheet_card, sheet_of
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/signups/_home_events.html", takes_context=True)
+def home_events(context):
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    return {"cards": home_cards(get_site_club(), user), "request": request, "user": user,
+            "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("games/_playing_now.html")
+def playing_now(limit: int = 10):
+    return {"games": selectors_home.playing_now(get_site_club(), limit)}
+
+
+@register.inclusion_tag("games/_latest_results.html")
+def latest_results(limit: int = 10):
+    return {"games": selectors_home.latest_results(get_site_club(), limit)}
+
+
+@register.inclusion_tag("games/signups/_event_signup.html", takes_context=True)
+def event_signup(context, event):
+    """The sign-up card on an event's own page (club evening, tournament); for its organiser, the way to open one."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    sheet = sheet_of(event)
+    return {"card": sheet_card(sheet, user) if sheet is not None else None, "event": event, "request": request,
+            "user": user, "csrf_token": context.get("csrf_token"),
+            "can_open": sheet is None and can_organise_event(user, event),
+            "kind": "evening" if isinstance(event, ClubEvening) else "tournament"}

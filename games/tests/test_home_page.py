@@ -1,0 +1,45 @@
+"""The club's home page, the games' part: games played now with their spectator page, the latest results named
+with their event and coloured by result, a hidden round kept hidden."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from games.models import Game
+from games.tests.signup_fixtures import build_cast
+
+pytestmark = pytest.mark.django_db
+
+
+def _game(cast, number, *, status, result="", hidden=False, table=1, tournament=True):
+    owner = {"tournament": cast.tournament} if tournament else {"evening": cast.evening}
+    return Game.objects.create(club=cast.club, ruleset=cast.tournament.ruleset, number=number, table=table,
+                               date=timezone.localdate(), status=status, result=result, results_hidden=hidden,
+                               ended_at=timezone.now() if result else None, **owner)
+
+
+def test_the_latest_results_name_their_event_and_carry_the_result_colour(db):
+    cast = build_cast()
+    _game(cast, 36, status=Game.Status.SIGNED, result="black", table=2)
+    _game(cast, 1, status=Game.Status.FINISHED, result="red", tournament=False)
+    html = Client().get("/").content.decode()
+    assert "Кубок «Полночь» — стол 2, игра 36" in html and "Вечер пятницы — стол 1, игра 1" in html
+    assert "result-black" in html and "result-red" in html and "Победа чёрных" in html
+
+
+def test_a_game_in_play_is_shown_with_its_spectator_link_unless_its_round_is_hidden(db):
+    cast = build_cast()
+    shown = _game(cast, 5, status=Game.Status.IN_PROGRESS, table=3)
+    hidden = _game(cast, 6, status=Game.Status.IN_PROGRESS, table=4, hidden=True)
+    html = Client().get("/").content.decode()
+    assert f'href="/games/{shown.pk}/live/"' in html and f"/games/{hidden.pk}/live/" not in html
+
+
+def test_a_hidden_result_is_not_shown_on_the_home_page(db):
+    cast = build_cast()
+    _game(cast, 7, status=Game.Status.FINISHED, result="red", hidden=True)
+    html = Client().get("/").content.decode()
+    assert 'data-testid="result-hidden"' in html
+    assert "Победа красных" not in html and "result-red" not in html
