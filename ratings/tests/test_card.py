@@ -110,3 +110,39 @@ def test_the_card_costs_the_same_number_of_queries_at_three_and_thirty_games(clu
         club.tournaments.all().delete()
     assert counts[0] == counts[1], counts
     assert counts[1] <= 20
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort,key", [
+    ("place", lambda p: (p.place is None, p.place or 0)),
+    ("rating", lambda p: (p.rating is None, -(p.rating or 0))),
+    ("elo", lambda p: (p.elo_now is None, -(p.elo_now or 0))),
+    ("games", lambda p: (p.games is None, -(p.games or 0))),
+])
+def test_the_players_list_is_sorted_by_the_chosen_column_and_keeps_the_search(club, client, sort, key):
+    build(club, 6)
+    Player.objects.create(club=club, nickname="Игрок без игр")
+    response = client.get(reverse("player_list"), {"sort": sort})
+    rows = list(response.context["page"].object_list)
+    assert len(rows) == Player.objects.filter(club=club).count()
+    assert [key(p) for p in rows] == sorted(key(p) for p in rows)
+    html = response.content.decode()
+    assert html.count('data-testid="player-row"') == len(rows) and 'aria-sort="' in html
+    fragment = client.get(reverse("player_list"), {"sort": sort, "q": "игрок 1"}, headers={"HX-Request": "true"})
+    body = fragment.content.decode()
+    names = re.findall(r'data-testid="player-row">([^<]+)<', body)
+    assert names and all("Игрок 1" in n for n in names) and "<html" not in body
+
+
+@pytest.mark.django_db
+def test_the_players_list_shows_place_rating_elo_games_and_win_rate_from_the_season(club, client):
+    build(club, 6)
+    scope = _season_scope(club)
+    from ratings.models import EloRating, PlayerStats
+
+    stats = PlayerStats.objects.filter(scope=scope).order_by("rank").first()
+    rows = client.get(reverse("player_list")).context["page"].object_list
+    first = rows[0]
+    assert (first.pk, first.place, first.rating, first.games) == (stats.player_id, stats.rank, stats.total, stats.games)
+    assert first.win_rate == pytest.approx(100 * stats.wins / stats.games)
+    assert first.elo_now == EloRating.objects.get(player_id=stats.player_id).elo
