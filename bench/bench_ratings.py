@@ -186,7 +186,7 @@ def measure(runs: int) -> dict:
         "floor": "/bench/floor/",
         "season_standings": f"/ratings/?season={largest.season_id}",
         "tournament_standings": f"/ratings/tournaments/{tournament_scope.tournament_id}/",
-        "player_profile": f"/ratings/players/{busy.player_id}/?season={largest.season_id}",
+        "player_profile": f"/players/{busy.player_id}/?season={largest.season_id}",
     }
     result = {"busy_player_games": busy.games, "season_players": largest.stats.count(),
               "tournament_players": tournament_scope.n, "pages_ms": {}}

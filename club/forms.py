@@ -33,6 +33,21 @@ class PlayerForm(forms.ModelForm):
         return data
 
 
+class PhotoForm(forms.Form):
+    """A photo file (checked and resized by club.photos); an empty submit with "remove" ticked removes it."""
+
+    photo = forms.FileField(label=_("Photo"), required=False,
+                            help_text=_("JPEG, PNG or WebP, at most 5 MB; it is cut to a square."),
+                            widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}))
+    remove = forms.BooleanField(label=_("Remove the photo"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("photo") and not data.get("remove"):
+            raise forms.ValidationError(_("Photo: choose a file, or tick “Remove the photo”."))
+        return data
+
+
 class UsernameLengthMixin:
     """The login name is refused with the field's message when it is longer than a login name can be.
 

@@ -7,7 +7,7 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import FileExtensionValidator, MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -87,6 +87,15 @@ class Club(models.Model):
                     "203.0.113.0/28) per line. Failed logins from them do not lock the whole address out; "
                     "the limit for each login name still applies."),
     )
+
+    # The club's look (templates/base.html, static/css/design.css): its logo in the header and its accent colour.
+    logo = models.ImageField(_("logo"), upload_to="club/", blank=True,
+                             validators=[FileExtensionValidator(["png", "jpg", "jpeg", "webp"])],
+                             help_text=_("PNG, JPEG or WebP; shown in the header at 32 px tall."))
+    accent_color = models.CharField(
+        _("accent colour"), max_length=7, default="#0d6efd",
+        validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", _("Accent colour: write it as #RRGGBB, e.g. #c62828."))],
+        help_text=_("The colour of the header's line, the chart and the initials, as #RRGGBB."))
 
     class Meta:
         verbose_name = _("club")

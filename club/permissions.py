@@ -73,6 +73,13 @@ def can_see_private(user: AnyUser, player: Player) -> bool:
     return is_club_staff(user, player.club)
 
 
+def can_change_photo(user: AnyUser, player: Player) -> bool:
+    """A player's photo is changed by the player himself (his linked login) or by his club's admin."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (player.user_id is not None and player.user_id == user.pk) or is_club_admin(user, player.club)
+
+
 def forget_roles(user: AnyUser) -> None:
     """Drop the per-request role cache after the user's roles changed."""
     user.__dict__.pop("_club_roles", None)

@@ -8,6 +8,7 @@ admin.site.login_form = AdminLoginForm  # a login name over its length is the fi
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("ratings.urls_card")),  # the players list and the player card
     path("", include("club.urls_site")),
     path("games/", include("games.urls")),
     path("protocol/blank.pdf", include("games.urls_blank")),

@@ -8,9 +8,8 @@ from club.forms import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("players/", views.player_list, name="player_list"),
     path("players/new/", views.player_create, name="player_create"),
-    path("players/<int:pk>/", views.player_detail, name="player_detail"),
+    path("players/<int:pk>/photo/", views.player_photo, name="player_photo"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/claim/", views.player_claim, name="player_claim"),
     path("players/<int:pk>/login/", views.player_login_create, name="player_login_create"),

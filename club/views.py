@@ -5,17 +5,16 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import PasswordResetView
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import permissions, selectors, services, throttle
+from club import permissions, photos, selectors, services, throttle
 from club.axes_handler import client_ip, is_trusted_address
 from club.context_processors import HOME_SIDE_TEMPLATES, HOME_TEMPLATES, plugin_templates
-from club.forms import ClaimDecisionForm, PlayerForm, PlayerLoginForm, SignupForm
+from club.forms import ClaimDecisionForm, PhotoForm, PlayerForm, PlayerLoginForm, SignupForm
 from club.models import Club, Player, PlayerClaim
 
 PLAYERS_PER_PAGE = 50
@@ -59,34 +58,26 @@ def home(request):
     return render(request, "club/home.html", context)
 
 
-def player_list(request):
-    club = _site_club()
-    query = request.GET.get("q", "").strip()
-    page = Paginator(selectors.player_search(club=club, query=query), PLAYERS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    context = {"club": club, "query": query, "page": page, "can_edit": permissions.is_club_admin(request.user, club)}
-    template = "club/players.html#player-rows" if request.htmx else "club/players.html"
-    return render(request, template, context)
-
-
-def player_detail(request, pk: int):
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_photo(request, pk: int):
+    """The player's own photo page: upload (checked and resized, club.photos) or remove."""
     player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
-    user = request.user
-    own_claim = selectors.pending_claim_of(user=user)
-    context = {
-        "player": player,
-        "can_see_private": permissions.can_see_private(user, player),
-        "can_edit": permissions.is_club_admin(user, player.club),
-        "own_claim": own_claim,
-        "can_claim": (
-            user.is_authenticated
-            and player.user_id is None
-            and own_claim is None
-            and not Player.objects.filter(user=user).exists()
-        ),
-    }
-    return render(request, "club/player_detail.html", context)
+    if not permissions.can_change_photo(request.user, player):
+        raise PermissionDenied
+    form = PhotoForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                photos.player_photo_set(player=player, by=request.user, upload=form.cleaned_data["photo"] or None)
+            except services.ServiceError as exc:
+                _form_error(form, exc)
+            else:
+                messages.success(request, _("Photo saved.") if form.cleaned_data["photo"] else _("Photo removed."))
+                return redirect("player_detail", pk=player.pk)
+        status = 400
+    return render(request, "club/player_photo.html", {"form": form, "player": player}, status=status)
 
 
 @login_required

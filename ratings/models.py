@@ -197,7 +197,7 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["scope_id", "seq"]
         # (scope, player, n): the chart's sampled games and their number; (scope, player, rank): the best rank —
-        # the profile reads neither by going through the player's points (ratings.selectors.player_profile)
+        # the profile reads neither by going through the player's points (ratings.selectors_card)
         indexes = [models.Index(fields=["scope", "player", "n"]), models.Index(fields=["scope", "seq"]),
                    models.Index(fields=["scope", "player", "rank"])]
 

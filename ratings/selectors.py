@@ -11,20 +11,19 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, F, Max, Min, OuterRef, Subquery
+from django.db.models import Count, Max, Min
 from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.models import Protest, Seat, Tournament
 from games.visibility import counting_games
-from ratings.charts import SAMPLES, Chart, history_chart, sample
-from ratings.models import EloChange, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
+from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
 from ratings.standings import METRICS, PlayerRecord, StandingRow
 
 CACHE_TIMEOUT = 24 * 3600
@@ -203,31 +202,6 @@ class RoleLine:
         return 100 * self.wins / self.games if self.games else None
 
 
-@dataclass
-class Profile:
-    player: Any
-    scope: RatingScope | None
-    stats: PlayerStats | None
-    roles: list[RoleLine] = field(default_factory=list)
-    chart: Chart | None = None
-    games: list[dict] = field(default_factory=list)  # PlayerGame values with the game's number and tournament
-    page: int = 1
-    pages: int = 1
-
-    @property
-    def fouls_per_game(self) -> float | None:
-        return self.stats.fouls / self.stats.games if self.stats and self.stats.games else None
-
-    @property
-    def extras_per_game(self) -> Decimal | None:
-        return self.stats.extras / self.stats.games if self.stats and self.stats.games else None
-
-    @property
-    def blacks_per_best_move(self) -> float | None:
-        s = self.stats
-        return s.best_move_blacks / s.best_moves if s and s.best_moves else None
-
-
 def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
     if stats is None:
         return []
@@ -254,47 +228,6 @@ def player_tournaments(player, limit: int = 20) -> list[tuple]:
     return list(PlayerStats.objects.filter(scope_id__in=scopes, player=player)  # the (scope, player) unique index
                 .order_by("-scope__tournament__start_date", "-scope_id")
                 .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
-
-
-def player_profile(player, scope: RatingScope | None, *, page: int = 1) -> Profile:
-    if scope is None:
-        return Profile(player=player, scope=None, stats=None)
-    stats = PlayerStats.objects.filter(scope=scope, player=player).first()
-    # The chart draws at most one point per two pixel columns: only those games' points and Elo are read, so the page
-    # costs the same for a player of 100 games or 10,000 (the count and the best rank come from the index).
-    rows = RatingPoint.objects.filter(scope=scope, player=player)
-    last = rows.aggregate(last=Max("n"))["last"]  # the player's games, from the (scope, player, n) index
-    best = rows.aggregate(best=Min("rank"))["best"]  # from the (scope, player, rank) index
-    total = 0 if last is None else last + 1
-    positions = sample(total, SAMPLES)
-    if len(positions) < total:
-        rows = rows.filter(n__in=positions)
-    # The Elo after the same game, in the same statement (a player's EloChange is one per game).
-    elo_after = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk).values("after")[:1]
-    read = list(rows.order_by("n").annotate(elo=Subquery(elo_after)).values_list("n", "date", "cumulative", "rank",
-                                                                                  "elo"))
-    positions = [n for n, *_ in read]  # (a history being rewritten may lack some of them meanwhile)
-    points = [row[1:] for row in read]
-    history = [(date, cumulative, rank_) for date, cumulative, rank_, _ in points]
-    elo = [after for *_, after in points]
-    pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
-    page = min(max(1, page), pages)
-    # plain values (no Game and Tournament instances): the page lists dates, names, roles and totals
-    games = list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
-        "date", "game_id", "role", "won", "total", number=F("game__number"), tournament_name=F("game__tournament__name"))
-        [(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
-    return Profile(player=player, scope=scope, stats=stats, roles=role_lines(stats),
-                   chart=history_chart(history, elo, positions=positions, total=total, best_rank=best)
-                   if history else None, games=games, page=page, pages=pages)
-
-
-def player_summary(player, club) -> tuple[Season | None, PlayerStats | None]:
-    """The current season's line of a player (the summary on the club's player page)."""
-    season = default_season(club_seasons(club))
-    if season is None:
-        return None, None
-    stats = PlayerStats.objects.filter(scope__season=season, player=player).first()
-    return season, stats
 
 
 # ---------------------------------------------------------------------------------------------- the club

@@ -42,7 +42,7 @@ def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str,
     a footnote number in the tie-breaker column, and under the table «¹ Места 3 и 4: суммы равны, порядок решил
     показатель «…»»."""
     sep = get_format("DECIMAL_SEPARATOR")
-    profile = reverse("ratings:player_profile", args=[0]).replace("/0/", "/%d/")
+    profile = reverse("player_detail", args=[0]).replace("/0/", "/%d/")
     title, text = escape(_("A game of this player is under protest: the row may change.")), escape(_("provisional"))
     badge = f' <span class="badge text-bg-warning" title="{title}">{text}</span>'
     warning = ' class="table-warning" data-provisional="1"'
@@ -75,7 +75,7 @@ def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str,
 
 
 def profile_games_rows_html(games: list[dict]) -> str:
-    """The <tr> rows of a profile's page of games (`selectors.player_profile(...).games`)."""
+    """The <tr> rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
     sep, short_date = get_format("DECIMAL_SEPARATOR"), get_format("SHORT_DATE_FORMAT")
     url = reverse("games:game_detail", args=[0]).replace("/0/", "/%d/")
     word = escape(_("game"))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ratings import views, views_seasons
+from ratings import views, views_card, views_seasons
 
 app_name = "ratings"
 urlpatterns = [
@@ -11,7 +11,7 @@ urlpatterns = [
     path("seasons/<int:pk>/edit/", views_seasons.season_edit, name="season_edit"),
     path("seasons/<int:pk>/delete/", views_seasons.season_delete, name="season_delete"),
     path("seasons/<int:pk>/standings.csv", views.season_standings_csv, name="season_standings_csv"),
-    path("players/<int:pk>/", views.player_profile, name="player_profile"),
+    path("players/<int:pk>/", views_card.old_profile, name="player_profile"),
     path("players/<int:pk>/history.csv", views.player_history_csv, name="player_history_csv"),
     path("tournaments/<int:pk>/", views.tournament_standings, name="tournament_standings"),
     path("tournaments/<int:pk>/standings.csv", views.tournament_standings_csv, name="tournament_standings_csv"),

@@ -108,35 +108,6 @@ def _player_scope(request, player) -> tuple[list[Season], Season | None, Tournam
     return seasons, season, None, (selectors.season_scope(season) if season else None)
 
 
-def player_profile(request, pk: int):
-    """The profile body (filter, statistics, chart, games, tournaments) is rendered once per stored state and cached.
-
-    The key holds the shown scope's version and every season's (`selectors.club_ratings_key`): the tournaments list
-    spans scopes, and any game scored or protest decided in the club bumps at least one season, since every game
-    date lies in a season. A cached view is then three queries (player, seasons, the site's club), whatever the
-    number of games.
-    """
-    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
-    seasons, season, tournament, scope = _player_scope(request, player)
-    page = _int(request.GET.get("page")) or 1
-    parts = ("profile", player.pk, season.pk if season else 0, tournament.pk if tournament else 0,
-             scope.pk if scope else 0, scope.version if scope else 0, page, selectors.club_ratings_key(seasons))
-    def render_body() -> str:
-        profile = selectors.player_profile(player, scope, page=page)
-        tournaments = selectors.player_tournaments(player)
-        # the two lists' rows are built in Python (ratings.tables), as the standings' are
-        return render_to_string("ratings/_profile_body.html", {
-            "player": player, "seasons": seasons, "season": season, "tournament": tournament, "profile": profile,
-            "games_rows": tables.profile_games_rows_html(profile.games),
-            "history_pending": selectors.history_pending(scope), "tournaments": tournaments,
-            "tournaments_rows": tables.player_tournaments_rows_html(tournaments)}, request=request)
-
-    body, _ = selectors.cached(parts, render_body)
-    if request.htmx:
-        return HttpResponse(body)
-    return render(request, "ratings/player_profile.html", {"player": player, "body": body})
-
-
 def player_history_csv(request, pk: int):
     """The whole rating history as text: every game with the cumulative points and rank after it."""
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)

@@ -43,7 +43,7 @@ def _fresh_outage():
 def _rating_pages(scene) -> list[str]:
     player, tournament = scene.ids["player"][0], scene.ids["tournament"][0]
     return [reverse("ratings:club_rating"), reverse("ratings:club_stats"), reverse("ratings:club_elo"),
-            reverse("ratings:player_profile", args=[player]),
+            reverse("player_detail", args=[player]),
             reverse("ratings:tournament_standings", args=[tournament]),
             reverse("ratings:tournament_standings_json", args=[tournament]), reverse("home")]
 

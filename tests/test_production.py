@@ -184,7 +184,7 @@ print(json.dumps({
     "pages": [
         reverse("home"), reverse("player_list"), reverse("player_detail", args=[player.pk]),
         reverse("ratings:club_rating"), reverse("ratings:club_stats"),
-        reverse("ratings:player_profile", args=[player.pk]),
+        reverse("player_detail", args=[player.pk]) + f"?tournament={tournament.pk}",
         reverse("ratings:tournament_standings", args=[tournament.pk]),
         reverse("games:tournament_list"), reverse("games:tournament_detail", args=[tournament.pk]),
         reverse("games:game_detail", args=[finished.last().pk]), reverse("games:game_detail", args=[live.pk]),

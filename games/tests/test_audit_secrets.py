@@ -121,8 +121,8 @@ def _public_urls(scene) -> list[tuple[str, dict]]:
     for player in players[:10]:
         urls += [
             (reverse("player_detail", args=[player.pk]), {}),
-            (reverse("ratings:player_profile", args=[player.pk]), {}),
-            (reverse("ratings:player_profile", args=[player.pk]) + f"?tournament={t.pk}", htmx),
+            (reverse("player_detail", args=[player.pk]), {}),
+            (reverse("player_detail", args=[player.pk]) + f"?tournament={t.pk}", htmx),
             (reverse("ratings:player_history_csv", args=[player.pk]) + f"?tournament={t.pk}", {}),
         ]
     return urls
@@ -169,8 +169,8 @@ def _assert_nothing_secret(scene, url: str, response, who: str) -> None:
     audit = re.search(r'data-testid="audit-trail">(.*?)</ul>', text, re.S)
     if audit:
         assert "role" not in audit.group(1) and "check" not in audit.group(1), f"{where}: the audit trail"
-    if url.startswith("/ratings/"):
-        if not url.startswith("/ratings/players/"):  # a profile names its own player, of course
+    if url.startswith(("/ratings/", "/players/")):
+        if not url.startswith("/players/"):  # a player's card names its own player, of course
             assert not any(nick in text for nick in ONLY_IN_PLAY), f"{where}: a player of the unfinished game"
         assert reverse("games:game_detail", args=[game.pk]) not in text, f"{where}: a link to the unfinished game"
 
@@ -211,13 +211,13 @@ def test_the_ratings_store_nothing_of_the_reopened_unfinished_game(scene):
 
 def test_the_profile_of_a_player_of_the_unfinished_game_lists_only_finished_games(scene):
     players, client = scene.players, _client(scene.player)
-    page = client.get(reverse("ratings:player_profile", args=[players[3].pk]) + f"?tournament={scene.tournament.pk}",
+    page = client.get(reverse("player_detail", args=[players[3].pk]) + f"?tournament={scene.tournament.pk}",
                       HTTP_HX_REQUEST="true").content.decode()
     assert reverse("games:game_detail", args=[scene.finished.pk]) in page  # the finished game is listed
     assert reverse("games:game_detail", args=[scene.game.pk]) not in page
     assert re.search(r'<th scope="row">К</th><td class="text-end">0</td>', page)  # no citizen game counted
     assert re.search(r'<th scope="row">Д</th><td class="text-end">1</td>', page)
-    only = client.get(reverse("ratings:player_profile", args=[players[1].pk])).content.decode()
+    only = client.get(reverse("player_detail", args=[players[1].pk])).content.decode()
     assert 'data-testid="no-games"' in only  # the don of the unfinished game: nothing scored yet
 
 

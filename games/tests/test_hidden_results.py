@@ -140,7 +140,7 @@ def test_nothing_of_the_hidden_rounds_leaks_to_a_visitor_or_a_player_then_the_re
                  reverse("games:tournament_cards", args=[t.pk]),
                  reverse("ratings:tournament_standings_csv", args=[t.pk]),
                  *[reverse("games:round_seating_pdf", args=[t.pk, r]) for r in range(1, ROUNDS + 1)],
-                 *[reverse("ratings:player_profile", args=[p.player_id]) + f"?tournament={t.pk}"
+                 *[reverse("player_detail", args=[p.player_id]) + f"?tournament={t.pk}"
                    for p in t.participants.all()],
                  *[reverse("ratings:player_history_csv", args=[p.player_id]) for p in t.participants.all()]]
         start = ["/", "/games/", reverse("games:tournament_detail", args=[t.pk]), reverse("ratings:club_rating"),

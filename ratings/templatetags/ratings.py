@@ -1,15 +1,10 @@
 from django import template
+from django.utils.dateformat import format as format_date
+from django.utils.translation import gettext as _
 
-from ratings.selectors import player_summary
+from club.templatetags.points import points
 
 register = template.Library()
-
-
-@register.inclusion_tag("ratings/_player_summary_body.html")
-def player_rating_summary(player):
-    """The current season's line of a player, for the club's player page (two queries)."""
-    season, stats = player_summary(player, player.club)
-    return {"player": player, "season": season, "stats": stats}
 
 
 @register.simple_tag
@@ -32,3 +27,16 @@ def home_top(club):
 
     season, top = season_top(club)
     return {"season": season, "top": top, "elo": elo_top(club)}
+
+
+@register.filter
+def chart_point_text(point, key: str) -> str:
+    """What a tap or a hover on a point of the card's chart says: the game, its date and the series' value."""
+    game = _("game %(number)s, %(date)s") % {"number": point.game.number, "date": format_date(point.game.date, "j E Y")}
+    if key == "points":
+        value = _("%(points)s points") % {"points": points(point.value)}
+    elif key == "rank":
+        value = _("place %(rank)s") % {"rank": point.value}
+    else:
+        value = _("Elo %(elo)s") % {"elo": round(point.value)}
+    return f"{game}: {value}"

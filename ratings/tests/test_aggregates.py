@@ -176,7 +176,7 @@ def test_role_statistics_on_a_crafted_history_computed_by_hand(club, client):
     assert (x.best_moves, x.best_move_blacks) == (1, 2)
     assert (x.sheriff_black_finds, x.don_sheriff_finds) == (2, 1)
     season = Season.objects.get(club=club)
-    html = client.get(reverse("ratings:player_profile", args=[x.player_id]), {"season": season.pk}).content.decode()
+    html = client.get(reverse("player_detail", args=[x.player_id]), {"season": season.pk}).content.decode()
     assert 'data-testid="sheriff-finds">2<' in html and 'data-testid="don-finds">1<' in html
     assert "0.67" in html or "0,67" in html  # fouls per game: 2 / 3
     assert "100%" in html and "0%" in html  # Ш and Д won every game, К none

@@ -193,9 +193,10 @@ def test_the_protocol_page_shows_each_players_elo_change(two_tournaments, club, 
 @pytest.mark.django_db
 def test_the_profile_chart_draws_the_elo_line(two_tournaments, club, client):
     player = EloRating.objects.filter(club=club).order_by("-games").first().player
-    html = client.get(reverse("ratings:player_profile", args=[player.pk])).content.decode()
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
     assert 'data-series="elo"' in html
-    line = html.split('data-series="elo"')[0].rsplit("<polyline points=\"", 1)[1].split('"')[0]
+    figure = html.split('data-series="elo"', 1)[1]
+    line = figure.split('<polyline class="chart-line" points="', 1)[1].split('"')[0]
     assert len(line.split()) == player.elo.games
     assert "," in line and all(p.count(",") == 1 for p in line.split())  # x,y never localised
 

@@ -101,6 +101,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
     tournaments = [w.tournament.pk, w.empty_tournament.pk]
     return {
         "player_detail": [w.player.pk], "player_edit": [w.player.pk], "player_claim": [w.player.pk],
+        "player_photo": [w.player.pk],
         "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
         "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
         "games:round_sheets_pdf": [w.tournament.pk],
@@ -136,7 +137,7 @@ def params(w: World) -> Params:
     queries = {
         "ratings:club_rating": [f"?season={w.season.pk}"],
         "ratings:club_stats": [f"?season={w.season.pk}"],
-        "ratings:player_profile": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
+        "player_detail": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
         "ratings:player_history_csv": [f"?tournament={w.tournament.pk}"],
         "games:judge_players": ["?q=Ли"],
         "player_list": ["?q=Ли"],

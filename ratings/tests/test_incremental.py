@@ -115,6 +115,6 @@ def test_a_long_history_tail_is_rewritten_by_the_task_and_the_profile_says_so_me
     scope = RatingScope.objects.get(season__club=club)
     player = PlayerStats.objects.filter(scope=scope).first().player
     PendingTail.objects.create(key=services.history_key(scope.pk), since_date=early.date, since_game=early.pk)
-    html = client.get(reverse("ratings:player_profile", args=[player.pk]) + f"?season={scope.season_id}"
+    html = client.get(reverse("player_detail", args=[player.pk]) + f"?season={scope.season_id}"
                       ).content.decode()
     assert 'data-testid="history-recomputing"' in html and "пересчитывается" in html

@@ -31,7 +31,7 @@ def build(club, games: int, players: int):
 
 def urls(tournament, player):
     return [reverse("ratings:tournament_standings", args=[tournament.pk]), reverse("ratings:club_rating"),
-            reverse("ratings:club_stats"), reverse("ratings:player_profile", args=[player.pk]),
+            reverse("ratings:club_stats"), reverse("player_detail", args=[player.pk]),
             reverse("player_detail", args=[player.pk])]
 
 
@@ -46,7 +46,7 @@ def test_pages_read_stored_aggregates_in_a_fixed_number_of_queries(club, client,
             response = client.get(url)
         assert response.status_code == 200, url
     html = client.get(reverse("ratings:club_rating")).content.decode()
-    assert html.count("/ratings/players/") >= min(players, 10)
+    assert html.count('href="/players/') >= min(players, 10)
 
 
 PROFILE_CACHED_QUERIES = 3  # the player, the club's seasons with their scopes, the site's club (base.html)
@@ -58,7 +58,7 @@ def test_a_cached_profile_reads_only_the_player_and_the_seasons(club, client, ga
                                                                 django_assert_max_num_queries):
     tournament, player = build(club, games, players)
     older = Season.objects.get(club=club, name="2025")
-    base = reverse("ratings:player_profile", args=[player.pk])
+    base = reverse("player_detail", args=[player.pk])
     for query in ({}, {"season": older.pk}, {"page": 2}):
         cache.clear()
         assert client.get(base, query).status_code == 200  # renders and caches the body
@@ -75,7 +75,7 @@ def test_the_cached_profile_follows_a_game_scored_in_another_season(club, client
     """The tournaments list spans scopes: a game in a 2025 tournament changes the page cached for the 2026 season."""
     tournament, player = build(club, 3, 10)  # ten players: everyone plays every game
     spring = club.tournaments.get(name="Весна")
-    url = reverse("ratings:player_profile", args=[player.pk])
+    url = reverse("player_detail", args=[player.pk])
 
     def spring_games() -> int:
         html = client.get(url).content.decode()
@@ -93,7 +93,7 @@ def test_the_cached_profile_follows_a_game_scored_in_another_season(club, client
 @pytest.mark.django_db
 def test_the_profile_shows_the_chart_and_an_htmx_season_switch_returns_a_fragment(club, client):
     tournament, player = build(club, 6, 12)
-    url = reverse("ratings:player_profile", args=[player.pk])
+    url = reverse("player_detail", args=[player.pk])
     page = client.get(url).content.decode()
     assert "<html" in page and 'data-series="points"' in page and 'data-testid="chart-values"' in page
     older = Season.objects.get(club=club, name="2025")
@@ -134,11 +134,14 @@ def test_club_statistics_count_results_per_rule_set_and_games_per_month(club, cl
 
 
 @pytest.mark.django_db
-def test_the_club_player_page_shows_the_rating_summary_with_a_link(club, client):
+def test_the_old_profile_address_redirects_to_the_cards_history_keeping_the_filter(club, client):
     _, player = build(club, 3, 10)
-    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
-    assert 'data-testid="rating-summary"' in html
-    assert reverse("ratings:player_profile", args=[player.pk]) in html
+    older = Season.objects.get(club=club, name="2025")
+    response = client.get(f"/ratings/players/{player.pk}/", {"season": older.pk})
+    assert response.status_code in (301, 302)
+    assert response["Location"] == f"/players/{player.pk}/?season={older.pk}#history"
+    followed = client.get(response["Location"]).content.decode()
+    assert f'value="{older.pk}" selected' in followed and 'id="history"' in followed
 
 
 @pytest.mark.django_db
@@ -159,7 +162,7 @@ def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
     from django.test import Client
 
     _, player = build(club, 6, 12)
-    url = reverse("ratings:player_profile", args=[player.pk])
+    url = reverse("player_detail", args=[player.pk])
     svgs = {}
     for language in ("ru", "en"):
         client = Client()
@@ -173,41 +176,29 @@ def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
 
 @pytest.mark.django_db
 def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_history_would_be(club, monkeypatch):
-    """The profile reads only the chart's sampled games (charts.SAMPLES); the chart equals the one drawn from every
-    stored point. The sample is narrowed to 5 points so that a small history needs sampling."""
-    from ratings import charts, selectors
+    """The card reads only the chart's sampled games (selectors_card.CHART_SAMPLES); the chart equals the one drawn
+    from every stored point sampled the same way. The sample is narrowed to 5 points so that a small history needs
+    sampling."""
+    from ratings import card_chart, charts, selectors_card
     from ratings.models import EloChange, RatingPoint, RatingScope
 
     t2, player = build(club, 12, 12)
     scope = RatingScope.objects.get(tournament=t2)
     rows = list(RatingPoint.objects.filter(scope=scope, player=player).order_by("seq")
-                .values_list("date", "cumulative", "rank", "game_id"))
+                .values_list("n", "game_id", "game__number", "date", "cumulative", "rank"))
     assert len(rows) > 5
-    monkeypatch.setattr(charts, "SAMPLES", 5)
-    monkeypatch.setattr(selectors, "SAMPLES", 5)
+    monkeypatch.setattr(selectors_card, "CHART_SAMPLES", 5)
     elo = dict(EloChange.objects.filter(player=player, game__tournament=t2).values_list("game_id", "after"))
-    whole = charts.history_chart([r[:3] for r in rows], [elo.get(r[3]) for r in rows])
+    kept = charts.sample(len(rows), 5)
+    whole = card_chart.card_chart([card_chart.ChartGame(*rows[i], elo.get(rows[i][1])) for i in kept],
+                                  total=len(rows))
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        profile = selectors.player_profile(player, scope)
-    read = [q["sql"] for q in queries if '"cumulative"' in q["sql"]]
-    assert len(read) == 1 and '"n" IN (' in read[0], "only the sample is read"
+        card = selectors_card.player_card(player, scope)
+    read = [q["sql"] for q in queries if '"cumulative"' in q["sql"] and '"n" IN (' in q["sql"]]
+    assert len(read) == 1, "only the sample is read"
     assert len(read[0].split('"n" IN (')[1].split(")")[0].split(",")) == 5
-    assert profile.chart == whole
-    assert len(profile.chart.points_line.split()) == 5 and profile.chart.games == len(rows)
-
-
-@pytest.mark.django_db
-def test_the_profile_lists_the_players_latest_tournaments_newest_first(club):
-    from ratings import selectors
-    from ratings.models import PlayerStats
-
-    t2, player = build(club, 3, 10)
-    t1 = t2.__class__.objects.get(club=club, name="Весна")
-    assert [row[:2] for row in selectors.player_tournaments(player, limit=1)] == [(t2.pk, t2.name)]
-    assert [row[:2] for row in selectors.player_tournaments(player)] == [(t2.pk, t2.name), (t1.pk, t1.name)]
-    stats = {s.scope.tournament_id: s for s in PlayerStats.objects.filter(player=player, scope__kind="tournament")}
-    assert [row[2:] for row in selectors.player_tournaments(player)] == [
-        (stats[t].rank, stats[t].games, stats[t].total) for t in (t2.pk, t1.pk)]
+    assert card.chart == whole
+    assert [len(s.points) for s in card.chart.series] == [5, 5, 5] and card.chart.games == len(rows)

@@ -1,0 +1,148 @@
+"""The player card (`/players/<id>/`): what each section says, checked against the stored games, and its cost."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from club.models import Player
+from games.models import Seat
+from ratings import selectors_card
+from ratings.models import EloChange, PlayerGame, RatingScope, Season
+
+from .conftest import generated, make_tournament
+
+POOL = [f"Игрок {i}" for i in range(12)]
+RED = {"К", "Ш"}
+
+
+def build(club, games: int):
+    tournament = make_tournament(club, "Осень", start=dt.date(2026, 9, 1))
+    generated(tournament, games, seed=games, start=dt.date(2026, 9, 1), pool=POOL)
+    player = Player.objects.filter(club=club).order_by("pk").first()
+    return tournament, player
+
+
+def _season_scope(club):
+    return RatingScope.objects.get(season=Season.objects.get(club=club, name="2026"))
+
+
+@pytest.mark.django_db
+def test_partners_and_opponents_are_counted_by_team_with_the_players_own_result(club):
+    _, player = build(club, 9)
+    scope = _season_scope(club)
+    card = selectors_card.player_card(player, scope)
+    mine = {g.game_id: g for g in PlayerGame.objects.filter(player=player)}
+    expected_with: dict[int, list[int]] = {}
+    expected_against: dict[int, list[int]] = {}
+    for other in PlayerGame.objects.filter(game_id__in=mine).exclude(player=player):
+        me = mine[other.game_id]
+        bucket = expected_with if (other.role in RED) == (me.role in RED) else expected_against
+        games, wins = bucket.setdefault(other.player_id, [0, 0])
+        bucket[other.player_id] = [games + 1, wins + me.won]
+    assert card.partners and card.opponents
+    for line in card.partners:
+        assert [line.games, line.wins] == expected_with[line.player_id]
+    for line in card.opponents:
+        assert [line.games, line.wins] == expected_against[line.player_id]
+    assert card.partners[0].games == max(g for g, _ in expected_with.values())
+    assert card.opponents[0].games == max(g for g, _ in expected_against.values())
+
+
+@pytest.mark.django_db
+def test_results_by_seat_and_recent_form_follow_the_stored_games(club):
+    _, player = build(club, 9)
+    card = selectors_card.player_card(player, _season_scope(club))
+    seats = Seat.objects.filter(player=player)
+    assert [line.seat for line in card.seats] == list(range(1, 11))
+    for line in card.seats:
+        assert line.games == seats.filter(number=line.seat).count()
+    latest = list(PlayerGame.objects.filter(player=player).order_by("-date", "-game_id")[:10])
+    assert [g.game_id for g in card.form] == [g.game_id for g in latest]
+    assert [(g.role, g.won) for g in card.form] == [(g.role, g.won) for g in latest]
+    deltas = EloChange.objects.filter(player=player, game_id__in=[g.game_id for g in latest])
+    assert card.elo_change == pytest.approx(sum(d.delta for d in deltas))
+
+
+@pytest.mark.django_db
+def test_the_card_shows_form_chips_role_bars_chart_switch_and_the_latest_value(club, client):
+    _, player = build(club, 6)
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    games = PlayerGame.objects.filter(player=player).count()
+    assert html.count('data-testid="form-chip"') == min(games, 10)
+    newest = PlayerGame.objects.filter(player=player).order_by("-date", "-game_id").first()
+    assert reverse("games:game_detail", args=[newest.game_id]) in html.split('data-testid="recent-form"')[1]
+    assert html.count('data-testid="role-bar"') == 4
+    for key in ("points", "rank", "elo"):
+        assert f'id="series-{key}"' in html and f'data-series="{key}"' in html
+    assert html.count('data-testid="latest-label"') == 3
+    assert 'data-testid="partners"' in html and 'data-testid="opponents"' in html
+    assert 'data-testid="seat-results"' in html
+    texts = re.findall(r'<text class="chart-label[^"]*"[^>]*font-size="(\d+)"', html)
+    assert texts and all(int(size) >= 14 for size in texts)
+    assert "Нажмите на точку графика" in html and "Tap a point" not in html and "Win %" not in html
+
+
+@pytest.mark.django_db
+def test_a_player_without_games_gets_a_card_with_initials(club, client):
+    player = Player.objects.create(club=club, nickname="Новичок")
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert 'class="player-initials"' in html and ">НО<" in html
+    assert 'data-testid="no-games"' in html or "Нет" in html
+
+
+@pytest.mark.django_db
+def test_the_card_costs_the_same_number_of_queries_at_three_and_thirty_games(club, client):
+    counts = []
+    for games in (3, 30):
+        Player.objects.all().delete()
+        _, player = build(club, games)
+        cache.clear()
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("player_detail", args=[player.pk])).status_code == 200
+        counts.append(len(queries))
+        club.tournaments.all().delete()
+    assert counts[0] == counts[1], counts
+    assert counts[1] <= 20
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sort,key", [
+    ("place", lambda p: (p.place is None, p.place or 0)),
+    ("rating", lambda p: (p.rating is None, -(p.rating or 0))),
+    ("elo", lambda p: (p.elo_now is None, -(p.elo_now or 0))),
+    ("games", lambda p: (p.games is None, -(p.games or 0))),
+])
+def test_the_players_list_is_sorted_by_the_chosen_column_and_keeps_the_search(club, client, sort, key):
+    build(club, 6)
+    Player.objects.create(club=club, nickname="Игрок без игр")
+    response = client.get(reverse("player_list"), {"sort": sort})
+    rows = list(response.context["page"].object_list)
+    assert len(rows) == Player.objects.filter(club=club).count()
+    assert [key(p) for p in rows] == sorted(key(p) for p in rows)
+    html = response.content.decode()
+    assert html.count('data-testid="player-row"') == len(rows) and 'aria-sort="' in html
+    fragment = client.get(reverse("player_list"), {"sort": sort, "q": "игрок 1"}, headers={"HX-Request": "true"})
+    body = fragment.content.decode()
+    names = re.findall(r'data-testid="player-row">([^<]+)<', body)
+    assert names and all("Игрок 1" in n for n in names) and "<html" not in body
+
+
+@pytest.mark.django_db
+def test_the_players_list_shows_place_rating_elo_games_and_win_rate_from_the_season(club, client):
+    build(club, 6)
+    scope = _season_scope(club)
+    from ratings.models import EloRating, PlayerStats
+
+    stats = PlayerStats.objects.filter(scope=scope).order_by("rank").first()
+    rows = client.get(reverse("player_list")).context["page"].object_list
+    first = rows[0]
+    assert (first.pk, first.place, first.rating, first.games) == (stats.player_id, stats.rank, stats.total, stats.games)
+    assert first.win_rate == pytest.approx(100 * stats.wins / stats.games)
+    assert first.elo_now == EloRating.objects.get(player_id=stats.player_id).elo
