@@ -128,10 +128,11 @@ def build(n: int, seed: int = 7) -> dict:
             Night.objects.bulk_create(nights, batch_size=2000)
     loaded = time.perf_counter() - started
     signals.scores_changed.receivers = saved_receivers
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     scopes = recompute_all()
     return {"games": n, "load_s": round(loaded, 1), "recompute_all_s": round(time.perf_counter() - started, 1),
-            "scopes": scopes, "build_rss_mb": round(rss_mb())}
+            "recompute_all_cpu_s": round(time.process_time() - cpu, 1), "scopes": scopes,
+            "build_rss_mb": round(rss_mb())}
 
 
 # ---------------------------------------------------------------------------------------------- measure
@@ -300,19 +301,21 @@ def recompute_season() -> dict:
     # The worker's history tail of the whole season (a change at its first game), then the club's whole Elo tail.
     first = (Game.objects.filter(largest.games_q(), status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
              .order_by("date", "pk").values_list("date", "pk").first())
-    tails = []
+    tails, tails_cpu = [], []
     for _ in range(3):
+        started, cpu = time.perf_counter(), time.process_time()
         with transaction.atomic():
-            started = time.perf_counter()
             _store_history(largest, first)
-            tails.append(time.perf_counter() - started)
+        tails.append(time.perf_counter() - started)
+        tails_cpu.append(time.process_time() - cpu)
+    started, cpu = time.perf_counter(), time.process_time()
     with transaction.atomic():
-        started = time.perf_counter()
         elo_games = services_elo.recompute(largest.club_id, (largest.season.start, 0))
-        elo_s = time.perf_counter() - started
+    elo_s, elo_cpu = time.perf_counter() - started, time.process_time() - cpu
     return {"season": largest.season.name, "season_seats": largest.points.count(),
             "recompute_season_s": round(recompute_s, 2), "history_tail_s": round(statistics.median(tails), 3),
-            "elo_tail_s": round(elo_s, 3), "elo_tail_games": elo_games, "rss_before_mb": round(before),
+            "history_tail_cpu_s": round(statistics.median(tails_cpu), 3), "elo_tail_s": round(elo_s, 3),
+            "elo_tail_cpu_s": round(elo_cpu, 3), "elo_tail_games": elo_games, "rss_before_mb": round(before),
             "recompute_peak_rss_mb": round(rss_mb())}
 
 
@@ -323,8 +326,8 @@ def print_report(report: dict) -> None:
     print(f"ratings bench: {n} games, {report['database']} (DEBUG off)")
     if "build" in report:
         b = report["build"]
-        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s ({b['scopes']} scopes), "
-              f"peak RSS {b['build_rss_mb']} MB")
+        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s (CPU of this process "
+              f"{b['recompute_all_cpu_s']} s; {b['scopes']} scopes), peak RSS {b['build_rss_mb']} MB")
     m = report["measure"]
     print(f"  busiest player: {m['busy_player_games']} games in the season; season table {m['season_players']} rows;"
           f" tournament table {m['tournament_players']} rows")
@@ -336,8 +339,9 @@ def print_report(report: dict) -> None:
           f"{m['recompute_tournament_ms'] / m['recompute_tournament_floor_ms']:.0f}x floor")
     mem = report["memory"]
     print(f"  largest season {mem['season']} ({mem['season_seats']} history rows): recompute "
-          f"{mem['recompute_season_s']} s; the worker's history tail of the whole season {mem['history_tail_s']} s; "
-          f"Elo tail over it {mem['elo_tail_s']} s ({mem['elo_tail_games']} games); peak RSS "
+          f"{mem['recompute_season_s']} s; the worker's history tail of the whole season {mem['history_tail_s']} s "
+          f"(CPU {mem['history_tail_cpu_s']} s); Elo tail over it {mem['elo_tail_s']} s (CPU {mem['elo_tail_cpu_s']} s, "
+          f"{mem['elo_tail_games']} games); peak RSS "
           f"{mem['recompute_peak_rss_mb']} MB (process before: {mem['rss_before_mb']} MB)")
     print(f"  site process after serving the pages: peak RSS {m['serving_rss_mb']} MB")
     w = report["writes"]
