@@ -26,13 +26,13 @@ import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import insert_rows, update_rows
+from club.db import insert_rows, raw_rows, update_rows
 from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
@@ -497,33 +497,37 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
         seq = 0 if last is None else last + 1
         for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
             totals[player_id], played[player_id] = int(total * UNITS), n
-        for player_id, total in games.values_list("player_id", "total"):
+        tail = games.values("player_id").order_by("player_id").annotate(t=Sum("total"), n=Count("id"))
+        for player_id, total, n in tail.values_list("player_id", "t", "n"):
             totals[player_id] -= int(total * UNITS)
-            played[player_id] -= 1
+            played[player_id] -= n
         totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
         points.filter(seq__gte=seq).delete()
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
     rows: list[tuple] = []
     written = 0
-    current: list[tuple[int, int, dt.date, Decimal]] = []
+    # The tail is read and written as the driver gives it (club.db.raw_rows): on SQLite a point is a float, the
+    # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
+    cumulative = (lambda units: units / UNITS) if connection.vendor == "sqlite" else (
+        lambda units: Decimal(units) / UNITS)
+    current: list[tuple] = []
 
     def flush_game() -> None:
         for player_id, _game_id, _date, total in current:
             old = totals.get(player_id)
             if old is not None:
                 del ranking[bisect.bisect_left(ranking, -old)]
-            new = (old or 0) + int(total * UNITS)
+            new = (old or 0) + round(total * UNITS)
             totals[player_id] = new
             bisect.insort(ranking, -new)
         for player_id, game_id, date, total in current:
             units = totals[player_id]
             n = played.get(player_id, 0)
             played[player_id] = n + 1
-            rows.append((scope.pk, player_id, game_id, date, seq, n, total, Decimal(units) / UNITS,
+            rows.append((scope.pk, player_id, game_id, date, seq, n, total, cumulative(units),
                          bisect.bisect_left(ranking, -units) + 1))
 
-    for row in games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total").iterator(
-            chunk_size=5000):
+    for row in raw_rows(games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total")):
         if current and current[0][1] != row[1]:
             flush_game()
             seq += 1
