@@ -128,53 +128,27 @@ def build(n: int, seed: int = 7) -> dict:
             Night.objects.bulk_create(nights, batch_size=2000)
     loaded = time.perf_counter() - started
     signals.scores_changed.receivers = saved_receivers
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     scopes = recompute_all()
     return {"games": n, "load_s": round(loaded, 1), "recompute_all_s": round(time.perf_counter() - started, 1),
-            "scopes": scopes, "build_rss_mb": round(rss_mb())}
+            "recompute_all_cpu_s": round(time.process_time() - cpu, 1), "scopes": scopes,
+            "build_rss_mb": round(rss_mb())}
 
 
 # ---------------------------------------------------------------------------------------------- measure
-def floor_view(request):
-    from django.http import HttpResponse
-    from django.template import engines
-
-    template = engines["django"].from_string('{% extends "base.html" %}')
-    return HttpResponse(template.render({}, request))
-
-
-def _urlpatterns():
-    from django.urls import include, path
-
-    import club.urls
-
-    return [path("bench/floor/", floor_view), path("", include(club.urls))]
-
-
-urlpatterns: list = []
-
-
-def median_ms(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
-
-
 def measure(runs: int) -> dict:
+    """Pages, first render (cache cleared) and cached, each with the floor sampled between its requests."""
     from django.core.cache import cache
     from django.db.models import Count
     from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
+    from floor import client_floor
 
     from games.models import Game
     from ratings.models import PlayerStats, RatingScope
     from ratings.services import recompute_scope
 
     setup_test_environment()
-    urlpatterns[:] = _urlpatterns()
     client = Client()
     seasons = list(RatingScope.objects.filter(kind="season").select_related("season"))
     largest = max(seasons, key=lambda s: Game.objects.filter(club_id=s.club_id, date__range=(
@@ -182,45 +156,30 @@ def measure(runs: int) -> dict:
     busy = PlayerStats.objects.filter(scope=largest).order_by("-games").first()
     tournament_scope = (RatingScope.objects.filter(kind="tournament").annotate(n=Count("stats"))
                         .order_by("-n", "-pk").select_related("tournament").first())
+    game = Game.objects.filter(tournament=tournament_scope.tournament).order_by("-pk").first()
     pages = {
-        "floor": "/bench/floor/",
         "season_standings": f"/ratings/?season={largest.season_id}",
         "tournament_standings": f"/ratings/tournaments/{tournament_scope.tournament_id}/",
         "player_profile": f"/players/{busy.player_id}/?season={largest.season_id}",
+        "game_page": f"/games/{game.pk}/",
     }
     result = {"busy_player_games": busy.games, "season_players": largest.stats.count(),
               "tournament_players": tournament_scope.n, "pages_ms": {}}
-    def floor_block() -> list[float]:
-        """The floor in a tight loop (warm), as a block of samples; taken before and after the pages."""
-        samples = []
-        for _ in range(max(21, runs)):
-            started = time.perf_counter()
-            assert client.get("/bench/floor/").status_code == 200
-            samples.append((time.perf_counter() - started) * 1000)
-        return samples
-
-    with override_settings(ROOT_URLCONF=__name__):
-        for _ in range(5):
-            client.get("/bench/floor/")
-        floor_samples = floor_block()
+    with override_settings(ROOT_URLCONF="floor"):
+        floor = client_floor(client)
         for name, url in pages.items():
-            if name == "floor":
-                continue
             assert client.get(url).status_code == 200, url
 
-            def first(url=url):
-                cache.clear()
+            def get(url=url):
                 assert client.get(url).status_code == 200
 
-            def cached(url=url):
-                assert client.get(url).status_code == 200
-
-            result["pages_ms"][name] = {"first": median_ms(first, max(5, runs // 3)), "cached": median_ms(cached, runs)}
-        floor_samples += floor_block()
-        result["pages_ms"]["floor"] = {"first": statistics.median(floor_samples),
-                                       "cached": statistics.median(floor_samples)}
-    result["recompute_tournament_ms"] = median_ms(
-        lambda: recompute_scope(tournament_scope, rebuild_games=True), max(3, runs // 5))
+            first, first_floor = floor.interleaved(get, max(5, runs // 3), before=cache.clear)
+            cached, cached_floor = floor.interleaved(get, runs)
+            result["pages_ms"][name] = {"first": first, "first_floor": first_floor, "cached": cached,
+                                        "cached_floor": cached_floor}
+        result["recompute_tournament_ms"], result["recompute_tournament_floor_ms"] = floor.interleaved(
+            lambda: recompute_scope(tournament_scope, rebuild_games=True), max(3, runs // 5))
+        result["floor_ms"] = floor.median()
     result["serving_rss_mb"] = round(rss_mb())
     return result
 
@@ -234,20 +193,16 @@ def writes(runs: int) -> dict:
     from django.test.utils import setup_test_environment
     from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
+    from floor import client_floor
 
     from games.live.apply import live_apply
     from games.models import Game, Protest, Seat
-    from games.protests import UPHOLD, protest_decide
+    from games.protests import REJECT, UPHOLD, protest_decide
     from ratings import services, services_elo
     from ratings.models import PendingTail, RatingScope
 
     setup_test_environment()
-    urlpatterns[:] = _urlpatterns()
     client = Client()
-    with override_settings(ROOT_URLCONF=__name__):
-        for _ in range(5):  # warm-up
-            assert client.get("/bench/floor/").status_code == 200
-        floor = median_ms(lambda: client.get("/bench/floor/"), max(21, runs))
     admin, _ = get_user_model().objects.get_or_create(username="bench-admin", defaults={
         "is_superuser": True, "is_staff": True})
     scope = RatingScope.objects.filter(kind="season").select_related("season").order_by("-season__start").first()
@@ -291,38 +246,50 @@ def writes(runs: int) -> dict:
         protest_decide(protest=p, by=admin, decision=UPHOLD, explanation="bench", sk_representative="СК",
                        outcomes=[{"kind": "reverse_result", "result": new}])
 
+    def reject(game):
+        seat = game.seats.first()
+        p = Protest.objects.create(game=game, player=seat.player, seat=seat.number, filed_by=admin,
+                                   category=Protest.Category.RESULT, text="bench", filed_at=timezone.now())
+        protest_decide(protest=p, by=admin, decision=REJECT, explanation="bench")
+
     def touch_refresh(game):
         seat = Seat.objects.filter(game=game).order_by("number").first()
         Seat.objects.filter(pk=seat.pk).update(total=seat.total + 1)
         services.refresh([game.pk])
 
     drain()
-    result: dict = {"floor_ms": floor, "season": scope.season.name, "season_games": season_games.count()}
-    result["sign_off_ms"] = statistics.median(timed(lambda g=g: sign(g)) for g in last_games)
-    end, end_tail = [], []
-    for _ in range(3):
-        end.append(timed(lambda: protest(last_game)))
-        end_tail.append(drain())
-    start, start_tail = [], []
-    for _ in range(3):
-        start.append(timed(lambda: protest(first_game)))
-        start_tail.append(drain())
-    refresh = []
-    for _ in range(3):
-        refresh.append(timed(lambda: touch_refresh(last_game)))
-        drain()
-    result.update(protest_end_ms=statistics.median(end), protest_end_worker_ms=statistics.median(end_tail),
-                  protest_start_ms=statistics.median(start), protest_start_worker_ms=statistics.median(start_tail),
-                  refresh_one_ms=statistics.median(refresh), writes_rss_mb=round(rss_mb()))
-    with override_settings(ROOT_URLCONF=__name__):  # the floor again after the writes: the median of both blocks
-        result["floor_ms"] = statistics.median([floor, median_ms(lambda: client.get("/bench/floor/"), max(21, runs))])
+    result: dict = {"season": scope.season.name, "season_games": season_games.count()}
+    with override_settings(ROOT_URLCONF="floor"):
+        floor = client_floor(client)
+
+        def series(fn, games) -> tuple[float, float, float]:
+            """Each write timed, then the worker's tail it queued (timed), then five floor samples."""
+            times, tails, floors = [], [], []
+            for g in games:
+                times.append(timed(lambda g=g: fn(g)))
+                tails.append(drain())
+                floors += [floor.sample() for _ in range(5)]
+            return statistics.median(times), statistics.median(tails), statistics.median(floors)
+
+        result["sign_off_ms"], _, result["sign_off_floor_ms"] = series(sign, last_games)
+        (result["protest_end_ms"], result["protest_end_worker_ms"],
+         result["protest_end_floor_ms"]) = series(protest, [last_game] * 3)
+        (result["protest_start_ms"], result["protest_start_worker_ms"],
+         result["protest_start_floor_ms"]) = series(protest, [first_game] * 3)
+        (result["reject_start_ms"], _, result["reject_start_floor_ms"]) = series(reject, [first_game] * 3)
+        result["refresh_one_ms"], _, result["refresh_one_floor_ms"] = series(touch_refresh, [last_game] * 3)
+        result["floor_ms"] = floor.median()
+    result["writes_rss_mb"] = round(rss_mb())
     return result
 
 
 def recompute_season() -> dict:
+    from django.db import transaction
+
     from games.models import Game
+    from ratings import services_elo
     from ratings.models import RatingScope
-    from ratings.services import recompute_scope
+    from ratings.services import _store_history, recompute_scope
 
     scopes = list(RatingScope.objects.filter(kind="season").select_related("season"))
     largest = max(scopes, key=lambda s: Game.objects.filter(club_id=s.club_id, date__range=(
@@ -330,12 +297,66 @@ def recompute_season() -> dict:
     before = rss_mb()
     started = time.perf_counter()
     recompute_scope(largest, rebuild_games=True)
+    recompute_s = time.perf_counter() - started
+    # The worker's history tail of the whole season (a change at its first game), then the club's whole Elo tail.
+    first = (Game.objects.filter(largest.games_q(), status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
+             .order_by("date", "pk").values_list("date", "pk").first())
+    tails, tails_cpu = [], []
+    for _ in range(3):
+        started, cpu = time.perf_counter(), time.process_time()
+        with transaction.atomic():
+            _store_history(largest, first)
+        tails.append(time.perf_counter() - started)
+        tails_cpu.append(time.process_time() - cpu)
+    started, cpu = time.perf_counter(), time.process_time()
+    with transaction.atomic():
+        elo_games = services_elo.recompute(largest.club_id, (largest.season.start, 0))
+    elo_s, elo_cpu = time.perf_counter() - started, time.process_time() - cpu
     return {"season": largest.season.name, "season_seats": largest.points.count(),
-            "recompute_season_s": round(time.perf_counter() - started, 1), "rss_before_mb": round(before),
+            "recompute_season_s": round(recompute_s, 2), "history_tail_s": round(statistics.median(tails), 3),
+            "history_tail_cpu_s": round(statistics.median(tails_cpu), 3), "elo_tail_s": round(elo_s, 3),
+            "elo_tail_cpu_s": round(elo_cpu, 3), "elo_tail_games": elo_games, "rss_before_mb": round(before),
             "recompute_peak_rss_mb": round(rss_mb())}
 
 
 # ---------------------------------------------------------------------------------------------- main
+def print_report(report: dict) -> None:
+    """The table: every ratio divides by the floor sampled between the samples of that very figure."""
+    n = report["games"]
+    print(f"ratings bench: {n} games, {report['database']} (DEBUG off)")
+    if "build" in report:
+        b = report["build"]
+        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s (CPU of this process "
+              f"{b['recompute_all_cpu_s']} s; {b['scopes']} scopes), peak RSS {b['build_rss_mb']} MB")
+    m = report["measure"]
+    print(f"  busiest player: {m['busy_player_games']} games in the season; season table {m['season_players']} rows;"
+          f" tournament table {m['tournament_players']} rows")
+    print(f"  floor (base.html, interleaved): median {m['floor_ms']:.2f} ms in the pages process")
+    for name, p in m["pages_ms"].items():
+        print(f"  {name:22} first {p['first']:7.2f} ms = {p['first'] / p['first_floor']:6.1f}x floor · "
+              f"cached {p['cached']:6.2f} ms = {p['cached'] / p['cached_floor']:5.1f}x floor")
+    print(f"  recompute one tournament: {m['recompute_tournament_ms']:.0f} ms = "
+          f"{m['recompute_tournament_ms'] / m['recompute_tournament_floor_ms']:.0f}x floor")
+    mem = report["memory"]
+    print(f"  largest season {mem['season']} ({mem['season_seats']} history rows): recompute "
+          f"{mem['recompute_season_s']} s; the worker's history tail of the whole season {mem['history_tail_s']} s "
+          f"(CPU {mem['history_tail_cpu_s']} s); Elo tail over it {mem['elo_tail_s']} s (CPU {mem['elo_tail_cpu_s']} s, "
+          f"{mem['elo_tail_games']} games); peak RSS "
+          f"{mem['recompute_peak_rss_mb']} MB (process before: {mem['rss_before_mb']} MB)")
+    print(f"  site process after serving the pages: peak RSS {m['serving_rss_mb']} MB")
+    w = report["writes"]
+    print(f"  writes in season {w['season']} ({w['season_games']} games), floor median {w['floor_ms']:.2f} ms:")
+    for key, label in (("sign_off", "sign-off of the season's last game"),
+                       ("protest_end", "upheld protest, season's last game"),
+                       ("protest_start", "upheld protest, season's first game"),
+                       ("reject_start", "rejected protest, season's first game"),
+                       ("refresh_one", "refresh of one changed game (last)")):
+        ms, floor = w[f"{key}_ms"], w[f"{key}_floor_ms"]
+        print(f"    {label:38} {ms:9.1f} ms = {ms / floor:7.1f}x floor")
+    print(f"    worker time for the queued tails: season end {w['protest_end_worker_ms']:.0f} ms, "
+          f"season start {w['protest_start_worker_ms']:.0f} ms; peak RSS of the writes process {w['writes_rss_mb']} MB")
+
+
 def child(mode: str, n: int, extra: list[str]) -> dict:
     out = subprocess.run([sys.executable, __file__, "--games", str(n), f"--{mode}", *extra], check=True,
                          capture_output=True, text=True)
@@ -373,37 +394,7 @@ def main() -> None:
     report["memory"] = child("recompute-season", n, [])
     report["measure"] = child("measure", n, ["--runs", str(args.runs)])
     report["writes"] = child("writes", n, ["--runs", str(args.runs)])
-    pages = report["measure"]["pages_ms"]
-    floor = pages["floor"]["cached"]
-    print(f"ratings bench: {n} games, {report['database']}")
-    if "build" in report:
-        b = report["build"]
-        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s ({b['scopes']} scopes)")
-    m = report["measure"]
-    print(f"  busiest player: {m['busy_player_games']} games in the season; season table {m['season_players']} rows;"
-          f" tournament table {m['tournament_players']} rows")
-    print(f"  floor (empty page, base.html): {floor:.2f} ms")
-    for name in ("season_standings", "tournament_standings", "player_profile"):
-        p = pages[name]
-        print(f"  {name:22} first {p['first']:7.2f} ms = {p['first'] / floor:6.1f}x floor · "
-              f"cached {p['cached']:6.2f} ms = {p['cached'] / floor:5.1f}x floor")
-    print(f"  recompute one tournament: {m['recompute_tournament_ms']:.0f} ms = "
-          f"{m['recompute_tournament_ms'] / floor:.0f}x floor")
-    mem = report["memory"]
-    print(f"  recompute of the largest season ({mem['season']}, {mem['season_seats']} seat rows): "
-          f"{mem['recompute_season_s']} s, peak RSS {mem['recompute_peak_rss_mb']} MB "
-          f"(process before: {mem['rss_before_mb']} MB)")
-    print(f"  site process after serving the pages: peak RSS {m['serving_rss_mb']} MB")
-    w = report["writes"]
-    wf = w["floor_ms"]
-    print(f"  writes in season {w['season']} ({w['season_games']} games), floor {wf:.2f} ms in that process:")
-    for key, label in (("sign_off_ms", "sign-off of the season's last game"),
-                       ("protest_end_ms", "upheld protest, season's last game"),
-                       ("protest_start_ms", "upheld protest, season's first game"),
-                       ("refresh_one_ms", "refresh of one changed game (last)")):
-        print(f"    {label:38} {w[key]:9.1f} ms = {w[key] / wf:7.1f}x floor")
-    print(f"    worker time for the queued tails: season end {w['protest_end_worker_ms']:.0f} ms, "
-          f"season start {w['protest_start_worker_ms']:.0f} ms; peak RSS of the writes process {w['writes_rss_mb']} MB")
+    print_report(report)
     print(json.dumps(report))
 
 

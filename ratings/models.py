@@ -111,10 +111,13 @@ def at_or_after(date, game_id: int, *, game_field: str = "game_id", prefix: str 
 class PlayerGame(models.Model):
     """One counted game of one player, with the facts the statistics need (a seat plus what the nights say)."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
-    tournament = models.ForeignKey("games.Tournament", on_delete=models.CASCADE, null=True, related_name="+")
+    # No single-column index on the keys: each is the first column of a composite index or constraint below
+    # (every index is written on every insert of a recompute).
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", db_index=False)
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+", db_index=False)
+    tournament = models.ForeignKey("games.Tournament", on_delete=models.CASCADE, null=True, related_name="+",
+                                   db_index=False)
     date = models.DateField()
     seat = models.PositiveSmallIntegerField()
     role = models.CharField(max_length=1, blank=True)
@@ -145,8 +148,9 @@ class PlayerGame(models.Model):
 class PlayerStats(models.Model):
     """A player's aggregate over a scope, with the rank and the tie-breaker that decided it (docs/rules.md D8)."""
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="stats")
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    # indexed by the constraint (scope, player) and the index (player, scope) below
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="stats", db_index=False)
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
     rank = models.PositiveIntegerField()
     decided_by = models.CharField(max_length=30, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -184,7 +188,8 @@ class PlayerStats(models.Model):
 class RatingPoint(models.Model):
     """The player's cumulative points and rank in a scope right after one game (the rating history chart)."""
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="points")
+    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="points",
+                              db_index=False)  # the first column of the indexes below
     player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     date = models.DateField()
@@ -208,9 +213,10 @@ class RatingPoint(models.Model):
 class EloChange(models.Model):
     """One player's Elo change in one counted game (docs/elo.md), in the club's order of games (date, game id)."""
 
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="elo_changes")
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
+    # indexed as the first column of the constraint (game, player) and the indexes (club, …), (player, …) below
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+", db_index=False)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="elo_changes", db_index=False)
+    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
     date = models.DateField()
     team = models.CharField(max_length=5)  # red / black
     score = models.FloatField()  # 1 won, 0 lost, 0.5 draw

@@ -26,13 +26,13 @@ import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import update_rows
+from club.db import insert_rows, raw_rows, update_rows
 from club.models import Club, Player
 from games.models import Game, Night, RuleSetVersion, Seat
 from games.rules.protocol import BLACK_ROLES, SHERIFF
@@ -75,7 +75,7 @@ def refresh(game_ids: Iterable[int]) -> None:
         old = [r for r in old_rows.values() if r["game_id"] in changed]
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
-        PlayerGame.objects.bulk_create([PlayerGame(**r) for r in new], batch_size=2000)
+        _insert_facts(new)
         touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
                    | set(Game.objects.filter(pk__in=changed).values_list("club_id", "tournament_id", "date", "pk")))
         since = min((date, pk) for _, _, date, pk in touched)
@@ -265,9 +265,18 @@ def _in_scope(scope: RatingScope, row: dict) -> bool:
 def _store_player_games(games) -> int:
     stored = 0
     for rows in _build_facts(games):
-        PlayerGame.objects.bulk_create([PlayerGame(**r) for r in rows], batch_size=2000)
-        stored += len(rows)
+        stored += _insert_facts(rows)
     return stored
+
+
+FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", "won", "main", "extras",
+               "total", "tiebreak_extras", "difficult", "fouls", "first_night_death", "best_move_blacks",
+               "sheriff_black_finds", "don_sheriff_finds"]
+
+
+def _insert_facts(rows: list[dict]) -> int:
+    """Store PlayerGame rows (dicts of FACT_FIELDS, as _game_rows makes them) with one prepared INSERT."""
+    return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))
 
 
 def _build_facts(games) -> Iterator[list[dict]]:
@@ -401,7 +410,7 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
         fields.update(rank=standing.rank, decided_by=standing.decided_by or "")
         old = stored.pop(player_id, None)
         if old is None:
-            create.append(PlayerStats(scope=scope, player_id=player_id, **fields))
+            create.append((scope.pk, player_id, fields["rank"], fields["decided_by"], *(fields[f] for f in STAT_FIELDS)))
         elif any(old[f] != fields[f] for f in STAT_FIELDS):
             changed.append((old["id"], fields))
         elif (old["rank"], old["decided_by"]) != (fields["rank"], fields["decided_by"]):
@@ -410,7 +419,7 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
         PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
     update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
     update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
-    PlayerStats.objects.bulk_create(create, batch_size=1000)
+    insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], create)
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
@@ -467,6 +476,9 @@ def recompute_history(scope_id: int) -> int:
         return written
 
 
+POINT_FIELDS = ["scope_id", "player_id", "game_id", "date", "seq", "n", "points", "cumulative", "rank"]
+
+
 def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int:
     """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
 
@@ -485,45 +497,46 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
         seq = 0 if last is None else last + 1
         for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
             totals[player_id], played[player_id] = int(total * UNITS), n
-        for player_id, total in games.values_list("player_id", "total"):
+        tail = games.values("player_id").order_by("player_id").annotate(t=Sum("total"), n=Count("id"))
+        for player_id, total, n in tail.values_list("player_id", "t", "n"):
             totals[player_id] -= int(total * UNITS)
-            played[player_id] -= 1
+            played[player_id] -= n
         totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
         points.filter(seq__gte=seq).delete()
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
-    rows: list[RatingPoint] = []
+    rows: list[tuple] = []
     written = 0
-    current: list[tuple[int, int, dt.date, Decimal]] = []
+    # The tail is read and written as the driver gives it (club.db.raw_rows): on SQLite a point is a float, the
+    # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
+    cumulative = (lambda units: units / UNITS) if connection.vendor == "sqlite" else (
+        lambda units: Decimal(units) / UNITS)
+    current: list[tuple] = []
 
     def flush_game() -> None:
         for player_id, _game_id, _date, total in current:
             old = totals.get(player_id)
             if old is not None:
                 del ranking[bisect.bisect_left(ranking, -old)]
-            new = (old or 0) + int(total * UNITS)
+            new = (old or 0) + round(total * UNITS)
             totals[player_id] = new
             bisect.insort(ranking, -new)
         for player_id, game_id, date, total in current:
             units = totals[player_id]
             n = played.get(player_id, 0)
             played[player_id] = n + 1
-            rows.append(RatingPoint(scope_id=scope.pk, player_id=player_id, game_id=game_id, date=date, seq=seq, n=n,
-                                    points=total, cumulative=Decimal(units) / UNITS,
-                                    rank=bisect.bisect_left(ranking, -units) + 1))
+            rows.append((scope.pk, player_id, game_id, date, seq, n, total, cumulative(units),
+                         bisect.bisect_left(ranking, -units) + 1))
 
-    for row in games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total").iterator(
-            chunk_size=5000):
+    for row in raw_rows(games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total")):
         if current and current[0][1] != row[1]:
             flush_game()
             seq += 1
             current = []
             if len(rows) >= 5000:
                 pause_for_tests()
-                RatingPoint.objects.bulk_create(rows)
-                written += len(rows)
+                written += insert_rows(RatingPoint, POINT_FIELDS, rows)
                 rows = []
         current.append(row)
     if current:
         flush_game()
-    RatingPoint.objects.bulk_create(rows, batch_size=5000)
-    return written + len(rows)
+    return written + insert_rows(RatingPoint, POINT_FIELDS, rows)

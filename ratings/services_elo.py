@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
+from club.db import insert_rows
 from club.models import Club
 from games.models import Game, Seat
 from ratings import elo
@@ -26,6 +27,7 @@ INLINE_TAIL = 50  # games after a change recomputed in the request; a longer tai
 CHUNK = 1000
 COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
 
+CHANGE_FIELDS = ["club_id", "game_id", "player_id", "date", "team", "score", "before", "delta", "after", "games"]
 Key = tuple[dt.date, int]  # (date, game id): the order of a club's games
 
 
@@ -121,7 +123,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
         if new:  # the rating each newcomer to the tail had just before it
             for player_id, after, games in _last_rows(new):
                 ratings[player_id], counts[player_id] = after, games
-        rows: list[EloChange] = []
+        rows: list[tuple] = []
         for game_id_, game_date, result in chunk:
             game_seats = [elo.Seat(p, elo.team_of(role), _score(result, elo.team_of(role)))
                           for p, role in seats.get(game_id_, [])]
@@ -130,18 +132,17 @@ def recompute(club_id: int, since: Key | None = None) -> int:
             for change in elo.game_changes(game_seats, ratings, k=club.elo_k, start=club.elo_start):
                 seat = next(s for s in game_seats if s.player == change.player)
                 counts[change.player] = counts.get(change.player, 0) + 1
-                rows.append(EloChange(club_id=club_id, game_id=game_id_, player_id=change.player, date=game_date,
-                                      team=seat.team, score=seat.score, before=change.before, delta=change.delta,
-                                      after=change.after, games=counts[change.player]))
+                rows.append((club_id, game_id_, change.player, game_date, seat.team, seat.score, change.before,
+                             change.delta, change.after, counts[change.player]))
                 ratings[change.player] = change.after
-        EloChange.objects.bulk_create(rows, batch_size=2000)
+        insert_rows(EloChange, CHANGE_FIELDS, rows)
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
     for player_id, after, games in _last_rows(stale):
         ratings[player_id], counts[player_id] = after, games
     players = touched | ratings.keys()
     EloRating.objects.filter(player_id__in=players).delete()
-    EloRating.objects.bulk_create([EloRating(club_id=club_id, player_id=p, elo=ratings[p], games=counts[p])
-                                   for p in sorted(ratings)], batch_size=2000)
+    insert_rows(EloRating, ["club_id", "player_id", "elo", "games"],
+                [(club_id, p, ratings[p], counts[p]) for p in sorted(ratings)])
     return len(ids)
 
 

@@ -1,4 +1,5 @@
-"""Property: after any sequence of imports, sign-offs and protest decisions, every stored aggregate — facts,
+"""Property: after any sequence of imports, sign-offs and protest decisions (reversed, penalised, annulled and
+replayed, rejected — on any game, the season's earliest included), every stored aggregate — facts,
 tables, rating history, Elo — equals a recompute from scratch (and the season summary, computed when read, is the
 same function of the games either way). The inline limits are lowered so that the long-tail task paths (run at once
 by the test task backend) are taken too."""
@@ -20,7 +21,7 @@ from club.tests.factories import UserFactory
 from games.live.apply import live_apply
 from games.live.base import ActionRefused
 from games.models import Game, Protest
-from games.protests import UPHOLD, protest_decide
+from games.protests import REJECT, UPHOLD, protest_decide
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.ruleset import get_preset
@@ -36,7 +37,8 @@ operation = st.one_of(
     st.tuples(st.just("import"), st.integers(0, 60), st.sampled_from(["cml", "xcraft"]), st.integers(1, 3),
               st.integers(0, 10_000)),
     st.tuples(st.just("sign"), st.integers(0, 50)),
-    st.tuples(st.just("protest"), st.integers(0, 50), st.sampled_from(["reverse_result", "add_penalty"])),
+    st.tuples(st.just("protest"), st.integers(0, 50),
+              st.sampled_from(["reverse_result", "add_penalty", "replay", "reject"])),
 )
 
 
@@ -87,11 +89,15 @@ def test_every_stored_aggregate_equals_a_recompute_after_any_history(ops, monkey
                 seat = game.seats.order_by("number").first()
                 protest = Protest.objects.create(game=game, player=seat.player, seat=seat.number, filed_by=admin,
                                                  category=Protest.Category.RESULT, text="x", filed_at=timezone.now())
-                outcome = ({"kind": "reverse_result", "result": "black" if game.result != "black" else "red"}
-                           if op[2] == "reverse_result" else
-                           {"kind": "add_penalty", "seat": 3, "points": "-0.5", "clause": "002 III.6", "note": ""})
-                protest_decide(protest=protest, by=admin, decision=UPHOLD, explanation="x", sk_representative="СК",
-                               outcomes=[outcome])
+                outcomes = {"reverse_result": [{"kind": "reverse_result",
+                                                "result": "black" if game.result != "black" else "red"}],
+                            "add_penalty": [{"kind": "add_penalty", "seat": 3, "points": "-0.5", "clause": "002 III.6",
+                                             "note": ""}],
+                            "replay": [{"kind": "replay"}],  # annulled: its rows leave every aggregate
+                            "reject": []}[op[2]]
+                protest_decide(protest=protest, by=admin, decision=REJECT if op[2] == "reject" else UPHOLD,
+                               explanation="x", sk_representative="" if op[2] == "reject" else "СК",
+                               outcomes=outcomes)
         incremental = snapshot()
         assert incremental["elo"] and incremental["stats"]
         services.recompute_all()
