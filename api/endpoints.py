@@ -17,6 +17,7 @@ from pydantic import Field
 from api import schemas as s
 from api import selectors
 from api.auth import READ_AUTH, TokenAuth
+from api.middleware import known_poll
 from api.services import api_import
 
 api = NinjaAPI(
@@ -156,7 +157,8 @@ def game_list(request, club: Id | None = None, tournament: Id | None = None, sea
 
 @api.get("/games/{game_id}/", response={200: s.GameDetail, **READ}, tags=["games"])
 def game_detail(request, game_id: Id):
-    return selectors.game_detail(game_id, request.auth)
+    """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer."""
+    return known_poll(request, selectors.game_stamp(game_id)) or selectors.game_detail(game_id, request.auth)
 
 
 @api.get("/protests/", response={200: s.Page[s.Protest], **READ}, tags=["protests"])

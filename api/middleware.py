@@ -23,6 +23,10 @@ from club import throttle
 from club.axes_handler import client_ip
 
 PREFIX = "/api/"
+# A polled answer whose inputs are stamped (api.selectors.game_stamp) remembers its ETag under the stamp and the
+# reader for this long: an unchanged poll is then a 304 without reading the answer. What the stamp does not cover
+# (a player renamed) shows within this time.
+STAMP_SECONDS = 60
 
 
 def _etag(body: bytes) -> str:
@@ -44,6 +48,31 @@ def _not_modified(request, etag: str, last_modified: int) -> bool:
         return etag in parse_etags(if_none_match) or if_none_match.strip() == "*"
     since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
     return since is not None and last_modified <= since
+
+
+def _reader(request) -> str:
+    token = getattr(request, "api_token", None)
+    user = getattr(request, "auth", None)
+    return f"t{token.pk}" if token is not None else f"u{getattr(user, 'pk', None) or 0}"
+
+
+def known_poll(request, stamp: str | None):
+    """A 304 for a poll repeating the ETag this reader was given for the same stamp, else None (and the ETag of the
+    answer about to be built is remembered under the stamp)."""
+    if stamp is None:
+        return None
+    key = "api:stamp:" + hashlib.sha256(f"{stamp}|{_reader(request)}".encode()).hexdigest()[:32]
+    known = cache.get(key)
+    request.api_stamp_key = key
+    if not (isinstance(known, tuple) and len(known) == 2):
+        return None
+    etag, last_modified = known
+    if not _not_modified(request, etag, last_modified):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"], response["Last-Modified"] = etag, http_date(last_modified)
+    patch_vary_headers(response, ("Authorization", "Cookie"))
+    return response
 
 
 class ApiMiddleware:
@@ -80,6 +109,9 @@ class ApiMiddleware:
     def _conditional(self, request, response):
         etag = _etag(response.content)
         last_modified = _first_seen(etag)
+        stamp_key = getattr(request, "api_stamp_key", None)
+        if stamp_key:
+            cache.set(stamp_key, (etag, last_modified), STAMP_SECONDS)
         patch_vary_headers(response, ("Authorization", "Cookie"))
         if _not_modified(request, etag, last_modified):
             not_modified = HttpResponseNotModified()

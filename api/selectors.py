@@ -8,7 +8,7 @@ from dataclasses import asdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
 from api.models import ApiToken
@@ -242,6 +242,17 @@ def games(user, *, club_id: int | None, tournament_id: int | None, season_id: in
     for c in Club.objects.filter(pk__in=qs.values("club_id")):
         visible = visible | visible_games(qs.filter(club=c), user, c)
     return visible.order_by("-date", "-id")
+
+
+def game_stamp(pk: int) -> str | None:
+    """What a game's answer is made of, in one query: its version (bumped by every write of the protocol and the
+    live entry), status, phase and result, and its protests. None for a game of hidden rounds or none at all (those
+    take the full path, with its permission check)."""
+    row = (Game.objects.filter(pk=pk, results_hidden=False)
+           .annotate(protests_n=Count("protests"), pending=Count("protests", filter=Q(protests__status="pending")),
+                     decided=Max("protests__decided_at"))
+           .values_list("version", "status", "phase", "result", "protests_n", "pending", "decided").first())
+    return None if row is None else f"game:{pk}:" + ":".join(str(part) for part in row)
 
 
 def game_detail(pk: int, user) -> dict[str, Any]:

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
@@ -25,6 +27,17 @@ pytestmark = pytest.mark.django_db(transaction=False)
 EXAMPLES = 12
 CONFORMANCE = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
                response_schema_conformance]
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """The WSGI handler closes the database connection after each request (CONN_MAX_AGE); inside the test's
+    transaction that would end it. Django's test client keeps it the same way (it disconnects the same receiver)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 def _operations():

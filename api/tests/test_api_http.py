@@ -102,3 +102,16 @@ def test_games_page_and_filter_by_the_day_played():
     assert [g["id"] for g in day["items"]] == [other_day.pk]
     bad = client.get("/api/v1/games/?date=вчера")
     assert bad.status_code == 422 and "date" in json.loads(bad.content)["detail"]
+
+
+def test_an_unchanged_game_poll_is_answered_from_its_stamp_in_one_query(django_assert_max_num_queries):
+    cast = cast_in_night_one()
+    client, url = Client(), f"/api/v1/games/{cast.game.pk}/"
+    etag = client.get(url)["ETag"]
+    with django_assert_max_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    judge = Client()
+    judge.force_login(cast.judge)  # another reader: his own answer (with the roles), not the anonymous one's 304
+    assert judge.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+    cast.game.__class__.objects.filter(pk=cast.game.pk).update(results_hidden=True)
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404  # hidden now: the full path refuses it
