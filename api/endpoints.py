@@ -58,12 +58,30 @@ def unauthorized(request, exc):
     return _detail(request, message, 401)
 
 
+# pydantic's error kinds as the reader's words (the rule the value broke); an unknown kind keeps pydantic's text
+RULES = {
+    "int_parsing": lambda ctx: _("a whole number is expected"),
+    "int_type": lambda ctx: _("a whole number is expected"),
+    "greater_than_equal": lambda ctx: _("at least %(limit)s") % {"limit": ctx.get("ge")},
+    "less_than_equal": lambda ctx: _("at most %(limit)s") % {"limit": ctx.get("le")},
+    "date_parsing": lambda ctx: _("a date as YYYY-MM-DD is expected"),
+    "date_from_datetime_parsing": lambda ctx: _("a date as YYYY-MM-DD is expected"),
+    "string_too_long": lambda ctx: _("at most %(limit)s characters") % {"limit": ctx.get("max_length")},
+    "string_pattern_mismatch": lambda ctx: _("the NUL character is not allowed"),
+    "missing": lambda ctx: _("required"),
+}
+
+
+def _problem(error: dict) -> str:
+    field = ".".join(str(part) for part in error.get("loc", ())[1:]) or "?"
+    rule = RULES.get(error.get("type", ""))
+    text = rule(error.get("ctx") or {}) if rule else error.get("msg", "")
+    return _("%(field)s: %(problem)s") % {"field": field, "problem": text}
+
+
 @api.exception_handler(NinjaValidationError)
 def invalid(request, exc):
-    problems = []
-    for error in exc.errors:
-        field = ".".join(str(part) for part in error.get("loc", ())[1:]) or "?"
-        problems.append(_("%(field)s: %(problem)s") % {"field": field, "problem": error.get("msg", "")})
+    problems = [_problem(error) for error in exc.errors]
     return _detail(request, "; ".join(problems) or _("The request is not valid."), 422)
 
 

@@ -101,7 +101,9 @@ def test_games_page_and_filter_by_the_day_played():
     day = json.loads(client.get("/api/v1/games/?date=2026-11-29").content)
     assert [g["id"] for g in day["items"]] == [other_day.pk]
     bad = client.get("/api/v1/games/?date=вчера")
-    assert bad.status_code == 422 and "date" in json.loads(bad.content)["detail"]
+    assert bad.status_code == 422 and json.loads(bad.content)["detail"] == "date: нужна дата в виде ГГГГ-ММ-ДД"
+    too_many = client.get("/api/v1/games/?per_page=500")
+    assert too_many.status_code == 422 and json.loads(too_many.content)["detail"] == "per_page: не больше 100"
 
 
 def test_an_unchanged_game_poll_is_answered_from_its_stamp_in_one_query(django_assert_max_num_queries):
