@@ -81,9 +81,12 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "csp",
+    "corsheaders",
+    "ninja",  # django-ninja's own templates and static files: the API docs page without a CDN
     "club",
     "games",
     "ratings",
+    "api",
     "django_tasks",
     "django_tasks_db",
 ]
@@ -91,6 +94,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # CORS before anything that can answer by itself (whitenoise, CommonMiddleware); then the API's rate limit and
+    # conditional GET (api/middleware.py), which touch only /api/ and need no session.
+    "corsheaders.middleware.CorsMiddleware",
+    "api.middleware.ApiMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "club.middleware.ClubLocaleMiddleware",
@@ -276,6 +283,16 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+# The read API (/api/v1/, api/): any origin may GET it (CORS, django-cors-headers), no other method cross-origin;
+# API_RATE_LIMIT_PER_MINUTE answers per client address (0: no limit); an ETag's first-seen time (its Last-Modified)
+# is remembered for API_ETAG_MEMORY_SECONDS.
+CORS_URLS_REGEX = r"^/api/v1/.*$"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After")
+API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 300)
+API_ETAG_MEMORY_SECONDS = env_int("API_ETAG_MEMORY_SECONDS", 7 * 24 * 3600)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("protocol/blank.pdf", include("games.urls_blank")),
     path("ratings/", include("ratings.urls")),
+    path("api/", include("api.urls")),
+    path("staff/api-tokens/", include("api.urls_staff")),
 ]
 
 # Error pages that need neither the user nor the database (club/views_errors.py).

@@ -36,7 +36,7 @@ LOGINS = {"anonymous": None, "player": "player", "judge": "judge1", "head judge"
 
 # Words a Russian page may show in Latin letters: rule-set and file-format names, the site's name, units.
 LATIN_ALLOWED = {
-    "CML", "X-Craft", "XCraft", "FIIM", "PDF", "CSV", "JSON", "mafclub", "English", "Elo", "OpenSkill",
+    "CML", "X-Craft", "XCraft", "FIIM", "PDF", "CSV", "JSON", "API", "mafclub", "English", "Elo", "OpenSkill",
     "RU", "EN",  # the language switch's codes
     "A4", "ID", "Ci",  # Ci: the rule books' own name of the compensation points (002 App.)
     "URL", "Email", "email", "e-mail", "E-mail",

@@ -149,7 +149,11 @@ def params(w: World) -> Params:
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files
                "content_type_id": [str(ContentType.objects.get_for_model(Game).pk)], "object_id": [str(w.finished.pk)],
-               "url": ["no-such-page/"], "path": ["no-such-file.txt"]},
+               "url": ["no-such-page/"], "path": ["no-such-file.txt"],
+               # the read API's path parameters (api/endpoints.py)
+               "club_id": [str(w.tournament.club_id)], "player_id": [str(w.player.pk)],
+               "season_id": [str(w.season.pk)], "tournament_id": [str(w.tournament.pk), str(w.empty_tournament.pk)],
+               "game_id": [str(w.finished.pk), str(w.live.pk)]},
         queries={name: ["", *q] for name, q in queries.items()},
         hint="add its objects to pk_values (or its values to params) in ratings/tests/test_get_never_writes.py")
 

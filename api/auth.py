@@ -1,0 +1,32 @@
+"""Who reads: the holder of a bearer token, else the session's user (anonymous included).
+
+A token acts as its holder (api.models.ApiToken), so every visibility rule of the site (games.visibility,
+games.permissions) applies to it unchanged. A revoked or unknown token is refused with 401, never read as anonymous.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from ninja.errors import AuthenticationError
+from ninja.security import HttpBearer
+
+from api.selectors import token_by_key
+
+
+class TokenAuth(HttpBearer):
+    openapi_description = "Ключ API-токена: «Authorization: Bearer mc_…» (выдаёт администратор клуба)."
+
+    def authenticate(self, request, token: str):
+        found = token_by_key(token)
+        if found is None:
+            raise AuthenticationError(401, _("Authorization: the API token is unknown or revoked."))
+        request.api_token = found
+        return found.holder
+
+
+def session_or_anonymous(request):
+    """No token: the reader is the session's user (a browser on the site) or anonymous."""
+    return request.user
+
+
+READ_AUTH = [TokenAuth(), session_or_anonymous]

@@ -1,0 +1,124 @@
+"""Around every answer under /api/: a per-address rate limit (429 with Retry-After) and conditional GETs (ETag,
+Last-Modified, 304).
+
+The limit is a fixed window counted in the site's cache (club.throttle): a cache that is down lets the request
+through (club.cache.ResilientRedisCache answers a miss), never a 500. The ETag is the hash of the answer's body for
+its reader (`Vary: Authorization, Cookie`), so it changes whenever anything in the answer does; Last-Modified is when
+the server first gave that body, remembered in the cache under the ETag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponseNotModified, JsonResponse
+from django.utils.cache import patch_vary_headers
+from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.translation import gettext as _
+
+from club import throttle
+from club.axes_handler import client_ip
+
+PREFIX = "/api/"
+# A polled answer whose inputs are stamped (api.selectors.game_stamp) remembers its ETag under the stamp and the
+# reader for this long: an unchanged poll is then a 304 without reading the answer. What the stamp does not cover
+# (a player renamed) shows within this time.
+STAMP_SECONDS = 60
+
+
+def _etag(body: bytes) -> str:
+    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def _first_seen(etag: str) -> int:
+    key = "api:etag:" + etag.strip('"')
+    now = int(time.time())
+    if cache.add(key, now, settings.API_ETAG_MEMORY_SECONDS):
+        return now
+    seen = cache.get(key)
+    return seen if isinstance(seen, int) else now
+
+
+def _not_modified(request, etag: str, last_modified: int) -> bool:
+    if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
+    if if_none_match:
+        return etag in parse_etags(if_none_match) or if_none_match.strip() == "*"
+    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
+    return since is not None and last_modified <= since
+
+
+def _reader(request) -> str:
+    token = getattr(request, "api_token", None)
+    user = getattr(request, "auth", None)
+    return f"t{token.pk}" if token is not None else f"u{getattr(user, 'pk', None) or 0}"
+
+
+def known_poll(request, stamp: str | None):
+    """A 304 for a poll repeating the ETag this reader was given for the same stamp, else None (and the ETag of the
+    answer about to be built is remembered under the stamp)."""
+    if stamp is None:
+        return None
+    key = "api:stamp:" + hashlib.sha256(f"{stamp}|{_reader(request)}".encode()).hexdigest()[:32]
+    known = cache.get(key)
+    request.api_stamp_key = key
+    if not (isinstance(known, tuple) and len(known) == 2):
+        return None
+    etag, last_modified = known
+    if not _not_modified(request, etag, last_modified):
+        return None
+    response = HttpResponseNotModified()
+    response["ETag"], response["Last-Modified"] = etag, http_date(last_modified)
+    patch_vary_headers(response, ("Authorization", "Cookie"))
+    return response
+
+
+class ApiMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.path.startswith(PREFIX):
+            return self.get_response(request)
+        limited = self._over_limit(request)
+        if limited is not None:
+            return limited
+        response = self.get_response(request)
+        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.streaming:
+            response = self._conditional(request, response)
+        return response
+
+    def _over_limit(self, request):
+        limit = settings.API_RATE_LIMIT_PER_MINUTE
+        if limit <= 0 or request.method == "OPTIONS":
+            return None
+        address = client_ip(request) or "unknown"
+        window = int(time.time() // 60)
+        scope = f"api:{window}"
+        if throttle.over_limit(scope, address, limit=limit):
+            response = JsonResponse({"detail": _("Too many requests from your address: at most %(limit)s a "
+                                                 "minute. Try again in %(seconds)s s.")
+                                     % {"limit": limit, "seconds": 60 - int(time.time()) % 60}}, status=429)
+            response["Retry-After"] = str(60 - int(time.time()) % 60)
+            return response
+        throttle.count(scope, address, period_seconds=60)
+        return None
+
+    def _conditional(self, request, response):
+        etag = _etag(response.content)
+        last_modified = _first_seen(etag)
+        stamp_key = getattr(request, "api_stamp_key", None)
+        if stamp_key:
+            cache.set(stamp_key, (etag, last_modified), STAMP_SECONDS)
+        patch_vary_headers(response, ("Authorization", "Cookie"))
+        if _not_modified(request, etag, last_modified):
+            not_modified = HttpResponseNotModified()
+            for header in ("Vary", "Cache-Control"):
+                if header in response:
+                    not_modified[header] = response[header]
+            response = not_modified
+        response["ETag"] = etag
+        response["Last-Modified"] = http_date(last_modified)
+        return response

@@ -1,0 +1,76 @@
+"""Writes of the API app: issuing and revoking tokens (a club admin's), and the one write endpoint's import."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from api.models import ApiToken
+from club.models import Club, Membership
+from club.permissions import is_club_admin
+from club.services import ServiceError
+
+KEY_PREFIX = "mc_"
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def token_issue(*, club: Club, by, name: str, holder) -> tuple[ApiToken, str]:
+    """A new token for `holder` (a member of the club's staff, or the admin himself); returns it and its key, which
+    is shown once and never stored."""
+    if not is_club_admin(by, club):
+        raise PermissionDenied(_("Only a club admin may issue API tokens."))
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError(_("Name: give the token a name (what it is for)."), field="name")
+    if len(name) > ApiToken._meta.get_field("name").max_length:
+        raise ServiceError(_("Name: at most 120 characters."), field="name")
+    User = get_user_model()
+    if not isinstance(holder, User) or not (holder.pk == by.pk or Membership.objects.filter(
+            club=club, user=holder).exists()):
+        raise ServiceError(_("Holder: a token is issued only to a member of the club's staff."), field="holder")
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        token = ApiToken.objects.create(club=club, name=name, holder=holder, key_hash=key_hash(key),
+                                        prefix=key[:10], created_by=by)
+    return token, key
+
+
+def token_revoke(*, token: ApiToken, by) -> ApiToken:
+    if not is_club_admin(by, token.club):
+        raise PermissionDenied(_("Only a club admin may revoke API tokens."))
+    with transaction.atomic():
+        locked = ApiToken.objects.select_for_update().get(pk=token.pk)
+        if locked.revoked_at is None:
+            locked.revoked_at = timezone.now()
+            locked.save(update_fields=["revoked_at"])
+    return locked
+
+
+def api_import(*, token: ApiToken, body: bytes) -> tuple[int, dict]:
+    """`POST /api/v1/imports/`: the body is one mafclub/1 document, imported into the token's club by its holder
+    (games.services.import_documents: the permission check, one transaction, nothing written on any problem).
+    Returns the HTTP status and the answer: 201 and the report, or 400 and the problems."""
+    from games.services import ImportFailed, import_documents
+
+    holder = token.holder
+    if not is_club_admin(holder, token.club):
+        raise PermissionDenied(_("Only a club admin may import protocols."))
+    try:
+        report = import_documents(documents=[("request", body)], club=token.club, by=holder)
+    except ImportFailed as exc:
+        return 400, {"detail": _("%(count)s problem(s); nothing was imported.") % {"count": len(exc.problems)},
+                     "problems": exc.problems, "messages": exc.shown}
+    except ServiceError as exc:
+        return 400, {"detail": exc.message, "problems": [str(exc)], "messages": [exc.message]}
+    return 201, {"club": report.club.name, "created": report.created, "updated": report.updated,
+                 "players_created": report.players_created, "tournaments": [t.name for t in report.tournaments],
+                 "warnings": report.warnings_shown}
