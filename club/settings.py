@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "club",
     "games",
     "ratings",
+    "broadcast",
     "django_tasks",
     "django_tasks_db",
 ]

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("protocol/blank.pdf", include("games.urls_blank")),
     path("ratings/", include("ratings.urls")),
+    path("broadcast/", include("broadcast.urls")),
 ]
 
 # Error pages that need neither the user nor the database (club/views_errors.py).
