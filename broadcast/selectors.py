@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Case, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Q, QuerySet
 
 from broadcast.models import OverlayToken
 from club.models import Player
@@ -26,10 +26,11 @@ STANDINGS_ROWS = 10
 
 
 def live_token(token: str) -> OverlayToken | None:
-    """The token's row when it exists and is not revoked (one indexed query)."""
+    """The token's row when it exists and is not revoked (one query on the unique index, no ordering)."""
     if not token or len(token) > 64:
         return None
-    return OverlayToken.objects.filter(token=token, revoked_at__isnull=True).first()
+    rows = list(OverlayToken.objects.filter(token=token, revoked_at__isnull=True).order_by()[:1])
+    return rows[0] if rows else None
 
 
 def event_games(tok: OverlayToken) -> QuerySet[Game]:
@@ -39,17 +40,22 @@ def event_games(tok: OverlayToken) -> QuerySet[Game]:
 
 
 def table_games(tok: OverlayToken, table: int) -> QuerySet[Game]:
-    """The event's games at `table`, the one being played first, then the latest (a game without a table number
-    sits at table 1, as a club evening's single table)."""
+    """The event's games at `table` (a game without a table number sits at table 1, as a club evening's single
+    table), annulled ones left out."""
     where = Q(table=table) | Q(table__isnull=True) if table == 1 else Q(table=table)
-    playing = Case(When(status=Game.Status.IN_PROGRESS, then=Value(1)), default=Value(0), output_field=IntegerField())
-    return (event_games(tok).filter(where).exclude(status=Game.Status.ANNULLED)
-            .annotate(playing=playing).order_by("-playing", "-number"))
+    return event_games(tok).filter(where).exclude(status=Game.Status.ANNULLED)
 
 
 def table_head(tok: OverlayToken, table: int) -> tuple[int, int, bool] | None:
-    """(game id, version, results hidden) of the game shown at `table`: all an unchanged poll reads."""
-    return table_games(tok, table).values_list("pk", "version", "results_hidden").first()
+    """(game id, version, results hidden) of the game shown at `table` — the one being played, else the latest:
+    all an unchanged poll reads. A table holds a few games per event, so they are picked here, not in SQL (an
+    ordering expression costs the poll more than the rows do)."""
+    rows = list(table_games(tok, table).order_by().values_list("pk", "version", "results_hidden", "status",
+                                                               "number"))
+    if not rows:
+        return None
+    pk, version, hidden, _status, _number = max(rows, key=lambda r: (r[3] == Game.Status.IN_PROGRESS, r[4]))
+    return pk, version, hidden
 
 
 def board_etag(tok: OverlayToken, head: tuple[int, int, bool] | None, language: str) -> str:
@@ -173,7 +179,7 @@ def standings(tok: OverlayToken) -> Standings:
 def result_board(tok: OverlayToken, table: int) -> Board | None:
     """The latest counted, not hidden game at `table`, with its result and points (None before one ends)."""
     head = (table_games(tok, table).filter(status__in=(Game.Status.FINISHED, Game.Status.SIGNED),
-                                           results_hidden=False).exclude(result="")
+                                           results_hidden=False).exclude(result="").order_by("-number")
             .values_list("pk", "version", "results_hidden").first())
     if head is None:
         return None

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -20,7 +22,8 @@ from club.services import ServiceError
 from games.models import ClubEvening, Tournament
 
 TABLE = "broadcast/table.html"
-POLL_MS = 500  # docs/broadcast.md: a tap shows within the poll interval plus one request
+FRAGMENT_TTL = 120  # seconds a rendered board is kept for the other overlays of the same game version
+POLL_MS = 400  # docs/broadcast.md: a tap shows within the poll interval plus one request (under 1 s)
 
 
 def _token(token: str) -> OverlayToken:
@@ -58,8 +61,15 @@ def table_state(request, overlay: str, table: int):
         response = HttpResponseNotModified()
         response["ETag"] = etag
         return _no_store(response)
-    board = selectors.table_board(tok, head)
-    response = render(request, f"{TABLE}#board", {"b": board, "tok": tok, "table": table})
+    # The fragment is shared by every overlay of the same token kind and game version: one render per change, not
+    # one per viewer. The key carries the version (bumped by every write), so an entry is never stale.
+    key = f"broadcast:board:{table}:{etag}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(f"{TABLE}#board", {"b": selectors.table_board(tok, head), "tok": tok,
+                                                   "table": table})  # no request: nothing personal in it
+        cache.set(key, html, FRAGMENT_TTL)
+    response = HttpResponse(html)
     response["ETag"] = etag
     return _no_store(response)
 

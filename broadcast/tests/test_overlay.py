@@ -228,7 +228,17 @@ def test_an_unchanged_poll_is_a_304_and_a_tap_changes_the_etag(cast):
     public_etag = after["ETag"]
     director = token_for(cast, OverlayToken.Kind.DIRECTOR)
     director_url = reverse("broadcast:table_state", args=[director.token, 1])
-    assert Client().get(director_url, HTTP_IF_NONE_MATCH=public_etag).status_code == 200  # kinds never share one
+    director_board = Client().get(director_url, HTTP_IF_NONE_MATCH=public_etag)  # kinds share no ETag, no fragment
+    assert director_board.status_code == 200 and ROLE_CELL.search(director_board.content.decode())
+    assert not ROLE_CELL.search(Client().get(url).content.decode())
+
+
+def test_the_overlay_page_is_bare_for_obs_and_runs_no_inline_script(cast):
+    in_day_two(cast)
+    body = Client().get(reverse("broadcast:table", args=[token_for(cast).token, 1])).content.decode()
+    assert "<nav" not in body and "navbar" not in body and "bootstrap" not in body
+    assert re.findall(r"<script[^>]*>", body) == ['<script src="/static/js/overlay.js" defer>']
+    assert 'class="overlay"' in body and "/static/css/overlay.css" in body
 
 
 def test_the_lower_thirds_show_the_result_the_standings_and_a_players_card(cast):

@@ -49,11 +49,12 @@
         });
       }
       if (response.status === 404) {
-        var b = board();  // the token was revoked: show nothing rather than a stale board
+        var b = board();  // the token was revoked: show nothing rather than a stale board, and stop asking
         if (b) b.replaceChildren();
+        return "revoked";
       }
-    }).catch(function () { /* the network is back on the next poll */ }).then(function () {
-      window.setTimeout(poll, every);
+    }).catch(function () { /* the network is back on the next poll */ }).then(function (state) {
+      if (state !== "revoked") window.setTimeout(poll, every);
     });
   }
 
