@@ -210,13 +210,13 @@ class Poller(threading.Thread):
             time.sleep(self.every)
 
 
-def tap_delays(port: int, games: list, judge, token, every: float) -> list[float]:
+def tap_delays(port: int, games: list, judge, token, every: float) -> tuple[list[float], dict[int, int]]:
     """Each tap's commit → the overlay's first answer with the new version, over whole played games."""
     from django.urls import reverse
 
     from games.models import Game
 
-    delays = []
+    delays, codes = [], {}
     for game in games:
         arrived: dict[str, float] = {}  # ETag -> when the overlay first had it (one poller thread writes)
         url = reverse("broadcast:table_state", args=[token.token, game.table])
@@ -237,7 +237,9 @@ def tap_delays(port: int, games: list, judge, token, every: float) -> list[float
         poller.until = 0
         poller.join()
         assert not poller.errors, poller.errors[:5]
-    return delays
+        for status, count in poller.codes.items():
+            codes[status] = codes.get(status, 0) + count
+    return delays, codes
 
 
 def crowd(port: int, game, judge, token, pollers: int, seconds: float, every: float, tap_every: float) -> dict:
@@ -300,10 +302,10 @@ def main() -> None:
     port = free_port()
     server = start_gunicorn(port)
     try:
-        delays = tap_delays(port, games[:-1], judge, token, every)
+        delays, codes = tap_delays(port, games[:-1], judge, token, every)
         print(f"gunicorn (3 workers), poll every {POLL_MS} ms: tap → overlay over {args.games} played games "
               f"({len(delays)} taps): median {statistics.median(delays) * 1000:.0f} ms, "
-              f"p99 {pct(delays, 0.99) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms")
+              f"p99 {pct(delays, 0.99) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms; the overlay's answers {codes}")
         result = crowd(port, games[-1], judge, token, args.pollers, args.seconds, every, args.tap_every)
         print(f"{args.pollers} overlays polling at once for {args.seconds:.0f} s, a tap every {args.tap_every:g} s: "
               f"{result['requests']} requests "

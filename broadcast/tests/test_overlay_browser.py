@@ -6,6 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from broadcast.models import OverlayToken
 from games.live.apply import live_apply
 from games.tests.judge_screen import PHONE, login, settle
 from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
@@ -71,3 +72,16 @@ def test_a_judges_tap_shows_on_the_overlay_within_a_second(browser, live_server)
     expect(obs.get_by_test_id("ov-seats")).to_have_count(0, timeout=2000)
     assert not [e for e in errors if "Content Security Policy" in e], errors
     obs_context.close()
+
+
+def test_the_overlay_pages_fit_a_phone_that_opens_them(browser, live_server):
+    cast = make_cast()
+    seat_everyone(cast.game, cast.players, ROLES)
+    live_apply(game_id=cast.game.pk, by=cast.judge, kind="start", payload={}, version=1, action_id="start")
+    token = OverlayToken.objects.create(club=cast.club, tournament=cast.tournament, kind=OverlayToken.Kind.DIRECTOR)
+    phone = browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU").new_page()
+    for url in (f"/broadcast/{token.token}/tables/1/", f"/broadcast/{token.token}/tables/1/result/",
+                f"/broadcast/{token.token}/standings/", f"/broadcast/{token.token}/players/{cast.players[0].pk}/"):
+        phone.goto(url)
+        width = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert width <= 1, f"{url} scrolls sideways by {width} px on a phone"
