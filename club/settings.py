@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "api",
+    "broadcast",
     "django_tasks",
     "django_tasks_db",
 ]

@@ -15,6 +15,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("api/", include("api.urls")),
     path("staff/api-tokens/", include("api.urls_staff")),
+    path("broadcast/", include("broadcast.urls")),
 ]
 
 # Error pages that need neither the user nor the database (club/views_errors.py).

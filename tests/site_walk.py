@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
 
+from broadcast.models import OverlayToken
 from club.models import Club, Player, PlayerClaim
 from games.demo import DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
@@ -36,7 +37,8 @@ ABSENT_UNTIL_PUBLISHED = {"games:tournament_seating_json", "games:tournament_car
 
 # Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
 QUERIES = {"games:round_sheets_pdf": ["?games=1-2"]}
-NAMED = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"]}  # a reset link that is no longer valid
+NAMED = {"kind": ["undo"], "uidb64": ["MQ"], "token": ["set-password"],  # a reset link that is no longer valid
+         "overlay": ["demo-overlay-public", "demo-overlay-director"]}  # the tournament's two overlays (build_scene)
 
 
 def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
@@ -82,7 +84,10 @@ def build_scene() -> Scene:
     free = Player.objects.filter(club=club, user__isnull=True).first()
     claim = PlayerClaim.objects.create(user=claimant, player=free)
     busiest = Player.objects.filter(club=club).order_by("-seats__game__id").first()
+    for kind in OverlayToken.Kind.values:
+        OverlayToken.objects.create(club=club, tournament=tournament, kind=kind, token=f"demo-overlay-{kind}")
     ids = {
+        "table": [1],
         "player": [busiest.pk],
         "tournament": [tournament.pk],
         "ruleset": [RuleSetVersion.objects.filter(club__isnull=True).order_by("pk").first().pk],

@@ -45,7 +45,8 @@ POST_NAME = re.compile(r"""POST(?:\.get|\.getlist)?[\[(]\s*["'](\w+)["']""")
 POST_FIELDS = ("text", "category", "seat", "seats", "written_at", "player_id", "nickname", "note", "points", "clause",
                "result", "by", "target", "name", "role", "id", "decision", "explanation", "username", "password",
                "email", "date", "table", "tournament", "evening", "ruleset", "start", "end", "version", "action_id")
-NAMED = {"kind": ["undo", "no-such-action"]}  # slugs take no free text: a real action and a made-up one
+NAMED = {"kind": ["undo", "no-such-action"],  # slugs take no free text: a real action and a made-up one
+         "overlay": ["hostile-overlay"]}  # an overlay's token (the `params` fixture makes it), and the free text
 LOGINS = {"anonymous": None, "admin": "admin"}  # the demo club's admin
 
 
@@ -70,10 +71,13 @@ def params(db) -> Params:
         username="player"), category="result", text="Судья не дал последнее слово", filed_at=timezone.now())
     claim = PlayerClaim.objects.create(user=User.objects.create_user("newcomer", password="x-demo-2026"),
                                        player=Player.objects.filter(club=club, user__isnull=True).first())
+    from broadcast.models import OverlayToken
+
+    OverlayToken.objects.create(club=club, tournament=tournament, token="hostile-overlay")
     ids = {
         "player": [seat.player.pk], "tournament": [tournament.pk], "season": [season.pk],
         "ruleset": [RuleSetVersion.objects.order_by("pk").first().pk], "evening": [evening.pk],
-        "claim": [claim.pk], "protest": [protest.pk], "round": [1],
+        "claim": [claim.pk], "protest": [protest.pk], "round": [1], "table": [1],
         "game": [finished.pk] + ([live.pk] if live else []),
         "signup_sheet": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)[:1]),
     }

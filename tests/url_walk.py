@@ -28,7 +28,7 @@ CHOICES = re.compile(r"[\w|]+")
 KIND_OF_WORD = {
     "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
     "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
-    "rounds": "round", "signups": "signup_sheet",
+    "rounds": "round", "signups": "signup_sheet", "tables": "table",
 }
 FREE_TEXT = {"str", "path", ""}  # converters that take any text (besides regex groups)
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
@@ -90,6 +91,9 @@ def world(db) -> World:
     copy = ruleset_copy(club=club, by=User.objects.get(username="admin"), source=tournament.ruleset,
                         name="Правила клуба", slug="club-rules")
     empty = Tournament.objects.create(club=club, name="Ещё не сыгран", ruleset=tournament.ruleset)
+    OverlayToken = apps.get_model("broadcast", "OverlayToken")  # a higher layer's model: no import from here
+    for kind in OverlayToken.Kind.values:  # the overlays' pages read the game in play, the standings, a player
+        OverlayToken.objects.create(club=club, tournament=tournament, kind=kind, token=f"world-overlay-{kind}")
     return World(tournament=tournament, empty_tournament=empty, finished=finished, live=live, player=player,
                  pending=pending, decided=decided, claim=claim, evening=evening, season=Season.objects.get(club=club),
                  club_rules=copy.pk, preset_rules=tournament.ruleset_id)
@@ -128,6 +132,8 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "ratings:player_profile": [w.player.pk], "ratings:player_history_csv": [w.player.pk],
         "ratings:tournament_standings": tournaments, "ratings:tournament_standings_csv": tournaments,
         "ratings:tournament_standings_json": tournaments,
+        "broadcast:manage_tournament": tournaments, "broadcast:manage_evening": [w.evening.pk],
+        "broadcast:player": [w.player.pk],
     }
 
 
@@ -143,8 +149,8 @@ def params(w: World) -> Params:
         "player_list": ["?q=Ли"],
     }
     return Params(
-        pks=pk_values(w), ids={"round": [1]},
-        named={"kind": ["start"],
+        pks=pk_values(w), ids={"round": [1], "table": [1, 2]},
+        named={"kind": ["start"], "overlay": ["world-overlay-public", "world-overlay-director"],
                # a password-reset link that is no longer valid, and one that never was: a page, no write
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files

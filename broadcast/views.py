@@ -1,0 +1,143 @@
+"""The overlay pages for OBS (reached by token, no login, no session) and the organiser's token page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from broadcast import selectors
+from broadcast.models import OverlayToken
+from broadcast.permissions import can_manage_overlays
+from broadcast.services import token_create, token_revoke
+from club.services import ServiceError
+from games.models import ClubEvening, Tournament
+
+TABLE = "broadcast/table.html"
+FRAGMENT_TTL = 120  # seconds a rendered board is kept for the other overlays of the same game version
+POLL_MS = 400  # docs/broadcast.md: a tap shows within the poll interval plus one request (under 1 s)
+
+
+def _token(token: str) -> OverlayToken:
+    tok = selectors.live_token(token)
+    if tok is None:
+        raise Http404("no such overlay")
+    return tok
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    # OBS must never show a cached board; the ETag makes the revalidation cheap (a 304 without a body).
+    response["Cache-Control"] = "no-cache, private"
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+@require_GET
+def table(request, overlay: str, table: int):
+    tok = _token(overlay)
+    head = selectors.table_head(tok, table)
+    board = selectors.table_board(tok, head)
+    response = render(request, TABLE, {"b": board, "tok": tok, "table": table, "poll_ms": POLL_MS,
+                                       "state_url": reverse("broadcast:table_state", args=[overlay, table]),
+                                       "etag": selectors.board_etag(tok, head, get_language())})
+    return _no_store(response)
+
+
+@require_GET
+def table_state(request, overlay: str, table: int):
+    """The board fragment for overlay.js; 304 when the game's version has not moved (two indexed queries)."""
+    tok = _token(overlay)
+    head = selectors.table_head(tok, table)
+    etag = selectors.board_etag(tok, head, get_language())
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+        response["ETag"] = etag
+        return _no_store(response)
+    # The fragment is shared by every overlay of the same token kind and game version: one render per change, not
+    # one per viewer. The key carries the version (bumped by every write), so an entry is never stale.
+    key = f"broadcast:board:{table}:{etag}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string(f"{TABLE}#board", {"b": selectors.table_board(tok, head), "tok": tok,
+                                                   "table": table})  # no request: nothing personal in it
+        cache.set(key, html, FRAGMENT_TTL)
+    response = HttpResponse(html)
+    response["ETag"] = etag
+    return _no_store(response)
+
+
+@require_GET
+def standings(request, overlay: str):
+    tok = _token(overlay)
+    return _no_store(render(request, "broadcast/standings.html", {"s": selectors.standings(tok), "tok": tok}))
+
+
+@require_GET
+def result(request, overlay: str, table: int):
+    tok = _token(overlay)
+    board = selectors.result_board(tok, table)
+    return _no_store(render(request, "broadcast/result.html", {"b": board, "tok": tok, "table": table}))
+
+
+@require_GET
+def player(request, overlay: str, pk: int):
+    tok = _token(overlay)
+    card = selectors.player_card(tok, pk)
+    if card is None:
+        raise Http404("no such player in this club")
+    return _no_store(render(request, "broadcast/player.html", {"card": card, "tok": tok}))
+
+
+# ------------------------------------------------------------------------------------------------ the organiser
+EVENTS = {"tournament": Tournament, "evening": ClubEvening}
+
+
+def _event_for(user, kind: str, pk: int):
+    model = EVENTS.get(kind)
+    if model is None:
+        raise Http404("no such event kind")
+    event = get_object_or_404(model.objects.select_related("club"), pk=pk)
+    if not can_manage_overlays(user, event):
+        raise PermissionDenied(_("Only a club admin or the tournament's head judge may manage its overlays."))
+    return event
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def manage(request, kind: str, pk: int):
+    """The organiser's page: the event's overlays with their URLs; a POST creates one, or revokes one (`revoke`)."""
+    event = _event_for(request.user, kind, pk)
+    status = 200
+    if request.method == "POST":
+        try:
+            if "revoke" in request.POST:
+                token_revoke(token=_event_token(event, request.POST["revoke"]), by=request.user)
+                messages.success(request, _("Overlay revoked: its URLs no longer open."))
+            else:
+                token_create(event=event, kind=request.POST.get("kind", ""), by=request.user)
+                messages.success(request, _("Overlay created: paste its URLs into the streaming program."))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            return redirect(f"broadcast:manage_{kind}", pk=pk)
+    context = {"event": event, "tokens": selectors.event_tokens(event),
+               "tables": selectors.event_tables(event), "kinds": OverlayToken.Kind.choices,
+               "players": event.club.players.filter(active=True).order_by("nickname")[:200]}
+    return render(request, "broadcast/manage.html", context, status=status)
+
+
+def _event_token(event, raw: str) -> OverlayToken:
+    """One of this event's tokens by its id; another event's or a malformed id is refused, naming the field."""
+    token = event.overlay_tokens.filter(pk=int(raw)).first() if raw.isdigit() else None
+    if token is None:
+        raise ServiceError(_("Overlay: no such overlay of this event."), field="revoke")
+    return token
