@@ -3,7 +3,7 @@ recorded `out` is what the votes imply — through the one resolver of `votes`, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .i18n import N_, Text
 from .problems import error, error_t, warning_t
@@ -28,16 +28,14 @@ from .votes import (
     vote_opening,
 )
 
-if TYPE_CHECKING:
-    from .validate import Replay
-
 
 class VoteCheck:
     """docs/rules.md I14–I21 for one day: which vote is allowed, and whether `out` is what the recorded votes imply."""
 
-    def __init__(self, replay: Replay, day: Day, number: int, where: str, alive_count: int, *,
+    def __init__(self, replay: Any, day: Day, number: int, where: str, alive_count: int, *,
                  still_open: bool = False) -> None:
-        # `replay`: the validator's walk (validate.Replay): its rule set, its problems, the cancelled votes
+        # `replay`: the validator's walk (validate.Replay, which imports this module): its rule set, its problems,
+        # the cancelled votes
         self.replay, self.rs, self.day, self.number = replay, replay.ruleset, day, number
         self.still_open = still_open  # the day is being entered: a missing round or `out` is not an error yet
         self.where, self.alive_count = where, alive_count
