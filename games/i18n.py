@@ -11,6 +11,7 @@ import re
 from functools import cache
 from typing import Any
 
+from django.utils.formats import get_format
 from django.utils.translation import gettext, pgettext
 
 from club.templatetags.points import points
@@ -45,10 +46,30 @@ def phase_code(code: str) -> str:
     return f"{letter}{match.group(2)}"
 
 
+_NUMBER = re.compile(r"[−-]?\d+\.\d+")
+_NUMBER_LIST = re.compile(r"[−-]?\d+(?:\.\d+)?(?:, [−-]?\d+(?:\.\d+)?)+")
+
+
+def number_text(value: str) -> str:
+    """The engine's numbers ("0.3", a list "0.2, 0.3") with the reader's one decimal separator: "0,3" and
+    "0,2; 0,3" in Russian (a comma inside a list of decimals would be ambiguous), unchanged in English."""
+    sep = get_format("DECIMAL_SEPARATOR")
+    if sep == "." or "." not in value:
+        return value
+    if _NUMBER.fullmatch(value):
+        return value.replace(".", sep)
+    if _NUMBER_LIST.fullmatch(value):
+        return "; ".join(part.replace(".", sep) for part in value.split(", "))
+    return value
+
+
 def localize(value: Any) -> Any:
-    """A `Text` in the active language; a phase code ("D2") in the reader's letters; any other value unchanged."""
+    """A `Text` in the active language; a phase code ("D2") in the reader's letters; a number in the reader's
+    decimal separator; any other value unchanged."""
     if isinstance(value, str) and _PHASE_CODE.match(value):
         return phase_code(value)
+    if isinstance(value, str) and not isinstance(value, Text):
+        return number_text(value)
     if isinstance(value, Text):
         if value.context and not value.params:
             return pgettext(value.context, value.template)

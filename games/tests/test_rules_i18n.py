@@ -235,3 +235,20 @@ def test_the_import_page_lists_problems_in_english_when_switched(client, club_ad
     page = _bad_upload(client, "en").content.decode()
     assert "bad.json: game 1: result: " in page
     assert "not black" in page
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_engines_numbers_use_the_readers_one_decimal_separator(language):
+    from django.utils import translation
+
+    from games.i18n import number_text, problem_text
+    from games.rules.i18n import N_
+    from games.rules.problems import error_t
+
+    problem = error_t("judge_extras[0]", N_("%(clause)s: %(points)s is outside %(low)s–%(high)s"), clause="x",
+                      points="0.8", low="0.1", high="0.7")
+    with translation.override(language):
+        text = problem_text(problem)
+        assert ("0,8" in text and "0.8" not in text) if language == "ru" else ("0.8" in text and "0,8" not in text)
+        assert number_text("0.2, 0.3") == ("0,2; 0,3" if language == "ru" else "0.2, 0.3")
+        assert number_text("002 III.14") == "002 III.14" and number_text("4.4.14") == "4.4.14"
