@@ -54,7 +54,6 @@ RULE_CODES = re.compile(r"\b00[0-3] (?:[A-Z]{1,3}\.?\d+(?:\.\d+)*|\d+\.\d+(?:\.\
 # an entry once its page is fixed. (url name, the check's first words) -> why.
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("games:tournament_schedule", "ids used twice"): "the organiser: the schedule's forms repeat id_round, id_a, id_b",
-    ("games:protest_queue", "ids used twice"): "the organiser: every protest card repeats id_decision_0/1",
     ("games:game_detail", "rule code"): "the protocol page prints adjustment and penalty clauses in the text",
     ("games:protest_detail", "rule code"): "a protest's outcomes print their clauses in the text",
     ("games:protest_queue", "rule code"): "the protest queue prints the outcomes' clauses in the text",
