@@ -109,3 +109,16 @@ def test_the_re_vote_is_said_in_plain_russian(live, client):
     assert '<strong data-testid="revote">Переголосование.</strong>' in page
     assert "Re-vote" not in page and "несказанные" not in page
     assert "кто не поднял руку, голосует за последнего выставленного" in page
+
+
+def test_the_third_foul_warning_is_said_once_and_short(live, client):
+    live.game.ruleset = live.game.ruleset.__class__.objects.get(slug="xcraft", club__isnull=True)
+    live.game.save()
+    game = started(live, client)
+    for fouls in range(3):
+        answer = act(client, game, "foul", seat=6, delta=1, **{"from": fouls})
+    text = answer.content.decode()
+    assert text.count("loses the next speech") == 1, text  # the message only, not again under the seats
+    assert "S7.4" not in text and "S7.8" not in text
+    assert 'data-testid="consequence-6"' not in text
+    assert 'data-testid="consequence-6"' in screen(client, game)  # shown while it matters, once the message is gone

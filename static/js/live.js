@@ -309,10 +309,8 @@
       if (by) by.checked = true;
     } else if (item.kind === "foul") {
       var count = document.querySelector("#fouls-" + f.seat + " .fouls-count");
-      if (count) {
-        var fouls = Math.max(0, parseInt(count.textContent, 10) + parseInt(f.delta, 10));
-        count.textContent = String(fouls);  // the "ф." beside it is drawn by the server, for every count
-      }
+      // the "ф." beside the count is drawn by the server for every count, so a local foul reads "1 ф." too
+      if (count) count.textContent = String(Math.max(0, parseInt(count.textContent, 10) + parseInt(f.delta, 10)));
       refreshSheet();
     } else if (item.kind === "nominate") {
       var button = board.querySelector("[data-testid=nominee-" + f.nominee + "]");
