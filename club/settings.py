@@ -204,6 +204,8 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
+# The site's address for links in letters sent outside a request (sign-up letters), e.g. "https://club.example.org".
+SITE_URL = env_str("SITE_URL", "").rstrip("/")
 
 
 def cache_config(url: str) -> dict:

@@ -21,7 +21,7 @@ def _send(signup: Signup, name: str) -> int:
         return 0
     sheet = signup.sheet
     context = {"signup": signup, "sheet": sheet, "event": sheet.event, "player": signup.player,
-               "path": getattr(settings, "SITE_URL", "") + reverse("games:signup_sheet", args=[sheet.pk])}
+               "path": settings.SITE_URL + reverse("games:signup_sheet", args=[sheet.pk])}
     subject = " ".join(render_to_string(f"registration/{name}_subject.txt", context).split())
     body = render_to_string(f"registration/{name}_email.txt", context)
     return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])

@@ -65,14 +65,15 @@ def test_a_waiting_player_who_cancels_moves_nobody(cast, django_capture_on_commi
     assert mail.outbox == []
 
 
-def test_a_sign_up_is_confirmed_by_a_russian_letter(cast, django_capture_on_commit_callbacks):
+def test_a_sign_up_is_confirmed_by_a_russian_letter(cast, django_capture_on_commit_callbacks, settings):
+    settings.SITE_URL = "https://club.example.org"
     with django_capture_on_commit_callbacks(execute=True):
         _join(cast, 0)
     letter = mail.outbox[0]
     assert letter.to == ["player0@example.org"] and letter.subject == "Вы записаны: Вечер пятницы"
     when = timezone.localtime(cast.sheet.starts_at)
     assert f"{when.day} " in letter.body and "Тверская, 7" in letter.body
-    assert f"/games/signups/{cast.sheet.pk}/" in letter.body
+    assert f"https://club.example.org/games/signups/{cast.sheet.pk}/" in letter.body
 
 
 def test_a_waiting_list_letter_says_so(cast, django_capture_on_commit_callbacks):
