@@ -32,7 +32,8 @@ def test_a_judges_tap_shows_on_the_overlay_within_a_second(browser, live_server)
     live_apply(game_id=cast.game.pk, by=cast.judge, kind="start", payload={}, version=1, action_id="start")
 
     # The organiser, on his phone: the tournament's page → "overlay" → create → the URL of table 1.
-    organiser = browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU").new_page()
+    contexts = [browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU") for _ in range(2)]
+    organiser = contexts[0].new_page()
     login(organiser, "club_admin")
     organiser.goto(f"/games/tournaments/{cast.tournament.pk}/")
     organiser.get_by_test_id("overlay-link").click()
@@ -55,7 +56,7 @@ def test_a_judges_tap_shows_on_the_overlay_within_a_second(browser, live_server)
     assert obs.locator("[data-testid^=ov-role-]").count() == 0
 
     # The judge, on his phone, gives seat 3 a foul: the overlay shows it within a second of the tap.
-    judge = browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU").new_page()
+    judge = contexts[1].new_page()
     login(judge)
     judge.goto(f"/games/{cast.game.pk}/judge/")
     judge.get_by_test_id("seat-3").click()
@@ -71,7 +72,8 @@ def test_a_judges_tap_shows_on_the_overlay_within_a_second(browser, live_server)
     expect(organiser.get_by_test_id("overlay-url")).to_have_count(0)
     expect(obs.get_by_test_id("ov-seats")).to_have_count(0, timeout=2000)
     assert not [e for e in errors if "Content Security Policy" in e], errors
-    obs_context.close()
+    for context in (obs_context, *contexts):  # no poll may outlive the test's server and database
+        context.close()
 
 
 def test_the_overlay_pages_fit_a_phone_that_opens_them(browser, live_server):
@@ -79,9 +81,11 @@ def test_the_overlay_pages_fit_a_phone_that_opens_them(browser, live_server):
     seat_everyone(cast.game, cast.players, ROLES)
     live_apply(game_id=cast.game.pk, by=cast.judge, kind="start", payload={}, version=1, action_id="start")
     token = OverlayToken.objects.create(club=cast.club, tournament=cast.tournament, kind=OverlayToken.Kind.DIRECTOR)
-    phone = browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU").new_page()
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE, locale="ru-RU")
+    phone = context.new_page()
     for url in (f"/broadcast/{token.token}/tables/1/", f"/broadcast/{token.token}/tables/1/result/",
                 f"/broadcast/{token.token}/standings/", f"/broadcast/{token.token}/players/{cast.players[0].pk}/"):
         phone.goto(url)
         width = phone.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
         assert width <= 1, f"{url} scrolls sideways by {width} px on a phone"
+    context.close()  # the table page polls: stop it before the server and the database go
