@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from api import services
@@ -15,7 +16,7 @@ from api.models import ApiToken
 from club.services import ServiceError
 from games.permissions import require_site_club_admin
 
-ADMIN_ONLY = _("Only a club admin may manage API tokens.")
+ADMIN_ONLY = gettext_lazy("Only a club admin may manage API tokens.")  # lazy: read in the request's language
 
 
 def _page(request, club, form, *, key: str = "", issued=None, status: int = 200):

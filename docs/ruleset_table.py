@@ -76,6 +76,12 @@ WHY: dict[str, str] = {
     "team_vote_annulment": "the protesting team and one opponent annul the game by their vote: 003 l.127; I43",
     "conditional_items": "judge items that hold only under some results, checked and lapsing on a reversed "
                          "result: 002 III.6 l.345, III.5 l.317; A27, A31, I37",
+    "speech_seconds": "a day speech, in seconds: 000 4.3.1, 001 r.14, 002 I.6.8, 003 l.16",
+    "short_speech_seconds": "a tie speech or a 3rd-foul speech with 3–4 left, in seconds: 000 4.4.14, S7.8; "
+                            "001 r.31, 002 I.6.18, 003 l.60",
+    "night_order": "the night as it is played: the shot, the Don's check, the Sheriff's: 000 4.5.4–4.5.8, "
+                   "002 I.7.3–7.6, 003 l.32–37",
+    "foul_limit": "the foul that removes the player: 000 D6.5, 002 II.2.1, 003 l.123",
 }
 
 
