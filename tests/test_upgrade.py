@@ -75,5 +75,13 @@ def test_a_release_database_migrated_to_today_loses_nothing(kind, release, tmp_p
         manage(env, "import_protocols", *map(str, files), "--club", club)
         fresh = _last_json(manage(env, "shell", "-c", FRESH.format(name=release.name)).stdout)
     assert fresh["standings"] == after["standings"]
-    assert fresh["protocols"] == after["protocols"]
+    # A game's `version` in the export counts the writes to that database's row (the import guard compares it);
+    # it is not part of the protocol, and a fresh import starts its own count.
+    assert _protocols(fresh) == _protocols(after)
     assert fresh["elo"] == after["elo"]
+
+
+def _protocols(snapshot: dict) -> dict:
+    return {name: {**document, "games": [{k: v for k, v in game.items() if k != "version"}
+                                          for game in document["games"]]}
+            for name, document in snapshot["protocols"].items()}
