@@ -162,6 +162,17 @@ def tournament_standings(request, tournament_id: Id):
     return selectors.tournament_standings(tournament_id, request.auth)
 
 
+# ---------------------------------------------------------------------------------------------- sign-ups
+@api.get("/signups/", response={200: s.Page[s.SignupCounts], **READ}, tags=["signups"])
+def signup_list(request, club: Id | None = None, tournament: Id | None = None, evening: Id | None = None,
+                upcoming: bool = False, page: PageNo = 1, per_page: PerPage = PER_PAGE):
+    """Sign-ups of club nights and tournaments with their counts (no names). `upcoming=1`: the events not begun yet
+    (or begun less than six hours ago), soonest first; otherwise the latest first."""
+    qs = selectors.public_sheets(club_id=club, tournament_id=tournament, evening_id=evening, upcoming=upcoming)
+    found = selectors.page_of(qs, page=page, per_page=per_page)
+    return {**found, "items": [selectors.signup_out(sheet) for sheet in found["items"]]}
+
+
 # ---------------------------------------------------------------------------------------------- games, protests
 @api.get("/games/", response={200: s.Page[s.GameSummary], **READ}, tags=["games"])
 def game_list(request, club: Id | None = None, tournament: Id | None = None, season: Id | None = None,

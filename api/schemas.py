@@ -126,8 +126,29 @@ class Participant(Schema):
     withdrawn_after: int | None
 
 
+class SignupCounts(Schema):
+    """An event's sign-up as its public page shows it: the times, the places and how many are signed up and
+    waiting; never who (the lists and notes are the organiser's)."""
+    id: int
+    club_id: int
+    event: str  # the club night's or tournament's name
+    evening_id: int | None  # a club night's sign-up
+    tournament_id: int | None  # a tournament's sign-up
+    starts_at: dt.datetime
+    place: str
+    opens_at: dt.datetime
+    closes_at: dt.datetime
+    cancel_until: dt.datetime  # a place may be given back until then
+    state: str  # "soon" (not open yet), "open", "closed"
+    places: int | None  # None: no limit
+    signed_up: int
+    waiting: int
+    free: int | None  # None: no limit
+
+
 class TournamentDetail(Tournament):
     participants: list[Participant]
+    signup: SignupCounts | None  # None: the tournament takes no sign-ups on the site
 
 
 class ScheduleSeat(Schema):

@@ -26,6 +26,7 @@ from games.selectors import (
     with_protest_flag,
     with_protocol,
 )
+from games.signups.selectors import public_sheets, sheet_state
 from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
 from ratings.models import EloChange, EloRating, PlayerStats, Season
 from ratings.selectors import provisional_players, role_lines, scope_rows, season_scope, tournament_scope
@@ -180,7 +181,18 @@ def tournament_detail(pk: int) -> dict[str, Any]:
     participants = [{"number": p.number, "player_id": p.player_id, "nickname": p.player.nickname, "team": p.team,
                      "from_round": p.from_round, "withdrawn_after": p.withdrawn_after}
                     for p in t.participants.select_related("player").order_by("number")]
-    return {**tournament_out(t), "participants": participants}
+    sheet = public_sheets(tournament_id=t.pk).first()
+    return {**tournament_out(t), "participants": participants, "signup": None if sheet is None else signup_out(sheet)}
+
+
+def signup_out(sheet, now: dt.datetime | None = None) -> dict[str, Any]:
+    """A sheet from `public_sheets` (its counts annotated): the figures of its public page."""
+    free = None if sheet.limit is None else max(sheet.limit - sheet.confirmed_count, 0)
+    return {"id": sheet.pk, "club_id": sheet.club_id, "event": sheet.event.name, "evening_id": sheet.evening_id,
+            "tournament_id": sheet.tournament_id, "starts_at": sheet.starts_at, "place": sheet.place,
+            "opens_at": sheet.opens_at, "closes_at": sheet.closes_at, "cancel_until": sheet.cancel_deadline,
+            "state": sheet_state(sheet, now), "places": sheet.limit, "signed_up": sheet.confirmed_count,
+            "waiting": sheet.waiting_count, "free": free}
 
 
 def tournament_schedule(pk: int, user) -> dict[str, Any]:

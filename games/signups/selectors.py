@@ -20,15 +20,42 @@ def with_counts(sheets: QuerySet[SignupSheet]) -> QuerySet[SignupSheet]:
                            waiting_count=Count("signups", filter=Q(signups__status=WAITING)))
 
 
+# an event stays "upcoming" until six hours after its start, so tonight's evening is listed while it is played
+STILL_ON = dt.timedelta(hours=6)
+
+
 def upcoming_sheets(club, *, limit: int = 5, now: dt.datetime | None = None) -> list[SignupSheet]:
-    """The club's next events with a sign-up, soonest first: those not yet begun (an event stays on the list
-    until six hours after its start, so tonight's evening is shown while it is played)."""
+    """The club's next events with a sign-up, soonest first: those not yet begun (or begun less than `STILL_ON`
+    ago)."""
     if club is None:
         return []
     now = now or timezone.now()
-    sheets = (SignupSheet.objects.filter(club=club, starts_at__gte=now - dt.timedelta(hours=6))
+    sheets = (SignupSheet.objects.filter(club=club, starts_at__gte=now - STILL_ON)
               .select_related("evening", "tournament").order_by("starts_at", "id"))
     return list(with_counts(sheets)[:limit])
+
+
+def public_sheets(*, club_id: int | None = None, tournament_id: int | None = None, evening_id: int | None = None,
+                  upcoming: bool = False, now: dt.datetime | None = None) -> QuerySet[SignupSheet]:
+    """Sheets with their counts, the figures every visitor sees on the sign-up page (no names, no notes): the
+    upcoming ones soonest first, otherwise the latest first."""
+    sheets = SignupSheet.objects.select_related("evening", "tournament")
+    if club_id is not None:
+        sheets = sheets.filter(club_id=club_id)
+    if tournament_id is not None:
+        sheets = sheets.filter(tournament_id=tournament_id)
+    if evening_id is not None:
+        sheets = sheets.filter(evening_id=evening_id)
+    if upcoming:
+        sheets = sheets.filter(starts_at__gte=(now or timezone.now()) - STILL_ON).order_by("starts_at", "id")
+    else:
+        sheets = sheets.order_by("-starts_at", "-id")
+    return with_counts(sheets)
+
+
+def sheet_state(sheet: SignupSheet, now: dt.datetime | None = None) -> str:
+    """"soon" (not open yet), "open" or "closed" (past its closing time, or turned into tables)."""
+    return _state(sheet, now or timezone.now())
 
 
 @dataclass
