@@ -89,3 +89,27 @@ def english(settings):
     settings.LANGUAGE_CODE = "en"
     with translation.override("en"):
         yield
+
+
+# Fixtures through which a test reaches the database (directly or through a fixture of its own that needs one).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "django_db_reset_sequences",
+                     "django_db_serialized_rollback"}
+
+
+def _needs_the_database(item) -> bool:
+    if item.get_closest_marker("django_db") or item.get_closest_marker("postgres"):
+        return True
+    if item.get_closest_marker("production"):  # the deployed site: ./dev.sh test runs it on PostgreSQL
+        return True
+    return bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
+    """On the PostgreSQL run of the suite, leave out the tests that touch no database (the pure engine, the solver,
+    parsers): the SQLite run has run them, and the same code gives the same answer (MAFCLUB_PURE_TWICE=1 keeps them)."""
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres") or os.environ.get("MAFCLUB_PURE_TWICE"):
+        return
+    pure = [item for item in items if not _needs_the_database(item)]
+    if pure:
+        config.hook.pytest_deselected(items=pure)
+        items[:] = [item for item in items if _needs_the_database(item)]

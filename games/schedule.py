@@ -165,12 +165,6 @@ def participant_withdraw(*, participant: Participant, by, after_round: int) -> i
         return emptied
 
 
-def participant_return(*, participant: Participant, by) -> None:
-    _require(by, participant.tournament)
-    participant.withdrawn_after = None
-    participant.save(update_fields=["withdrawn_after"])
-
-
 # ------------------------------------------------------------------------------------------------ judges
 
 
