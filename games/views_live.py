@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.selectors import player_search
 from club.services import ServiceError
 from games.forms import EveningForm, NewGameForm, TournamentForm
-from games.live.apply import HANDLERS, live_apply
-from games.live.base import ActionRefused, Busy, ReadOnly, StaleVersion
+from games.live.actions import answer
+from games.live.apply import ACTIONS, live_apply
 from games.live.screen import spectator_days
 from games.live.ui import judge_page
 from games.models import ClubEvening, Game, Tournament
@@ -30,8 +30,8 @@ from games.services import evening_create, game_start_new, tournament_create
 JUDGE = "games/judge.html"
 
 
-def _judge_context(request, game_id: int, message: str = "", level: str = "success") -> dict:
-    ui = judge_page(game_id, request.user)
+def _judge_context(request, game_id: int, message: str = "", level: str = "success", game=None) -> dict:
+    ui = judge_page(game_id, request.user, game)
     return {"s": ui.screen, "ui": ui, "message": message, "level": level, "action_id": uuid.uuid4().hex}
 
 
@@ -46,33 +46,31 @@ def judge(request, pk: int):
 @login_required
 @require_POST
 def judge_action(request, pk: int, kind: str):
-    if kind not in HANDLERS:
+    if kind not in ACTIONS:
         raise PermissionDenied(_("Unknown action."))
     payload = {key: request.POST.get(key) for key in request.POST if key not in ("version", "action_id",
                                                                                  "csrfmiddlewaretoken")}
     if len(request.POST.getlist("seats")) > 1:  # the best move's tapped seats
         payload["seats"] = " ".join(request.POST.getlist("seats"))
-    status, level = 200, "success"
+    status, level, read = 200, "success", None
     try:
         result = live_apply(game_id=pk, by=request.user, kind=kind, payload=payload,
                             version=request.POST.get("version"), action_id=request.POST.get("action_id", ""))
         message, affected = result.message, result.affected
+        read = result.after() if result.after and request.htmx and affected != "fouls" else None
         if result.replayed:
             level = "info"
     except Game.DoesNotExist as exc:
         raise Http404("no such game") from exc
-    except (StaleVersion, Busy) as exc:  # a conflict: 409 with the current state, never a 500
-        message, affected, status, level = str(exc), "board", 409, "warning"
-    except (ActionRefused, ReadOnly, ServiceError) as exc:
-        message, affected, status, level = str(exc), "board", 422, "danger"
-        if getattr(exc, "absorbed", False):  # a repeated tap: already done, nothing written
-            status, level = 200, "info"
+    except ServiceError as exc:  # refused, a conflict or a repeated tap: the current state (`answer`), never a 500
+        message, affected = str(exc), "board"
+        status, level = answer(exc)
     if not request.htmx:
         getattr(messages, {"danger": "error"}.get(level, level))(request, message) if message else None
         return redirect("games:judge", pk=pk)
     if affected == "fouls":
         return _fouls_fragment(request, result, message)
-    response = render(request, f"{JUDGE}#board", _judge_context(request, pk, message, level), status=status)
+    response = render(request, f"{JUDGE}#board", _judge_context(request, pk, message, level, read), status=status)
     response["HX-Retarget"] = "#board"
     response["HX-Reswap"] = "outerHTML"
     return response

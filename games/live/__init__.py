@@ -1,7 +1,9 @@
 """Live protocol entry: the judge's clicks as small, safe writes.
 
 * `apply`: the apply step (lock, version check, idempotency key, permission) and the registry of handlers;
-* `base`: the refusals, the action context and input parsing shared by the handlers;
+* `actions`: the handler table's entry (handler, typed payload, when it is allowed), the reading of the payload's
+  fields and the answer (HTTP status) each refusal gets;
+* `base`: the refusals, the action context (the protocol read once per tap and passed on to the screen);
 * handlers by phase: `setup` (before the game), `day`, `night`, `penalties` (fouls, removals), `end` (result,
   extras, adjustments, sign-off);
 * `undo`: the snapshot each action takes and its restoration;

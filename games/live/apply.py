@@ -18,8 +18,6 @@ action_id)`:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
@@ -28,19 +26,19 @@ from django.utils.translation import gettext as _
 from club.db import is_conflict
 from games.i18n import action_label
 from games.live import day, end, night, penalties, setup, undo
-from games.live.base import ActionRefused, ActionResult, Busy, Ctx, ReadOnly, StaleVersion
-from games.live.targets import TARGET_KEYS, AlreadyDone, check_target
+from games.live.actions import Action, payload_filter, read_payload
+from games.live.base import ActionRefused, ActionResult, AlreadyDone, Busy, Ctx, ReadOnly, StaleVersion
+from games.live.targets import TARGET_KEYS, check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
 from games.services import lock_scoring_scope, score_games
 
-HANDLERS: dict[str, Callable[[Ctx, dict], ActionResult]] = {
-    **setup.HANDLERS, **day.HANDLERS, **night.HANDLERS, **penalties.HANDLERS, **end.HANDLERS, **undo.HANDLERS,
+# The handler table: each phase's module declares its actions with their payloads (`games.live.actions.Action`).
+ACTIONS: dict[str, Action] = {
+    **setup.ACTIONS, **day.ACTIONS, **night.ACTIONS, **penalties.ACTIONS, **end.ACTIONS, **undo.ACTIONS,
 }
-# Payload keys a browser may send per action (everything else in the POST is ignored).
-PAYLOAD_KEYS = ("seat", "player_id", "nickname", "create", "role", "by", "nominee", "index", "hands", "delta",
-                "reason", "note", "result", "points", "clause", "id", "target", "seats", *TARGET_KEYS)
+_KEPT = payload_filter(ACTIONS, TARGET_KEYS)  # what a browser may send (everything else in the POST is ignored)
 
 
 def _refuse_nul(action_id: str, payload: dict) -> None:
@@ -58,7 +56,7 @@ def _refuse_nul(action_id: str, payload: dict) -> None:
 def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str | None,
                action_id: str) -> ActionResult:
     """Apply one judge action; see the module docstring for the guarantees."""
-    if kind not in HANDLERS:
+    if kind not in ACTIONS:
         raise ActionRefused(_("Unknown action."))
     action_id = str(action_id or "").strip()[:64]
     if not action_id:
@@ -135,9 +133,12 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         if scope is None and _may_score(kind, game):
             raise _ScopeFirst(game)
         ctx = Ctx(game, by, Snapshot(game))
-        payload = {k: v for k, v in payload.items() if k in PAYLOAD_KEYS or (k[:1] == "v" and k[1:].isdigit())}
+        payload = {k: v for k, v in payload.items() if _KEPT(k)}
         check_target(ctx, kind, payload)  # a repeated tap names an old moment: absorbed, never applied anew
-        result = HANDLERS[kind](ctx, payload)
+        action = ACTIONS[kind]
+        if action.statuses:
+            ctx.require_status(*action.statuses)
+        result = action.handler(ctx, read_payload(action, payload))
         game.version += 1
         if ctx.history:
             game.save()
@@ -152,4 +153,5 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
             if scope is None:
                 raise _ScopeFirst(game)
             score_games(game=game)
+    result.after = ctx.after  # the protocol read once, passed on to the screen
     return result

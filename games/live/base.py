@@ -1,6 +1,5 @@
 """What every live action shares: the refusals, the result of an action, the context a handler works in (the
-locked game, its rule set, the undo snapshot, the protocol read once), the engine check of a change, and input
-parsing.
+locked game, its rule set, the undo snapshot, the protocol read once), the engine check of a change (the payload of each action is read by `games.live.actions`).
 """
 
 from __future__ import annotations
@@ -9,6 +8,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from club.services import ServiceError
@@ -22,6 +22,10 @@ from games.selectors import protocol_of, with_protocol
 
 class ActionRefused(ServiceError):
     """The action breaks a rule or does not fit the game's state; nothing was written."""
+
+
+class AlreadyDone(ActionRefused):
+    """A repeat of a tap whose effect is already stored: answered with the current state, nothing written."""
 
 
 class StaleVersion(ServiceError):
@@ -49,6 +53,9 @@ class ActionResult:
     # What the audit log records besides the judge's input (the day and seat of a speech, …): the log only; no
     # state is ever read back from it.
     log: dict = field(default_factory=dict)
+    # The game as stored after the action, protocol prefetched, for the screen (`Ctx.after`): None when the action
+    # read no protocol (the screen reads it then).
+    after: Callable[[], Game] | None = None
 
 
 class Ctx:
@@ -60,18 +67,42 @@ class Ctx:
         self.ruleset = game.ruleset.ruleset()
         self.snap = snap
         self._full: Game | None = None
+        self._protocol: Protocol | None = None
         self.scores_changed = False
         self.history = False  # save the Game with history (rare, important moments)
+        self.rewritten: set[str] = set()  # protocol parts written beyond the snapshot's (an undo's restore)
 
     @property
     def full(self) -> Game:
         """The game with every protocol row prefetched (loaded on first use; handlers read before they write)."""
         if self._full is None:
-            self._full = with_protocol(Game.objects.filter(pk=self.game.pk)).get()
+            self._full = with_protocol(Game.objects.filter(pk=self.game.pk)).select_related("club", "signed_by").get()
         return self._full
 
     def protocol(self) -> Protocol:
-        return protocol_of(self.full)
+        """The protocol as the engine reads it, built once per action from `full` (a handler that changes it
+        changes what it is about to store)."""
+        if self._protocol is None:
+            self._protocol = protocol_of(self.full)
+        return self._protocol
+
+    def after(self) -> Game | None:
+        """The protocol read by the handler, passed on to the screen once the action is stored: the game row as
+        written, and only the parts the action wrote (its snapshot's) and the scores read again."""
+        if self._full is None:
+            return None
+        full = self._full
+        for f in Game._meta.concrete_fields:
+            setattr(full, f.attname, getattr(self.game, f.attname))
+        touched = set(self.snap.data) | self.rewritten | ({"scores"} if self.scores_changed else set())
+        lookups = list(dict.fromkeys(lookup for part, lookups in _REREAD.items() if part in touched
+                                     for lookup in lookups))
+        for lookup in lookups:
+            full._prefetched_objects_cache.pop(lookup.split("__")[0], None)
+        prefetch_related_objects([full], *lookups)
+        if "seats__score_items" not in lookups:  # the seats as read, with their (unchanged) score items
+            prefetch_related_objects(list(full.seats.all()), "score_items")
+        return full
 
     def refuse(self, message: str) -> None:
         raise ActionRefused(message)
@@ -89,6 +120,14 @@ class Ctx:
         return code[0], int(code[1:])
 
 
+# What the screen reads again of each protocol part an action wrote (the `Snapshot` keys, "scores" when rescored).
+_REREAD = {
+    "seats": ("seats__player", "seats__score_items"), "scores": ("seats__player", "seats__score_items"),
+    "days": ("days",), "nights": ("nights",), "removals": ("removals",), "colours": ("colours",),
+    "judge_extras": ("judge_extras",), "adjustments": ("adjustments",),
+}
+
+
 def new_errors(before: list[Problem], after: list[Problem], *prefixes: str) -> list[Problem]:
     """Errors the change introduced, optionally only those whose field starts with one of `prefixes`."""
     seen = {str(p) for p in before}
@@ -98,30 +137,13 @@ def new_errors(before: list[Problem], after: list[Problem], *prefixes: str) -> l
     return found
 
 
-def check_change(ctx: Ctx, mutate: Callable[[Protocol], None], *prefixes: str, ignore: tuple[str, ...] = ()) -> None:
+def check_change(ctx: Ctx, mutate: Callable[[Protocol], None], *prefixes: str) -> None:
     """Apply `mutate` to a copy of the protocol; refuse when the engine finds a new error there."""
     protocol = ctx.protocol()
     before = validate(protocol, ctx.ruleset, finished=False)
     changed = copy.deepcopy(protocol)
     mutate(changed)
-    errors = [p for p in new_errors(before, validate(changed, ctx.ruleset, finished=False), *prefixes)
-              if not any(text in p.message for text in ignore)]
+    errors = new_errors(before, validate(changed, ctx.ruleset, finished=False), *prefixes)
     if errors:
         ctx.refuse(problem_text(errors[0]))
 
-
-MAX_ID = 2**63 - 1  # a primary key (BigAutoField) fits a signed 64-bit integer on every database
-
-
-def int_field(payload: dict, key: str, *, low: int = 1, high: int = 10, optional: bool = False) -> int | None:
-    value = payload.get(key)
-    if value in (None, "") and optional:
-        return None
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ActionRefused(_("%(field)s: enter a number.") % {"field": key}) from None
-    if not low <= number <= high:
-        raise ActionRefused(_("%(field)s: a number from %(low)d to %(high)d.") % {"field": key, "low": low,
-                                                                                 "high": high})
-    return number

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, check_change, int_field
+from games.live.actions import Action, NoInput, SeatNumber, in_range, number, seat_number, vote_counts
+from games.live.base import ActionResult, Ctx, check_change
 from games.live.state import day_speech, vote_state
 from games.models import Day, Game, Night
 from games.rules.flow import decided_by_maximum, game_end, resolve_day_vote
@@ -16,7 +18,6 @@ from games.rules.ruleset import cite
 
 
 def _current_day(ctx: Ctx) -> tuple[int, Day]:
-    ctx.require_status(Game.Status.IN_PROGRESS)
     kind, index = ctx.phase()
     if kind != "D":
         ctx.refuse(_("This is done during a day; it is night now."))
@@ -24,7 +25,7 @@ def _current_day(ctx: Ctx) -> tuple[int, Day]:
     return index, day
 
 
-def _speech(ctx: Ctx, payload: dict) -> ActionResult:
+def _speech(ctx: Ctx, payload: NoInput) -> ActionResult:
     """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
     index, day = _current_day(ctx)
     order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
@@ -36,11 +37,11 @@ def _speech(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "speech", "board", order.current, log={"day": index, "seat": order.current})
 
 
-def _speech_grant(ctx: Ctx, payload: dict) -> ActionResult:
+def _speech_grant(ctx: Ctx, payload: SeatNumber) -> ActionResult:
     """The judge gives the word to a player whose speech the 3rd foul took (or shortened) today: the judge's
     override of 000 D6.4 / 003 l.73 as the screen applies them; audited like every action."""
     index, day = _current_day(ctx)
-    number = int_field(payload, "seat")
+    number = payload.seat
     order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
     if number not in order.silenced and number not in order.short:
         ctx.refuse(_("Seat %(seat)d has not lost today's speech.") % {"seat": number})
@@ -52,10 +53,16 @@ def _speech_grant(ctx: Ctx, payload: dict) -> ActionResult:
                         log={"day": index, "seat": number})
 
 
-def _nominate(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class NominateInput:
+    by: int = seat_number()
+    nominee: int = seat_number()
+
+
+def _nominate(ctx: Ctx, payload: NominateInput) -> ActionResult:
     """000 4.4.2–4.4.4, 002 I.6.8–6.9: one nomination per player per day, a seat nominated once."""
     index, day = _current_day(ctx)
-    by, nominee = int_field(payload, "by"), int_field(payload, "nominee")
+    by, nominee = payload.by, payload.nominee
     if day.votes is not None:
         ctx.refuse(_("%(clause)s: the vote has begun; no more nominations today.") % {
             "clause": cite(ctx.ruleset, "000 4.4.5", "002 I.6.10")})
@@ -71,13 +78,18 @@ def _nominate(ctx: Ctx, payload: dict) -> ActionResult:
         "by": by, "nominee": nominee})
 
 
-def _withdraw(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class WithdrawInput:
+    index: int = number(low=0, high=None)  # the nomination's place in the day's list
+
+
+def _withdraw(ctx: Ctx, payload: WithdrawInput) -> ActionResult:
     """001 r.20–22, 003 l.49: a nomination may be withdrawn; elsewhere never (000 4.4.2, 002 I.6.9)."""
     index, day = _current_day(ctx)
     if not ctx.ruleset.nomination_withdrawal:
         ctx.refuse(_("%(clause)s: a nomination cannot be withdrawn under this rule set (001 r.21, 003 l.49 only).")
                    % {"clause": cite(ctx.ruleset, "000 4.4.2", "002 I.6.9")})
-    position = int_field(payload, "index", low=0, high=len(day.nominations or []) - 1)
+    position = in_range("index", payload.index, 0, len(day.nominations or []) - 1)
     if day.votes is not None:
         ctx.refuse(_("The vote has begun; the nominations are final."))
     ctx.snap.day(index, day)
@@ -88,7 +100,12 @@ def _withdraw(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "withdraw", "board")
 
 
-def _votes(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class VotesInput:
+    counts: dict = vote_counts()  # candidate seat -> the count typed (v3=4), blank for the silent ones
+
+
+def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
     """One round of votes; silent votes go to the last candidate (000 4.4.9); the sum is the living players."""
     index, day = _current_day(ctx)
     protocol = ctx.protocol()
@@ -97,7 +114,7 @@ def _votes(ctx: Ctx, payload: dict) -> ActionResult:
         ctx.refuse(state.note or _("No vote round is due now."))
     counts: list[int | None] = []
     for seat in state.candidates:
-        raw = payload.get(f"v{seat}", "")
+        raw = payload.counts.get(seat, "")
         if raw in ("", None):
             counts.append(None)
             continue
@@ -136,13 +153,18 @@ def _votes(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "votes", "board")
 
 
-def _lift(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class LiftInput:
+    hands: int = number(low=0, high=None)  # at most the living players
+
+
+def _lift(ctx: Ctx, payload: LiftInput) -> ActionResult:
     """The lift vote: all the tied leave with more than half of the table (000 4.4.14, 002 I.6.18.4)."""
     index, day = _current_day(ctx)
     state = vote_state(ctx.protocol(), ctx.ruleset, index)
     if state.step != "lift":
         ctx.refuse(state.note or _("No lift vote is due now."))
-    hands = int_field(payload, "hands", low=0, high=state.alive)
+    hands = in_range("hands", payload.hands, 0, state.alive)
     ctx.snap.day(index, day)
     day.lift_for = hands
     day.out = list(resolve_day_vote(ctx.protocol(), ctx.ruleset, index, lift=hands).out or ())
@@ -150,7 +172,7 @@ def _lift(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "lift", "board")
 
 
-def _to_night(ctx: Ctx, payload: dict) -> ActionResult:
+def _to_night(ctx: Ctx, payload: NoInput) -> ActionResult:
     index, day = _current_day(ctx)
     protocol = ctx.protocol()
     state = vote_state(protocol, ctx.ruleset, index)
@@ -178,12 +200,13 @@ def _to_night(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "night", "board", message=_("Night %(n)d.") % {"n": index})
 
 
-HANDLERS = {
-    "speech": _speech,
-    "speech_grant": _speech_grant,
-    "nominate": _nominate,
-    "withdraw": _withdraw,
-    "votes": _votes,
-    "lift": _lift,
-    "night": _to_night,
+_PLAYING = (Game.Status.IN_PROGRESS,)
+ACTIONS = {
+    "speech": Action(_speech, NoInput, _PLAYING),
+    "speech_grant": Action(_speech_grant, SeatNumber, _PLAYING),
+    "nominate": Action(_nominate, NominateInput, _PLAYING),
+    "withdraw": Action(_withdraw, WithdrawInput, _PLAYING),
+    "votes": Action(_votes, VotesInput, _PLAYING),
+    "lift": Action(_lift, LiftInput, _PLAYING),
+    "night": Action(_to_night, NoInput, _PLAYING),
 }

@@ -5,14 +5,16 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.i18n import localize, problem_text
-from games.live.base import MAX_ID, ActionRefused, ActionResult, Ctx, int_field, new_errors
+from games.live.actions import Action, NoInput, SeatNumber, points, row_id, seat_number, text
+from games.live.base import ActionResult, Ctx, new_errors
 from games.live.problems import refusal_text
 from games.models import Adjustment, Game, JudgeExtra, Protest
 from games.permissions import can_approve_extras
@@ -24,10 +26,14 @@ from games.rules.ruleset import cite
 from games.rules.validate import validate
 
 
-def _result(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class ResultInput:
+    result: str = text(strip=False)
+
+
+def _result(ctx: Ctx, payload: ResultInput) -> ActionResult:
     """The judge confirms the result the engine proposes; "Стоп игра" is recorded now (002 I.1.5)."""
-    ctx.require_status(Game.Status.IN_PROGRESS)
-    result = payload.get("result")
+    result = payload.result
     if result not in RESULTS:
         ctx.refuse(_("000 P7.7: the result is red, black or draw."))
     protocol = ctx.protocol()
@@ -54,16 +60,6 @@ def _result(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "result", "board", log={"ended_at": ctx.game.ended_at.isoformat()})
 
 
-def _points(raw) -> Decimal:
-    try:
-        value = Decimal(str(raw).replace(",", ".").replace("−", "-").strip())
-    except InvalidOperation:
-        raise ActionRefused(_("Points are a number like 0.3.")) from None
-    if not value.is_finite() or abs(value) > 10:
-        raise ActionRefused(_("Points are a number like 0.3."))
-    return value
-
-
 def _scoring_errors(ctx: Ctx, mutate: Callable[[Protocol], None], field: str) -> list[str]:
     protocol = ctx.protocol()
     if ctx.game.result:
@@ -79,13 +75,16 @@ def _scoring_errors(ctx: Ctx, mutate: Callable[[Protocol], None], field: str) ->
     return [problem_text(p) for p in after if not p.is_error and str(p) not in seen]
 
 
-def _extra(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class ExtraInput:
+    seat: int = seat_number()
+    points: Decimal | None = points(optional=True)  # none: the seat's extra is taken back
+    note: str = text(limit=500)
+
+
+def _extra(ctx: Ctx, payload: ExtraInput) -> ActionResult:
     """A judge extra to a seat (replacing the seat's earlier one); limits per rule set (docs/rules.md D5)."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
-    number = int_field(payload, "seat")
-    raw = str(payload.get("points", "")).strip()
-    note = str(payload.get("note", "")).strip()[:500]
-    points = _points(raw) if raw else None
+    number, points, note = payload.seat, payload.points, payload.note
 
     def change(p: Protocol) -> None:
         p.judge_extras = [e for e in p.judge_extras if e.seat != number]
@@ -102,13 +101,17 @@ def _extra(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "extra", "board", number, " ".join(warnings))
 
 
-def _adjustment(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class AdjustmentInput:
+    seat: int = seat_number()
+    points: Decimal = points()
+    clause: str = text(limit=120)
+    note: str = text(limit=500)
+
+
+def _adjustment(ctx: Ctx, payload: AdjustmentInput) -> ActionResult:
     """A judge-entered item with its clause (002 III.5 ±0.3, III.6 −0.3/−0.5; docs/rules.md D6)."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
-    number = int_field(payload, "seat")
-    points = _points(payload.get("points", ""))
-    clause = str(payload.get("clause", "")).strip()[:120]
-    note = str(payload.get("note", "")).strip()[:500]
+    number, points, clause, note = payload.seat, payload.points, payload.clause, payload.note
 
     def change(p: Protocol) -> None:
         p.adjustments = [*p.adjustments, PAdjustment(seat=number, points=points, clause=clause, note=note)]
@@ -121,11 +124,14 @@ def _adjustment(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "adjustment", "board", number, " ".join(warnings))
 
 
-def _adjustment_delete(ctx: Ctx, payload: dict) -> ActionResult:
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+@dataclass(frozen=True)
+class RowId:
+    id: int = row_id()
+
+
+def _adjustment_delete(ctx: Ctx, payload: RowId) -> ActionResult:
     ctx.snap.rows("adjustments")
-    rows = Adjustment.objects.filter(game=ctx.game, source=Adjustment.Source.JUDGE,
-                                     pk=int_field(payload, "id", high=MAX_ID))
+    rows = Adjustment.objects.filter(game=ctx.game, source=Adjustment.Source.JUDGE, pk=payload.id)
     if not rows.exists():
         ctx.refuse(_("No such item."))
     rows.delete()
@@ -133,13 +139,12 @@ def _adjustment_delete(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "adjustment_delete", "board")
 
 
-def _extra_approve(ctx: Ctx, payload: dict) -> ActionResult:
+def _extra_approve(ctx: Ctx, payload: SeatNumber) -> ActionResult:
     """The head judge approves a seat's judge extra with one click (000 T6.1.3: 0.6 and 0.7)."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     if not can_approve_extras(ctx.by, ctx.game):
         raise PermissionDenied(_("%(clause)s: only the head judge (or a club admin) approves this judge extra.")
                                % {"clause": cite(ctx.ruleset, "000 T6.1.3")})
-    number = int_field(payload, "seat")
+    number = payload.seat
     extra = JudgeExtra.objects.filter(game=ctx.game, seat=number).first()
     if extra is None:
         ctx.refuse(_("Seat %(seat)d has no judge extra.") % {"seat": number})
@@ -153,9 +158,8 @@ def _extra_approve(ctx: Ctx, payload: dict) -> ActionResult:
                         log={"points": str(extra.points)})
 
 
-def _sign(ctx: Ctx, payload: dict) -> ActionResult:
+def _sign(ctx: Ctx, payload: NoInput) -> ActionResult:
     """Sign-off: the whole protocol must pass the engine; then it is read-only (protests aside)."""
-    ctx.require_status(Game.Status.FINISHED)
     protocol = ctx.protocol()
     pending = awaiting_approval(protocol, ctx.ruleset)
     if pending:
@@ -176,11 +180,12 @@ def _sign(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "sign", "board", message=_("Signed. The protocol is read-only now."))
 
 
-HANDLERS = {
-    "result": _result,
-    "extra": _extra,
-    "extra_approve": _extra_approve,
-    "adjustment": _adjustment,
-    "adjustment_delete": _adjustment_delete,
-    "sign": _sign,
+_PLAYED = (Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+ACTIONS = {
+    "result": Action(_result, ResultInput, (Game.Status.IN_PROGRESS,)),
+    "extra": Action(_extra, ExtraInput, _PLAYED),
+    "extra_approve": Action(_extra_approve, SeatNumber, _PLAYED),
+    "adjustment": Action(_adjustment, AdjustmentInput, _PLAYED),
+    "adjustment_delete": Action(_adjustment_delete, RowId, _PLAYED),
+    "sign": Action(_sign, NoInput, (Game.Status.FINISHED,)),
 }

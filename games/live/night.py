@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
+
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, check_change, int_field
+from games.live.actions import Action, NoInput, seat_number, seat_numbers
+from games.live.base import ActionResult, Ctx, check_change
 from games.live.state import best_move_right_text
 from games.models import Day, Game, Night, RecordedColour
 from games.rules.facts import best_move_right
@@ -15,17 +19,21 @@ from games.rules.protocol import Protocol
 
 
 def _current_night(ctx: Ctx) -> tuple[int, Night]:
-    ctx.require_status(Game.Status.IN_PROGRESS)
     kind, index = ctx.phase()
     if kind != "N":
         ctx.refuse(_("This is done at night; it is day now."))
     return index, next(n for n in ctx.full.nights.all() if n.index == index)
 
 
-def _kill(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class NightSeat:
+    seat: int | None = seat_number(optional=True)  # none: a miss, or no check tonight
+
+
+def _kill(ctx: Ctx, payload: NightSeat) -> ActionResult:
     """The mafia's shot: a seat, or a miss (000 4.5.4, 002 I.7.3)."""
     index, night = _current_night(ctx)
-    seat = int_field(payload, "seat", optional=True)
+    seat = payload.seat
 
     def shoot(p: Protocol) -> None:
         p.nights[index - 1].kill = seat
@@ -38,10 +46,10 @@ def _kill(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "kill", "board", seat, message)
 
 
-def _check(ctx: Ctx, payload: dict, attr: str) -> ActionResult:
+def _check(ctx: Ctx, payload: NightSeat, attr: str) -> ActionResult:
     """The Don's and the Sheriff's checks (000 4.5.6–4.5.8, 002 I.7.5–7.6); the answer is shown to the judge."""
     index, night = _current_night(ctx)
-    seat = int_field(payload, "seat", optional=True)
+    seat = payload.seat
 
     def check(p: Protocol) -> None:
         setattr(p.nights[index - 1], attr, seat)
@@ -53,8 +61,7 @@ def _check(ctx: Ctx, payload: dict, attr: str) -> ActionResult:
     return ActionResult(ctx.game, attr, "board", seat)
 
 
-def _to_day(ctx: Ctx, payload: dict) -> ActionResult:
-    ctx.require_status(Game.Status.IN_PROGRESS)
+def _to_day(ctx: Ctx, payload: NoInput) -> ActionResult:
     kind, index = ctx.phase()
     if kind != "N":
         ctx.refuse(_("It is day already."))
@@ -67,19 +74,18 @@ def _to_day(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "day", "board", message=_("Day %(n)d.") % {"n": index + 1})
 
 
-def _best_move(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class BestMoveInput:
+    seats: list = seat_numbers()
+
+
+def _best_move(ctx: Ctx, payload: BestMoveInput) -> ActionResult:
     """The Night-1 victim names up to three seats (000 8.3, BM-1; 002 I.7.8); only when entitled (docs/rules.md D3)."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     protocol = ctx.protocol()
     entitled, clause = best_move_right(protocol, ctx.ruleset)
     if not entitled:
         ctx.refuse(best_move_right_text((entitled, clause))[1])
-    raw = payload.get("seats", "")
-    parts = raw if isinstance(raw, list) else str(raw).replace(",", " ").split()
-    try:
-        numbers = [int(x) for x in parts]
-    except ValueError:
-        ctx.refuse(_("Name up to three seat numbers."))
+    numbers = payload.seats
     if not numbers:
         ctx.refuse(_("Name up to three seat numbers."))
 
@@ -93,13 +99,18 @@ def _best_move(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "best_move", "board")
 
 
-def _colour(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class ColourInput:
+    by: int = seat_number()
+    target: int = seat_number()
+
+
+def _colour(ctx: Ctx, payload: ColourInput) -> ActionResult:
     """"Цвет под запись" (002 III.5): a night-killed player names a seat black for the record."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     if not ctx.ruleset.colours_enabled:
         ctx.refuse(_("%(source)s: this rule set has no colours for the record (002 III.5 only).") % {
             "source": ctx.ruleset.source})
-    by, target = int_field(payload, "by"), int_field(payload, "target")
+    by, target = payload.by, payload.target
 
     def add(p: Protocol) -> None:
         p.colours = [*p.colours, PColour(by=by, target=target)]
@@ -111,11 +122,12 @@ def _colour(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "colour", "board")
 
 
-HANDLERS = {
-    "kill": _kill,
-    "don_check": lambda ctx, p: _check(ctx, p, "don_check"),
-    "sheriff_check": lambda ctx, p: _check(ctx, p, "sheriff_check"),
-    "day": _to_day,
-    "best_move": _best_move,
-    "colour": _colour,
+_PLAYING, _PLAYED = (Game.Status.IN_PROGRESS,), (Game.Status.IN_PROGRESS, Game.Status.FINISHED)
+ACTIONS = {
+    "kill": Action(_kill, NightSeat, _PLAYING),
+    "don_check": Action(partial(_check, attr="don_check"), NightSeat, _PLAYING),
+    "sheriff_check": Action(partial(_check, attr="sheriff_check"), NightSeat, _PLAYING),
+    "day": Action(_to_day, NoInput, _PLAYING),
+    "best_move": Action(_best_move, BestMoveInput, _PLAYED),
+    "colour": Action(_colour, ColourInput, _PLAYED),
 }

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionResult, Ctx, int_field
+from games.live.actions import Action, number, seat_number, sign, text
+from games.live.base import ActionResult, Ctx
 from games.live.state import day_speech, foul_consequence
 from games.live.targets import check_foul_count
 from games.models import Day, Game, Removal, Seat
@@ -23,15 +26,20 @@ _SEAT_SQL = (f"SELECT s.*, EXISTS(SELECT 1 FROM {Removal._meta.db_table} r WHERE
              f" FROM {Seat._meta.db_table} s WHERE s.game_id = %s AND s.number = %s")
 
 
-def _foul(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class FoulInput:
+    seat: int = seat_number()
+    delta: int = sign()
+    shown: int | None = number(low=0, high=None, optional=True, key="from")  # the count the screen showed
+
+
+def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
     """±1 foul; the 4th removes the player (a Removal at the current phase); there is no 5th."""
-    ctx.require_status(Game.Status.IN_PROGRESS)
-    number = int_field(payload, "seat")
-    delta = 1 if str(payload.get("delta", "1")) not in ("-1", "−1") else -1
+    number, delta = payload.seat, payload.delta
     seat = next(iter(Seat.objects.raw(_SEAT_SQL, [FOULS, ctx.game.pk, number])), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
-    check_foul_count(payload, number, seat.fouls, delta)  # a repeated tap is absorbed
+    check_foul_count(payload.shown, number, seat.fouls, delta)  # a repeated tap is absorbed
     if seat.removed:
         ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
     fouls = seat.fouls + delta
@@ -97,14 +105,18 @@ def _after_vote(ctx: Ctx, day: Day | None) -> bool:
     return bool(order.order) and order.current is None
 
 
-def _remove(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class RemoveInput:
+    seat: int = seat_number()
+    reason: str = text(strip=False)
+    note: str = text(limit=300)  # the clause broken
+
+
+def _remove(ctx: Ctx, payload: RemoveInput) -> ActionResult:
     """A disqualification or a team defeat (ППК) with its reason (000 D6.7–6.8, 002 II.2–II.3)."""
-    ctx.require_status(Game.Status.IN_PROGRESS)
-    number = int_field(payload, "seat")
-    reason = payload.get("reason")
+    number, reason, note = payload.seat, payload.reason, payload.note
     if reason not in (DISQUALIFIED, PPK):
         ctx.refuse(_("Choose disqualification or team defeat (ППК); the 4th foul removes by itself."))
-    note = str(payload.get("note", "")).strip()[:300]
     if not note:
         ctx.refuse(_("Write the reason (the clause broken)."))
     kind, index = ctx.phase()
@@ -120,7 +132,7 @@ def _remove(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "remove", "board", number)
 
 
-HANDLERS = {
-    "foul": _foul,
-    "remove": _remove,
+ACTIONS = {
+    "foul": Action(_foul, FoulInput, (Game.Status.IN_PROGRESS,)),
+    "remove": Action(_remove, RemoveInput, (Game.Status.IN_PROGRESS,)),
 }

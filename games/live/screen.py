@@ -64,8 +64,11 @@ class JudgeScreen:
     awaiting_approval: list = field(default_factory=list)  # judge extras the head judge must approve (000 T6.1.3)
 
 
-def judge_screen(game_id: int) -> JudgeScreen:
-    game = with_protocol(Game.objects.filter(pk=game_id), scores=True).select_related("club", "signed_by").get()
+def judge_screen(game_id: int, game: Game | None = None) -> JudgeScreen:
+    """`game`: the game with its protocol and scores prefetched when the caller has read it already (a tap's
+    `ActionResult.after`); else it is read here."""
+    if game is None:
+        game = with_protocol(Game.objects.filter(pk=game_id), scores=True).select_related("club", "signed_by").get()
     ruleset = game.ruleset.ruleset()
     protocol = protocol_of(game)
     if game.result:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
-from games.live.base import MAX_ID, ActionResult, Ctx, int_field
+from games.live.actions import Action, NoInput, SeatNumber, flag, row_id, seat_number, text
+from games.live.base import ActionResult, Ctx
 from games.live.targets import AlreadyDone
 from games.live.ui import game_place, previous_game_at_table
 from games.models import Day, Game, Seat
@@ -16,24 +18,31 @@ from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
 
 
-def _seat(ctx: Ctx, payload: dict) -> ActionResult:
+@dataclass(frozen=True)
+class SeatInput:
+    seat: int = seat_number()
+    player_id: int | None = row_id(optional=True)
+    nickname: str = text(strip=False)
+    create: bool = flag()
+
+
+def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
     """Put a club player at a seat: by id, or by nickname (a new player is added to the club when asked)."""
-    ctx.require_status(Game.Status.DRAFT)
-    number = int_field(payload, "seat")
+    number = payload.seat
     club = ctx.game.club
-    if payload.get("player_id"):
-        player = Player.objects.filter(club=club, pk=int_field(payload, "player_id", high=MAX_ID)).first()
+    if payload.player_id:
+        player = Player.objects.filter(club=club, pk=payload.player_id).first()
         if player is None:
             ctx.refuse(_("No such player in the club."))
     else:
-        nickname = clean_nickname(str(payload.get("nickname", "")))
+        nickname = clean_nickname(payload.nickname)
         if not nickname:
             ctx.refuse(_("Enter a nickname."))
         if len(nickname) > NICKNAME_MAX_LENGTH:
             ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
         player = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)).first()
         if player is None:
-            if not payload.get("create"):
+            if not payload.create:
                 ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
@@ -51,9 +60,8 @@ def _seat(ctx: Ctx, payload: dict) -> ActionResult:
         "seat": number, "nick": player.nickname})
 
 
-def _seat_clear(ctx: Ctx, payload: dict) -> ActionResult:
-    ctx.require_status(Game.Status.DRAFT)
-    number = int_field(payload, "seat")
+def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
+    number = payload.seat
     seat = Seat.objects.filter(game=ctx.game, number=number).first()
     ctx.snap.seat(number, seat)
     if seat is not None:
@@ -61,9 +69,8 @@ def _seat_clear(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "seat_clear", "board", number)
 
 
-def _seats_draw(ctx: Ctx, payload: dict) -> ActionResult:
+def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
     """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
-    ctx.require_status(Game.Status.DRAFT)
     if ctx.game.seated_by_schedule:
         ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
                      "on the schedule page."))
@@ -80,9 +87,8 @@ def _seats_draw(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "seats_draw", "board", message=_("Seats drawn at random."))
 
 
-def _seats_repeat(ctx: Ctx, payload: dict) -> ActionResult:
+def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:
     """The same players as the last game at this table, their seats drawn at random (000 4.1.1): one tap."""
-    ctx.require_status(Game.Status.DRAFT)
     if Seat.objects.filter(game=ctx.game).exists():
         raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
     previous = previous_game_at_table(ctx.game)
@@ -97,9 +103,14 @@ def _seats_repeat(ctx: Ctx, payload: dict) -> ActionResult:
         % {"place": game_place(previous)})
 
 
-def _role_args(ctx: Ctx, payload: dict) -> tuple[int, str, list[Seat], Seat]:
-    number = int_field(payload, "seat")
-    role = str(payload.get("role", "")).strip().upper()
+@dataclass(frozen=True)
+class RoleInput:
+    seat: int = seat_number()
+    role: str = text(upper=True)
+
+
+def _role_args(ctx: Ctx, payload: RoleInput) -> tuple[int, str, list[Seat], Seat]:
+    number, role = payload.seat, payload.role
     role = {"K": CITIZEN, "M": MAFIA, "S": SHERIFF, "D": DON}.get(role, role)  # Latin look-alikes typed
     if role and role not in ROLE_COUNTS:
         ctx.refuse(_("000 P7.4.1: a role is one of К, Ч, Ш, Д."))
@@ -119,10 +130,9 @@ def _check_quota(ctx: Ctx, role: str, number: int, seats: list[Seat]) -> None:
                 "role": role, "count": count})
 
 
-def _role(ctx: Ctx, payload: dict) -> ActionResult:
+def _role(ctx: Ctx, payload: RoleInput) -> ActionResult:
     """К/Ч/Ш/Д before the game, or entered after it when it was not (000 P7.4); never more than 6 К, 2 Ч, 1 Ш, 1 Д
     (002 I.1.1). Once the game has started a role already entered is locked: changing it is `role_correct`."""
-    ctx.require_status(Game.Status.DRAFT, Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     number, role, seats, seat = _role_args(ctx, payload)
     if ctx.game.status != Game.Status.DRAFT and seat.role:
         if seat.role == role:
@@ -136,16 +146,15 @@ def _role(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "role", "board", number)
 
 
-def _role_correct(ctx: Ctx, payload: dict) -> ActionResult:
+def _role_correct(ctx: Ctx, payload: RoleInput) -> ActionResult:
     """The judge corrects a role after the start (a mistake at the deal): asked once on the screen, and the log
     keeps the old and the new role (the action's payload) with who did it and when."""
-    ctx.require_status(Game.Status.IN_PROGRESS, Game.Status.FINISHED)
     number, role, seats, seat = _role_args(ctx, payload)
     if not role:
         ctx.refuse(_("Choose the role: К, Ч, Ш or Д."))
     if seat.role == role:
         raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
-    payload["was"] = seat.role
+    was = seat.role
     ctx.snap.seat(number, seat)
     Seat.objects.filter(pk=seat.pk).update(role=role)
     ctx.scores_changed = ctx.game.is_finished
@@ -158,12 +167,11 @@ def _role_correct(ctx: Ctx, payload: dict) -> ActionResult:
         message += " " + _("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
             "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
             "role": role, "count": count}
-    return ActionResult(ctx.game, "role_correct", "board", number, message)
+    return ActionResult(ctx.game, "role_correct", "board", number, message, log={"was": was})
 
 
-def _start(ctx: Ctx, payload: dict) -> ActionResult:
+def _start(ctx: Ctx, payload: NoInput) -> ActionResult:
     """Night 0 is over: Day 1 begins with seat 1's speech (000 4.3.1)."""
-    ctx.require_status(Game.Status.DRAFT)
     if Seat.objects.filter(game=ctx.game).count() != 10:
         ctx.refuse(_("%(clause)s: a game has exactly 10 seats; fill every seat first.") % {
             "clause": cite(ctx.ruleset, "000 4.1.1", "002 I.1.1")})
@@ -184,12 +192,13 @@ def _start(ctx: Ctx, payload: dict) -> ActionResult:
     return ActionResult(ctx.game, "start", "board", message=_("The game has started: Day 1."))
 
 
-HANDLERS = {
-    "seat": _seat,
-    "seat_clear": _seat_clear,
-    "seats_draw": _seats_draw,
-    "role": _role,
-    "role_correct": _role_correct,
-    "seats_repeat": _seats_repeat,
-    "start": _start,
+_DRAFT = (Game.Status.DRAFT,)
+ACTIONS = {
+    "seat": Action(_seat, SeatInput, _DRAFT),
+    "seat_clear": Action(_seat_clear, SeatNumber, _DRAFT),
+    "seats_draw": Action(_seats_draw, NoInput, _DRAFT),
+    "role": Action(_role, RoleInput, (Game.Status.DRAFT, Game.Status.IN_PROGRESS, Game.Status.FINISHED)),
+    "role_correct": Action(_role_correct, RoleInput, (Game.Status.IN_PROGRESS, Game.Status.FINISHED)),
+    "seats_repeat": Action(_seats_repeat, NoInput, _DRAFT),
+    "start": Action(_start, NoInput, _DRAFT),
 }

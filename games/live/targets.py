@@ -14,25 +14,12 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.live.base import ActionRefused, Ctx
+from games.live.actions import read_optional_number
+from games.live.base import ActionRefused, AlreadyDone, Ctx
 from games.live.state import day_speech
 from games.models import Game, GameAction
 
-
-class AlreadyDone(ActionRefused):
-    """A repeat of a tap whose effect is already stored: answered with the current state, nothing written."""
-
-    absorbed = True
-
-
-def _named(payload: dict, key: str) -> int | None:
-    value = payload.get(key)
-    if value in (None, ""):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ActionRefused(_("%(field)s: enter a number.") % {"field": key}) from None
+_named = read_optional_number  # the moment a tap names: a number, or nothing
 
 
 def _phase_key(code: str) -> tuple[int, int]:
@@ -133,10 +120,9 @@ def _night_named(ctx: Ctx, payload: dict, closing: bool = False, attr: str = "")
     raise ActionRefused(_("This tap was for Night %(night)d; the game is not there.") % {"night": night})
 
 
-def check_foul_count(payload: dict, number: int, fouls: int, delta: int) -> None:
+def check_foul_count(shown: int | None, number: int, fouls: int, delta: int) -> None:
     """The foul count the screen showed (`from`) against the stored one; called by the foul handler with the seat it
     has loaded anyway (no query of its own: the foul is the cheapest, most frequent tap)."""
-    shown = _named(payload, "from")
     if shown is None or fouls == shown:
         return
     if fouls == shown + delta:

@@ -179,10 +179,10 @@ def judge_ui(screen) -> JudgeUI:
     return ui
 
 
-def judge_page(game_id: int, user) -> JudgeUI:
+def judge_page(game_id: int, user, game: Game | None = None) -> JudgeUI:
     """The judge's screen, one read model: the protocol's state (`judge_screen`), the controls of the phase
-    (`judge_ui`) and what the viewer may do."""
-    screen = judge_screen(game_id)
+    (`judge_ui`) and what the viewer may do. `game`: the game as a tap left it, protocol already read."""
+    screen = judge_screen(game_id, game)
     ui = judge_ui(screen)
     game = screen.game
     ui.screen = screen

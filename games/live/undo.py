@@ -13,6 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.i18n import action_label
+from games.live.actions import Action, NoInput
 from games.live.base import ActionResult, Ctx
 from games.models import (
     Adjustment,
@@ -136,7 +137,7 @@ def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:
         ctx.refuse(_("The game is finished: only the head judge (or a club admin) reopens the result."))
 
 
-def undo(ctx: Ctx, payload: dict) -> ActionResult:
+def undo(ctx: Ctx, payload: NoInput) -> ActionResult:
     """Undo the last action still in effect (the log keeps it, marked undone)."""
     last = (GameAction.objects.filter(game=ctx.game, undone=False).exclude(kind="undo")
             .order_by("-seq").first())
@@ -145,6 +146,7 @@ def undo(ctx: Ctx, payload: dict) -> ActionResult:
     _check_undo_reach(ctx, last)
     ctx.snap.game_fields()
     restore(ctx.game, last.before)
+    ctx.rewritten.update(last.before)
     last.undone = True
     last.save(update_fields=["undone"])
     ctx.history = "game" in last.before
@@ -153,4 +155,4 @@ def undo(ctx: Ctx, payload: dict) -> ActionResult:
                         log={"seq": last.seq, "undid": last.kind})
 
 
-HANDLERS = {"undo": undo}
+ACTIONS = {"undo": Action(undo, NoInput)}

@@ -5,7 +5,7 @@ import uuid
 from django import template
 from django.middleware.csrf import get_token
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import pgettext
 
 from games.i18n import action_details, action_label, localize
@@ -65,11 +65,6 @@ def clause_tap(clause) -> str:
 def extra_key(value) -> str:
     """A judge-extra value as the test id names it ("0,3", "-0,5"): the same in every language."""
     return format(value, "f").replace(".", ",")
-
-
-@register.filter
-def seat_list(numbers) -> str:
-    return format_html_join(", ", "{}", ((n,) for n in numbers or []))
 
 
 @register.filter
