@@ -84,3 +84,18 @@ def test_a_cached_game_page_costs_at_most_two_queries(live):
         with CaptureQueriesContext(connection) as queries:
             assert Client().get(url, **headers).status_code == 200
         assert len(queries) <= 2, (url, [q["sql"] for q in queries])
+
+
+def test_a_protest_filed_and_decided_shows_at_once_to_the_anonymous_visitor():
+    from games.protests import protest_decide
+    from games.tests.protest_fixtures import protest_cast
+    from games.tests.test_protests import file_p1
+
+    cast = protest_cast()
+    url = reverse("games:game_detail", args=[cast.game.pk])
+    assert 'data-testid="under-protest"' not in Client().get(url).content.decode()
+    protest = file_p1(cast)
+    assert 'data-testid="under-protest"' in Client().get(url).content.decode()
+    protest_decide(protest=protest, by=cast.head_judge, decision="reject", explanation="Видео не подтвердило")
+    decided = Client().get(url).content.decode()
+    assert 'data-testid="under-protest"' not in decided and "Видео не подтвердило" in decided
