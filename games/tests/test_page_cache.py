@@ -99,3 +99,16 @@ def test_a_protest_filed_and_decided_shows_at_once_to_the_anonymous_visitor():
     protest_decide(protest=protest, by=cast.head_judge, decision="reject", explanation="Видео не подтвердило")
     decided = Client().get(url).content.decode()
     assert 'data-testid="under-protest"' not in decided and "Видео не подтвердило" in decided
+
+
+def test_an_elo_recompute_drops_the_clubs_cached_game_pages(live):
+    from django.core.cache import cache
+
+    from games.page_cache import _generation_key
+    from ratings.services_elo import recompute
+
+    game = in_night_one(live)
+    Client().get(reverse("games:game_detail", args=[game.pk]))
+    assert cache.get(_generation_key(game.club_id)) is not None
+    recompute(game.club_id)
+    assert cache.get(_generation_key(game.club_id)) is None
