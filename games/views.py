@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from club.selectors import get_site_club
 from club.services import ServiceError
+from games import page_cache
 from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
@@ -69,21 +70,30 @@ def tournament_json(request, pk: int):
 
 def game_detail(request, pk: int):
     game = get_object_or_404(Game.objects.select_related("club", "tournament", "evening", "ruleset"), pk=pk)
+    if page_cache.serves_public(request.user, game):
+        # the public view, rendered once per state (games.page_cache)
+        body = page_cache.cached_fragment("detail", game, lambda: render_to_string(
+            "games/game_detail.html#game-body", _game_detail_context(request, game), request=request))
+        return render(request, "games/game_detail.html", {"game": game, "public_body": body})
     if hidden_from(request.user, game):
         # A hidden round's game (games.visibility): the placeholder for everyone, with its own players' protests.
         return render(request, "games/game_hidden.html", {
             "game": game, "seats": game.seats.select_related("player").order_by("number"),
             "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
                                                request=request)})
-    game, can_write = get_game_for_user(request.user, pk)
+    return render(request, "games/game_detail.html", _game_detail_context(request, game))
+
+
+def _game_detail_context(request, game: Game) -> dict:
+    game, can_write = get_game_for_user(request.user, game.pk)
     game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
-    return render(request, "games/game_detail.html", {
+    return {
         "game": game, "view": view, "can_write": can_write,
         # the protest section and the audit trail are loaded here, not by template tags
         "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
                                            request=request),
-        "action_log": action_log(request.user, game)})
+        "action_log": action_log(request.user, game)}
 
 
 def game_json(request, pk: int):

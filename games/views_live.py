@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from club.selectors import player_search
 from club.services import ServiceError
+from games import page_cache
 from games.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.actions import answer
 from games.live.apply import ACTIONS, live_apply
@@ -112,11 +113,20 @@ def player_suggest(request, pk: int):
 def live(request, pk: int):
     """The spectator page: public facts only until the game is finished (then roles and points)."""
     game, _can = get_game_for_user(request.user, pk)
+    if page_cache.serves_public(request.user, game):  # the public board, rendered once per state (games.page_cache)
+        board = page_cache.cached_fragment("live", game, lambda: render_to_string(
+            "games/live.html#live-board", _live_context(request, game), request=request))
+        if request.htmx:
+            return HttpResponse(board)
+        return render(request, "games/live.html", {"game": game, "public_board": board})
+    template = "games/live.html#live-board" if request.htmx else "games/live.html"
+    return render(request, template, _live_context(request, game))
+
+
+def _live_context(request, game: Game) -> dict:
     game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
-    days = spectator_days(game, protocol_of(game))
-    template = "games/live.html#live-board" if request.htmx else "games/live.html"
-    return render(request, template, {"game": game, "view": view, "days": days})
+    return {"game": game, "view": view, "days": spectator_days(game, protocol_of(game))}
 
 
 # ------------------------------------------------------------------------------------------------ creating work

@@ -19,6 +19,7 @@ from django_tasks import task
 from club.db import insert_rows, raw_rows
 from club.models import Club
 from games.models import Game, Seat
+from games.page_cache import invalidate_clubs
 from ratings import elo
 from ratings.models import EloChange, EloRating, PendingTail, at_or_after
 from ratings.tasks import pause_for_tests, requeue, stale_reason
@@ -145,6 +146,7 @@ def recompute(club_id: int, since: Key | None = None) -> int:
     EloRating.objects.filter(player_id__in=players).delete()
     insert_rows(EloRating, ["club_id", "player_id", "elo", "games"],
                 [(club_id, p, ratings[p], counts[p]) for p in sorted(ratings)])
+    invalidate_clubs([club_id])  # the game page shows each game's Elo changes
     return len(ids)
 
 

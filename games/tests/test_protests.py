@@ -596,8 +596,9 @@ def test_filing_mails_the_tournament_head_judge_after_the_commit(cast, django_ca
     with django_capture_on_commit_callbacks() as callbacks:
         protest = file_p1(cast)
         assert mail.outbox == []  # nothing leaves before the filing is committed
-    assert len(callbacks) == 1
-    callbacks[0]()
+    assert callbacks  # the mail, and the game page's cache dropped again (games.page_cache)
+    for callback in callbacks:
+        callback()
     [message] = mail.outbox
     assert message.to == ["head_judge@example.org"]
     assert f"{protest.pk}:" in message.subject and str(cast.game) in message.subject
