@@ -319,16 +319,7 @@ class ProtocolView:
 def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
     """Build the display structure of a game (prefetch with `with_protocol` and seats__score_items)."""
     protocol = protocol_of(game)
-    roles = {s.seat: s.role for s in protocol.seats}
-    # The night being played is announced in the morning (000 4.5.4, 002 I.7.3.1): until the next day starts, its
-    # kill and the best move made in it (002 I.7.8) are known only to the judge staff.
-    night_open = (not show_secrets and game.status not in (Game.Status.FINISHED, Game.Status.SIGNED)
-                  and protocol.nights and len(protocol.nights) == len(protocol.days))
-    if night_open:
-        open_night = protocol.nights[-1]
-        if len(protocol.nights) == 1:
-            protocol.best_move = None
-        protocol.nights[-1] = type(open_night)(kill=None, don_check=None, sheriff_check=None)
+    night_open = _hide_open_night(protocol, game, show_secrets=show_secrets)
     left = departures(protocol)
     scored = show_secrets and game.counts
     seats = [
@@ -338,7 +329,33 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
                  total=s.total if scored else None)
         for s in sorted(game.seats.all(), key=lambda s: s.number)
     ]
-    nights = [
+    return ProtocolView(
+        game=game, show_secrets=show_secrets, seats=seats, days=protocol.days,
+        nights=_night_views(protocol, show_secrets=show_secrets, night_open=night_open),
+        best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
+        best_move=protocol.best_move, result=game.result if show_secrets else "",
+        items=_item_views(game) if scored else [],
+    )
+
+
+def _hide_open_night(protocol, game: Game, *, show_secrets: bool) -> bool:
+    """Blank the night being played in `protocol`; whether there is one. It is announced in the morning (000 4.5.4,
+    002 I.7.3.1): until the next day starts, its kill and the best move made in it (002 I.7.8) are known only to
+    the judge staff."""
+    night_open = bool(not show_secrets and game.status not in (Game.Status.FINISHED, Game.Status.SIGNED)
+                      and protocol.nights and len(protocol.nights) == len(protocol.days))
+    if night_open:
+        open_night = protocol.nights[-1]
+        if len(protocol.nights) == 1:
+            protocol.best_move = None
+        protocol.nights[-1] = type(open_night)(kill=None, don_check=None, sheriff_check=None)
+    return night_open
+
+
+def _night_views(protocol, *, show_secrets: bool, night_open: bool) -> list[NightView]:
+    """The nights as shown: the checks and what they found only with the secrets."""
+    roles = {s.seat: s.role for s in protocol.seats}
+    return [
         NightView(
             index=i, kill=n.kill, announced=not (night_open and i == len(protocol.nights)),
             don_check=n.don_check if show_secrets else None,
@@ -349,19 +366,16 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
         )
         for i, n in enumerate(protocol.nights, start=1)
     ]
-    items: list[ItemView] = []
-    if scored:
-        for s in sorted(game.seats.all(), key=lambda s: s.number):
-            for item in s.score_items.all():
-                if item.kind != "main":
-                    items.append(ItemView(seat=s.number, nickname=s.player.nickname, kind=item.kind,
-                                          points=item.points, clause=item.clause, note=item.note,
-                                          effective=item.effective))
-    return ProtocolView(
-        game=game, show_secrets=show_secrets, seats=seats, days=protocol.days, nights=nights,
-        best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
-        best_move=protocol.best_move, result=game.result if show_secrets else "", items=items,
-    )
+
+
+def _item_views(game: Game) -> list[ItemView]:
+    """Every non-main score item of the game, by seat (the sheet's back side)."""
+    return [
+        ItemView(seat=s.number, nickname=s.player.nickname, kind=item.kind, points=item.points, clause=item.clause,
+                 note=item.note, effective=item.effective)
+        for s in sorted(game.seats.all(), key=lambda s: s.number)
+        for item in s.score_items.all() if item.kind != "main"
+    ]
 
 
 # ------------------------------------------------------------------------------------------ protests

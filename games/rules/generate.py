@@ -351,7 +351,11 @@ class _Simulation:
             return False  # 000 T6.1.3, T6.1.4
         if not rs.judge_min <= value <= rs.judge_max:
             return False
-        team_values = [v for s, v in extras if team_of(self.roles[s]) == team]
+        return self._team_allowed(team, [v for s, v in extras if team_of(self.roles[s]) == team])
+
+    def _team_allowed(self, team: str | None, team_values: list[Decimal]) -> bool:
+        """Whether one team's judge extras (the one being tried among them) keep the team's limits."""
+        rs = self.rs
         team_sum = sum(team_values, Decimal(0))
         if rs.judge_team_cap and team is not None and team_sum > rs.judge_team_cap.get(team, team_sum):
             return False  # 002 III.4

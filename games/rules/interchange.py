@@ -41,7 +41,7 @@ so that an export imported into an empty database gives the same standings (000 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from .i18n import N_
@@ -61,15 +61,10 @@ from .protocol import (
     SeatEntry,
     Tally,
 )
+from .reader import MAX_INTEGER, Reader
 from .ruleset import PRESETS
 
 FORMAT = "mafclub/1"
-_NOT_POINTS = N_("must be a number of points, got %(got)s")
-# The largest whole number both databases (SQLite, PostgreSQL) store in a positive integer column: game numbers,
-# tables and lots above it are refused here with the limit instead of failing (or differing) in the database.
-MAX_INTEGER = 2**31 - 1
-# Points are stored with 14 digits, 6 of them after the decimal point.
-MAX_POINTS = Decimal("99999999.999999")
 NUL_MESSAGE = N_("must not contain the NUL character (U+0000)")
 
 
@@ -137,81 +132,7 @@ class Document:
     records: dict[int, GameRecord] = field(default_factory=dict)  # by game number: the extension fields
 
 
-class _Reader:
-    """Collects problems while reading one game; each getter returns a safe default on bad input."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.problems: list[Problem] = []
-
-    def fail(self, path: str, template: str, **params: Any) -> None:
-        """A structural problem at `path`; `template` is marked with N_, `params` fill it."""
-        self.problems.append(error_t(path, template, **params))
-
-    def integer(self, value: Any, path: str, *, low: int | None = None, high: int | None = None,
-                optional: bool = False) -> int | None:
-        if value is None and optional:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, N_("must be a whole number, got %(got)s"), got=repr(value))
-            return None
-        if (low is not None and value < low) or (high is not None and value > high):
-            self.fail(path, N_("must be between %(low)s and %(high)s, got %(got)s"), low=low, high=high, got=value)
-            return None
-        return value
-
-    def seat_no(self, value: Any, path: str, *, optional: bool = False) -> int | None:
-        return self.integer(value, path, low=1, high=10, optional=optional)
-
-    def points(self, value: Any, path: str) -> Decimal | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            self.fail(path, _NOT_POINTS, got=repr(value))
-            return None
-        try:
-            result = Decimal(str(value))
-        except InvalidOperation:
-            self.fail(path, _NOT_POINTS, got=repr(value))
-            return None
-        if not result.is_finite():
-            self.fail(path, N_("must be a finite number, got %(got)s"), got=repr(value))
-            return None
-        if abs(result) > MAX_POINTS:
-            self.fail(path, N_("must be between %(low)s and %(high)s, got %(got)s"), low=-MAX_POINTS,
-                      high=MAX_POINTS, got=repr(value))
-            return None
-        return result
-
-    def text(self, value: Any, path: str, *, optional: bool = True) -> str:
-        if value is None and optional:
-            return ""
-        if not isinstance(value, str):
-            self.fail(path, N_("must be text, got %(got)s"), got=repr(value))
-            return ""
-        return value
-
-    def obj(self, value: Any, path: str) -> dict[str, Any] | None:
-        if not isinstance(value, dict):
-            self.fail(path, N_("must be an object, got %(got)s"), got=type(value).__name__)
-            return None
-        return value
-
-    def objects(self, value: Any, path: str):
-        """(path of the item, the item) for each object of an optional list; bad items are reported and skipped."""
-        for i, item in enumerate(self.array(value, path) or []):
-            obj = self.obj(item, f"{path}[{i}]")
-            if obj is not None:
-                yield f"{path}[{i}]", obj
-
-    def array(self, value: Any, path: str, *, optional: bool = True) -> list[Any] | None:
-        if value is None and optional:
-            return None
-        if not isinstance(value, list):
-            self.fail(path, N_("must be a list, got %(got)s"), got=type(value).__name__)
-            return None
-        return value
-
-
-def _tallies(r: _Reader, value: Any, path: str) -> list[Tally] | None:
+def _tallies(r: Reader, value: Any, path: str) -> list[Tally] | None:
     if value is None:
         return None
     tallies = []
@@ -223,15 +144,15 @@ def _tallies(r: _Reader, value: Any, path: str) -> list[Tally] | None:
     return tallies
 
 
-def _day(r: _Reader, value: Any, path: str) -> Day:
+def _day(r: Reader, value: Any, path: str) -> Day:
     obj = r.obj(value, path) or {}
     day = Day()
     if obj.get("nominations") is not None:
         day.nominations = []
-        for item_path, n in r.objects(obj.get("nominations"), f"{path}.nominations"):
-            by = r.seat_no(n.get("by"), f"{item_path}.by")
-            nominee = r.seat_no(n.get("nominee"), f"{item_path}.nominee")
-            withdrawn = bool(n.get("withdrawn", False))
+        for item_path, nom in r.objects(obj.get("nominations"), f"{path}.nominations"):
+            by = r.seat_no(nom.get("by"), f"{item_path}.by")
+            nominee = r.seat_no(nom.get("nominee"), f"{item_path}.nominee")
+            withdrawn = bool(nom.get("withdrawn", False))
             if by is not None and nominee is not None:
                 day.nominations.append(Nomination(by=by, nominee=nominee, withdrawn=withdrawn))
     day.votes = _tallies(r, obj.get("votes"), f"{path}.votes")
@@ -249,7 +170,7 @@ def _day(r: _Reader, value: Any, path: str) -> Day:
     return day
 
 
-def _night(r: _Reader, value: Any, path: str) -> Night:
+def _night(r: Reader, value: Any, path: str) -> Night:
     obj = r.obj(value, path) or {}
     return Night(
         kill=r.seat_no(obj.get("kill"), f"{path}.kill", optional=True),
@@ -264,12 +185,45 @@ def parse_game(value: Any, label: str) -> tuple[Protocol | None, list[Problem]]:
 
 
 def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | None, list[Problem]]:
-    r = _Reader(label)
+    r = Reader(label)
     obj = r.obj(value, "game")
     if obj is None:
         return None, None, r.problems
+    seats = _seats(r, obj.get("seats"))
+    days = [_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
+    nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
+    removals = _removals(r, obj.get("removals"))
+    best_move = _best_move(r, obj.get("best_move"))
+    colours = _colours(r, obj.get("colours"))
+    extras = _judge_extras(r, obj.get("judge_extras"))
+    adjustments, protest_adjustments = _adjustments(r, obj.get("adjustments"))
+    result = _result(r, obj.get("result"))
+    protocol = Protocol(
+        seats=seats,
+        days=days,
+        nights=nights,
+        removals=removals,
+        best_move=best_move,
+        colours=colours,
+        judge_extras=extras,
+        adjustments=adjustments,
+        result=result,
+        number=r.integer(obj.get("number"), "number", low=1, high=MAX_INTEGER, optional=True),
+        table=r.integer(obj.get("table"), "table", low=1, high=MAX_INTEGER, optional=True),
+        stage=r.text(obj.get("stage"), "stage"),
+        date=r.text(obj.get("date"), "date"),
+        judge=r.text(obj.get("judge"), "judge"),
+        ended_at=r.text(obj.get("ended_at"), "ended_at"),
+    )
+    record = _game_record(r, obj, protocol, protest_adjustments)
+    if r.problems:
+        return None, None, r.problems
+    return protocol, record, r.problems
 
-    seats_raw = r.array(obj.get("seats"), "seats", optional=False) or []
+
+def _seats(r: Reader, value: Any) -> list[SeatEntry]:
+    """The ten seats, in seat order: a nickname each, an optional role, the fouls (000 4.1.1, P7.3, P7.4.1)."""
+    seats_raw = r.array(value, "seats", optional=False) or []
     seats: list[SeatEntry] = []
     for i, item in enumerate(seats_raw):
         s = r.obj(item, f"seats[{i}]")
@@ -292,12 +246,12 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
         r.fail(f"seats[{missing}]", N_("missing: a protocol has ten seats numbered 1–10 (000 4.1.1)"))
     if len(seats_raw) > 10:
         r.fail("seats", N_("a protocol has exactly ten seats, got %(got)s (000 4.1.1)"), got=len(seats_raw))
+    return sorted(seats, key=lambda entry: entry.seat)
 
-    days = [_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
-    nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
 
+def _removals(r: Reader, value: Any) -> list[Removal]:
     removals = []
-    for path, rm in r.objects(obj.get("removals"), "removals"):
+    for path, rm in r.objects(value, "removals"):
         seat = r.seat_no(rm.get("seat"), f"{path}.seat")
         reason = rm.get("reason")
         if reason not in REMOVAL_REASONS:
@@ -307,30 +261,42 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
         if seat is not None and reason in REMOVAL_REASONS:
             removals.append(Removal(seat=seat, reason=reason, at=at, after_vote=bool(rm.get("after_vote", False)),
                                     note=r.text(rm.get("note"), f"{path}.note")))
+    return removals
 
-    best_move = None
-    if obj.get("best_move") is not None:
-        bm = r.array(obj.get("best_move"), "best_move") or []
-        best_move = [n for i, raw in enumerate(bm) if (n := r.seat_no(raw, f"best_move[{i}]")) is not None]
 
+def _best_move(r: Reader, value: Any) -> list[int] | None:
+    if value is None:
+        return None
+    bm = r.array(value, "best_move") or []
+    return [n for i, raw in enumerate(bm) if (n := r.seat_no(raw, f"best_move[{i}]")) is not None]
+
+
+def _colours(r: Reader, value: Any) -> list[Colour]:
     colours = []
-    for path, c in r.objects(obj.get("colours"), "colours"):
+    for path, c in r.objects(value, "colours"):
         by = r.seat_no(c.get("by"), f"{path}.by")
         target = r.seat_no(c.get("target"), f"{path}.target")
         if by is not None and target is not None:
             colours.append(Colour(by=by, target=target))
+    return colours
 
+
+def _judge_extras(r: Reader, value: Any) -> list[JudgeExtra]:
     extras = []
-    for path, e in r.objects(obj.get("judge_extras"), "judge_extras"):
+    for path, e in r.objects(value, "judge_extras"):
         seat = r.seat_no(e.get("seat"), f"{path}.seat")
         points = r.points(e.get("points"), f"{path}.points")
         if seat is not None and points is not None:
             extras.append(JudgeExtra(seat=seat, points=points, note=r.text(e.get("note"), f"{path}.note"),
                                      approved=bool(e.get("approved", False))))
+    return extras
 
-    adjustments = []
-    protest_adjustments = []  # entered by a protest decision: not part of the protocol the judge signed
-    for path, a in r.objects(obj.get("adjustments"), "adjustments"):
+
+def _adjustments(r: Reader, value: Any) -> tuple[list[Adjustment], list[Adjustment]]:
+    """(the judge's adjustments, those a protest decision entered: not part of the protocol the judge signed)."""
+    adjustments: list[Adjustment] = []
+    protest_adjustments: list[Adjustment] = []
+    for path, a in r.objects(value, "adjustments"):
         seat = r.seat_no(a.get("seat"), f"{path}.seat")
         points = r.points(a.get("points"), f"{path}.points")
         source = a.get("source", "judge")
@@ -341,36 +307,19 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
             (protest_adjustments if source == "protest" else adjustments).append(Adjustment(
                 seat=seat, points=points, clause=r.text(a.get("clause"), f"{path}.clause"),
                 note=r.text(a.get("note"), f"{path}.note")))
+    return adjustments, protest_adjustments
 
-    result = obj.get("result")
-    if result is not None and result not in RESULTS:
+
+def _result(r: Reader, result: Any) -> str | None:
+    if result is None:
+        return None
+    if result not in RESULTS:
         r.fail("result", N_("must be one of red, black, draw (000 P7.7, docs/rules.md A4), got %(got)s"), got=repr(result))
-        result = None
-
-    protocol = Protocol(
-        seats=sorted(seats, key=lambda s: s.seat),
-        days=days,
-        nights=nights,
-        removals=removals,
-        best_move=best_move,
-        colours=colours,
-        judge_extras=extras,
-        adjustments=adjustments,
-        result=result,
-        number=r.integer(obj.get("number"), "number", low=1, high=MAX_INTEGER, optional=True),
-        table=r.integer(obj.get("table"), "table", low=1, high=MAX_INTEGER, optional=True),
-        stage=r.text(obj.get("stage"), "stage"),
-        date=r.text(obj.get("date"), "date"),
-        judge=r.text(obj.get("judge"), "judge"),
-        ended_at=r.text(obj.get("ended_at"), "ended_at"),
-    )
-    record = _game_record(r, obj, protocol, protest_adjustments)
-    if r.problems:
-        return None, None, r.problems
-    return protocol, record, r.problems
+        return None
+    return str(result)
 
 
-def _protests(r: _Reader, value: Any) -> list[ProtestRecord]:
+def _protests(r: Reader, value: Any) -> list[ProtestRecord]:
     protests = []
     for path, p in r.objects(value, "protests"):
         status = p.get("status", "pending")
@@ -397,7 +346,7 @@ def _protests(r: _Reader, value: Any) -> list[ProtestRecord]:
     return protests
 
 
-def _game_record(r: _Reader, obj: dict[str, Any], protocol: Protocol,
+def _game_record(r: Reader, obj: dict[str, Any], protocol: Protocol,
                  protest_adjustments: list[Adjustment]) -> GameRecord:
     """The extension fields of a game; moves the protocol's result back to what its facts show when an upheld
     protest reversed it."""
@@ -441,41 +390,20 @@ def parse_document(data: Any) -> Document:
         problems.append(GameProblem("-", error_t("format", N_("must be %(format)s, got %(got)s"), format=repr(FORMAT),
                                                  got=repr(data.get('format')))))
 
-    tournament = None
-    t = data.get("tournament")
-    if not isinstance(t, dict):
-        problems.append(GameProblem("-", error_t("tournament", N_("an object with name and ruleset is required"))))
-    else:
-        name = t.get("name")
-        ruleset = t.get("ruleset")
-        if not isinstance(name, str) or not name.strip():
-            problems.append(GameProblem("-", error_t("tournament.name", N_("a tournament name is required"))))
-        if not isinstance(ruleset, str) or not ruleset.strip():
-            problems.append(GameProblem("-", error_t(
-                "tournament.ruleset", N_("a rule set is required (one of %(presets)s or a club copy)"),
-                presets=', '.join(PRESETS))))
-        difficult = t.get("difficult_roles")
-        if difficult is not None and (not isinstance(difficult, list) or any(x not in ROLES for x in difficult)):
-            problems.append(GameProblem("-", error_t("tournament.difficult_roles",
-                                                     N_("must be a list of role letters К, Ч, Ш, Д (002 III.14.3, docs/rules.md A17)"))))
-            difficult = None
-        stages = t.get("stages") if isinstance(t.get("stages"), list) else []
-        lots = t.get("lots") or {}
-        if not isinstance(lots, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_INTEGER
-                for k, v in lots.items()):
-            problems.append(GameProblem("-", error_t("tournament.lots", N_(
-                "must map nicknames to lot numbers between 1 and %(high)s"), high=MAX_INTEGER)))
-            lots = {}
-        if isinstance(name, str) and isinstance(ruleset, str):
-            tournament = TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
-                                          stages=[str(s) for s in stages], lots=dict(lots))
+    tournament = _tournament(data.get("tournament"), problems)
 
     games_raw = data.get("games")
-    games: list[Protocol] = []
     if not isinstance(games_raw, list):
         problems.append(GameProblem("-", error_t("games", N_("a list of games is required"))))
         games_raw = []
+    games, records = _games(games_raw, problems)
+    return Document(tournament, games, problems, records)
+
+
+def _games(games_raw: list[Any], problems: list[GameProblem]) -> tuple[list[Protocol], dict[int, GameRecord]]:
+    """The games without structural problems and their records, by number; the problems are appended to `problems`:
+    a game's own, a missing number (000 P7.2.1), a number seen before."""
+    games: list[Protocol] = []
     seen_numbers: dict[int, int] = {}
     records: dict[int, GameRecord] = {}
     for i, raw in enumerate(games_raw):
@@ -493,8 +421,42 @@ def parse_document(data: Any) -> Document:
             continue
         seen_numbers[protocol.number] = i
         games.append(protocol)
-        records[protocol.number] = record
-    return Document(tournament, games, problems, records)
+        if record is not None:  # present whenever the protocol is
+            records[protocol.number] = record
+    return games, records
+
+
+def _tournament(t: Any, problems: list[GameProblem]) -> TournamentHeader | None:
+    """The document's tournament header; its problems are appended to `problems`."""
+    if not isinstance(t, dict):
+        problems.append(GameProblem("-", error_t("tournament", N_("an object with name and ruleset is required"))))
+        return None
+    name = t.get("name")
+    ruleset = t.get("ruleset")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(GameProblem("-", error_t("tournament.name", N_("a tournament name is required"))))
+    if not isinstance(ruleset, str) or not ruleset.strip():
+        problems.append(GameProblem("-", error_t(
+            "tournament.ruleset", N_("a rule set is required (one of %(presets)s or a club copy)"),
+            presets=', '.join(PRESETS))))
+    difficult = t.get("difficult_roles")
+    if difficult is not None and (not isinstance(difficult, list) or any(x not in ROLES for x in difficult)):
+        problems.append(GameProblem("-", error_t("tournament.difficult_roles",
+                                                 N_("must be a list of role letters К, Ч, Ш, Д (002 III.14.3, docs/rules.md A17)"))))
+        difficult = None
+    stages_raw = t.get("stages")
+    stages = stages_raw if isinstance(stages_raw, list) else []
+    lots = t.get("lots") or {}
+    if not isinstance(lots, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_INTEGER
+            for k, v in lots.items()):
+        problems.append(GameProblem("-", error_t("tournament.lots", N_(
+            "must map nicknames to lot numbers between 1 and %(high)s"), high=MAX_INTEGER)))
+        lots = {}
+    if isinstance(name, str) and isinstance(ruleset, str):
+        return TournamentHeader(name=name.strip(), ruleset=ruleset.strip(), difficult_roles=difficult,
+                                stages=[str(s) for s in stages], lots=dict(lots))
+    return None
 
 
 def _game_label(raw: Any, i: int) -> str:
@@ -509,7 +471,8 @@ def _nul_problems(data: dict[str, Any], limit: int = 20) -> list[GameProblem]:
     """Every text (key or value) holding the NUL character, which PostgreSQL cannot store (and SQLite would keep,
     so the two databases would differ): located by game and path. Walked without recursion."""
     found: list[GameProblem] = []
-    games = data.get("games") if isinstance(data.get("games"), list) else []
+    games_raw = data.get("games")
+    games = games_raw if isinstance(games_raw, list) else []
     stack: list[tuple[str, str, Any]] = [("-", key, value) for key, value in data.items() if key != "games"]
     for i, raw in enumerate(games):
         stack.append((_game_label(raw, i), "game", raw))

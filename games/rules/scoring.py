@@ -238,9 +238,43 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
     """Score one game. `ci` maps seat → the Ci to credit in this game (from `ci_values`, the tournament pass)."""
     items: dict[int, list[ScoreItem]] = defaultdict(list)
     result = protocol.result
+    won_seats = _main_points(protocol, ruleset, items)
+    _extra_items(protocol, ruleset, items)
 
-    # Main points (docs/rules.md D7; 000 8.2.1–8.2.3, 002 III.1.2–1.4): every seat of the winning team, eliminated and
-    # removed players included (docs/rules.md A6).
+    # Ci (002 III.3), computed over the tournament by `ci_values`.
+    for seat, value in (ci or {}).items():
+        if value:
+            items[seat].append(ScoreItem(CI, value, clause(ruleset, "ci")))
+
+    _removal_items(protocol, ruleset, items)
+    _colour_items(protocol, ruleset, items)
+
+    # Judge-entered items with their own clause (III.5 mechanical, III.6 destructive, protest decisions).
+    for adjustment in protocol.adjustments:
+        items[adjustment.seat].append(
+            ScoreItem(ADJUSTMENT, adjustment.points, adjustment.clause, note=adjustment.note, source=JUDGE)
+        )
+
+    victim = first_night_victim(protocol)
+    seats = [
+        seat_score(
+            seat=entry.seat,
+            player=entry.player,
+            role=entry.role,
+            items=items.get(entry.seat, []),
+            won=entry.seat in won_seats,
+            first_night_death=entry.seat == victim,
+            ruleset=ruleset,
+        )
+        for entry in sorted(protocol.seats, key=lambda e: e.seat)
+    ]
+    return GameScore(seats=seats, result=result)
+
+
+def _main_points(protocol: Protocol, ruleset: RuleSet, items: dict[int, list[ScoreItem]]) -> set[int]:
+    """Main points (docs/rules.md D7; 000 8.2.1–8.2.3, 002 III.1.2–1.4): every seat of the winning team, eliminated and
+    removed players included (docs/rules.md A6). Returns the seats that won."""
+    result = protocol.result
     won_seats: set[int] = set()
     for entry in protocol.seats:
         team = team_of(entry.role)
@@ -254,8 +288,11 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
             won_seats.add(entry.seat)
         if points:
             items[entry.seat].append(ScoreItem(MAIN, points, clause(ruleset, "main")))
+    return won_seats
 
-    # Best move and judge extras, with exclusivity (docs/rules.md D1, D2, D5).
+
+def _extra_items(protocol: Protocol, ruleset: RuleSet, items: dict[int, list[ScoreItem]]) -> None:
+    """Best move and judge extras, with exclusivity (docs/rules.md D1, D2, D5)."""
     in_effect = extras_in_effect(protocol, ruleset)
     award = in_effect.best_move
     if award is not None:
@@ -278,13 +315,10 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
             )
         )
 
-    # Ci (002 III.3), computed over the tournament by `ci_values`.
-    for seat, value in (ci or {}).items():
-        if value:
-            items[seat].append(ScoreItem(CI, value, clause(ruleset, "ci")))
 
-    # Removals (docs/rules.md D6): -0.5 per 4th-foul / disqualification (000 8.2.4, 002 III.1.5), once per act (III.10);
-    # ППК: -0.7 instead (002 III.1.6), no number in 000 (D6.8).
+def _removal_items(protocol: Protocol, ruleset: RuleSet, items: dict[int, list[ScoreItem]]) -> None:
+    """Removals (docs/rules.md D6): -0.5 per 4th-foul / disqualification (000 8.2.4, 002 III.1.5), once per act
+    (III.10); ППК: -0.7 instead (002 III.1.6), no number in 000 (D6.8)."""
     for removal in protocol.removals:
         if removal.reason in (FOULS, DISQUALIFIED):
             if ruleset.removal_penalty:
@@ -297,40 +331,22 @@ def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal
                 ScoreItem(PPK_PENALTY, ruleset.ppk_penalty, clause(ruleset, "ppk"), note=removal.note)
             )
 
-    # Wrong recorded colour (002 III.5 l.311): -0.3 whatever the result; a black victim of a self-shot gets no
-    # mechanical points or penalties (l.309).
-    if ruleset.colours_enabled and ruleset.wrong_colour_penalty:
-        killed = _killed_at_night(protocol)
-        for colour in protocol.colours:
-            if protocol.team_of_seat(colour.target) != RED:
-                continue
-            if protocol.role_of(colour.by) in BLACK_ROLES and colour.by in killed:
-                continue
-            items[colour.by].append(
-                ScoreItem(WRONG_COLOUR, ruleset.wrong_colour_penalty, clause(ruleset, "wrong_colour"),
-                          note=Text(NOTE_WRONG_COLOUR, seat=colour.target))
-            )
 
-    # Judge-entered items with their own clause (III.5 mechanical, III.6 destructive, protest decisions).
-    for adjustment in protocol.adjustments:
-        items[adjustment.seat].append(
-            ScoreItem(ADJUSTMENT, adjustment.points, adjustment.clause, note=adjustment.note, source=JUDGE)
+def _colour_items(protocol: Protocol, ruleset: RuleSet, items: dict[int, list[ScoreItem]]) -> None:
+    """Wrong recorded colour (002 III.5 l.311): -0.3 whatever the result; a black victim of a self-shot gets no
+    mechanical points or penalties (l.309)."""
+    if not (ruleset.colours_enabled and ruleset.wrong_colour_penalty):
+        return
+    killed = _killed_at_night(protocol)
+    for colour in protocol.colours:
+        if protocol.team_of_seat(colour.target) != RED:
+            continue
+        if protocol.role_of(colour.by) in BLACK_ROLES and colour.by in killed:
+            continue
+        items[colour.by].append(
+            ScoreItem(WRONG_COLOUR, ruleset.wrong_colour_penalty, clause(ruleset, "wrong_colour"),
+                      note=Text(NOTE_WRONG_COLOUR, seat=colour.target))
         )
-
-    victim = first_night_victim(protocol)
-    seats = [
-        seat_score(
-            seat=entry.seat,
-            player=entry.player,
-            role=entry.role,
-            items=items.get(entry.seat, []),
-            won=entry.seat in won_seats,
-            first_night_death=entry.seat == victim,
-            ruleset=ruleset,
-        )
-        for entry in sorted(protocol.seats, key=lambda e: e.seat)
-    ]
-    return GameScore(seats=seats, result=result)
 
 
 # ---------------------------------------------------------------------------------------------- tournament

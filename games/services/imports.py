@@ -211,7 +211,6 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
 
 
 def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnings_shown, report_problem):
-    report = report_problem
     with transaction.atomic():
         target_club = club or resolve_club(club_name)
         _lock_tournaments(target_club, {doc.tournament.name for _label, doc in parsed if doc.tournament})
@@ -219,69 +218,82 @@ def _import_parsed(parsed, *, club, club_name, problems, shown, warnings, warnin
         for label, doc in parsed:
             if doc.tournament is None:
                 continue
-            for p in _too_long("tournament.name", doc.tournament.name, Tournament, "name"):
-                report(label, "-", p)
-            version = ruleset_by_slug(doc.tournament.ruleset, target_club)
-            if version is None:
-                known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
-                report(label, "-", error_t("tournament.ruleset", N_("unknown rule set %(ruleset)s (known: %(known)s)"),
-                                           ruleset=repr(doc.tournament.ruleset), known=known))
-                continue
-            ruleset = version.ruleset()
-            signed = set(Game.objects.filter(
-                tournament__club=target_club, tournament__name=doc.tournament.name,
-                status__in=[Game.Status.SIGNED, Game.Status.ANNULLED]).values_list("number", flat=True))
-            stored_protests: dict[int, list] = {}
-            for number, filed_at, category, status in Protest.objects.filter(
-                    game__tournament__club=target_club, game__tournament__name=doc.tournament.name).values_list(
-                    "game__number", "filed_at", "category", "status"):
-                stored_protests.setdefault(number, []).append((filed_at, category, status))
-            # After its tournament, each stored game is locked: no judge's tap lands between the check and the write.
-            existing = lock_stored_games(club=target_club, tournament_name=doc.tournament.name)
-            numbers = {p.number for p in doc.games} | set(existing)
-            for protocol in doc.games:
-                record = doc.records.get(protocol.number) or GameRecord()
-                game_problems = (_header_problems(protocol) + _record_problems(protocol, record, numbers)
-                                 + validate(protocol, ruleset, finished=protocol.result is not None)
-                                 + stale_game_problems(existing.get(protocol.number), record.version,
-                                                       event=doc.tournament.name))
-                if record.protests and protocol.number in stored_protests and (
-                        sorted(stored_protests[protocol.number]) != sorted(
-                            (_aware(p.filed_at), p.category, p.status) for p in record.protests)):
-                    # 000 T6.3.4, 002 III.15.4: a decided protest is final; the file's cannot replace the site's
-                    # (the same protests, as an export of this site carries them, are kept as they are).
-                    game_problems.append(error_t("protests", N_(
-                        "game %(number)s of this tournament already has its protests here; a protest decision is "
-                        "final (000 T6.3.4)"), number=protocol.number))
-                if protocol.number in signed:
-                    # 000 P7.10: a signed protocol changes only through a protest decision, never by an import.
-                    game_problems.append(error_t("number", N_(
-                        "000 P7.10: game %(number)s of this tournament is signed (or annulled); it changes only "
-                        "through a protest decision"), number=protocol.number))
-                for p in game_problems:
-                    report(label, str(protocol.number), p)
-            planned.append((doc, version))
+            version = _check_document(label, doc, target_club, report_problem)
+            if version is not None:
+                planned.append((doc, version))
         if problems:
             transaction.set_rollback(True)
             raise ImportFailed(problems, shown)
 
         report = ImportReport(club=target_club, warnings=warnings, warnings_shown=warnings_shown)
         for doc, version in planned:
-            tournament = _upsert_tournament(target_club, doc.tournament, version)
-            nicknames = [s.player for p in doc.games for s in p.seats]
-            nicknames += [pr.player for r in doc.records.values() for pr in r.protests if pr.player]
-            players = _players_by_key(target_club, nicknames, report)
-            stored = {}
-            for protocol in doc.games:
-                record = doc.records.get(protocol.number) or GameRecord()
-                stored[protocol.number], created = _store_game(tournament, version, protocol, players, record)
-                report.created += created
-                report.updated += not created
-            _store_decisions(tournament, doc.records, stored, players)
-            _store_lots(tournament, doc.tournament.lots, players)
-            score_games(tournament=tournament)
-            report.tournaments.append(tournament)
+            _store_document(target_club, doc, version, report)
     return report
+
+
+def _check_document(label, doc, target_club: Club, report) -> RuleSetVersion | None:
+    """Report (through `report(label, game, problem)`) every problem of one document against what is stored; the
+    rule-set version its games are stored with, or None when its rule set is unknown."""
+    for p in _too_long("tournament.name", doc.tournament.name, Tournament, "name"):
+        report(label, "-", p)
+    version = ruleset_by_slug(doc.tournament.ruleset, target_club)
+    if version is None:
+        known = ", ".join(sorted({v.slug for v in RuleSetVersion.objects.filter(club__isnull=True)}))
+        report(label, "-", error_t("tournament.ruleset", N_("unknown rule set %(ruleset)s (known: %(known)s)"),
+                                   ruleset=repr(doc.tournament.ruleset), known=known))
+        return None
+    ruleset = version.ruleset()
+    signed = set(Game.objects.filter(
+        tournament__club=target_club, tournament__name=doc.tournament.name,
+        status__in=[Game.Status.SIGNED, Game.Status.ANNULLED]).values_list("number", flat=True))
+    stored_protests: dict[int, list] = {}
+    for number, filed_at, category, status in Protest.objects.filter(
+            game__tournament__club=target_club, game__tournament__name=doc.tournament.name).values_list(
+            "game__number", "filed_at", "category", "status"):
+        stored_protests.setdefault(number, []).append((filed_at, category, status))
+    # After its tournament, each stored game is locked: no judge's tap lands between the check and the write.
+    existing = lock_stored_games(club=target_club, tournament_name=doc.tournament.name)
+    numbers = {p.number for p in doc.games} | set(existing)
+    for protocol in doc.games:
+        record = doc.records.get(protocol.number) or GameRecord()
+        game_problems = (_header_problems(protocol) + _record_problems(protocol, record, numbers)
+                         + validate(protocol, ruleset, finished=protocol.result is not None)
+                         + stale_game_problems(existing.get(protocol.number), record.version,
+                                               event=doc.tournament.name))
+        if record.protests and protocol.number in stored_protests and (
+                sorted(stored_protests[protocol.number]) != sorted(
+                    (_aware(p.filed_at), p.category, p.status) for p in record.protests)):
+            # 000 T6.3.4, 002 III.15.4: a decided protest is final; the file's cannot replace the site's
+            # (the same protests, as an export of this site carries them, are kept as they are).
+            game_problems.append(error_t("protests", N_(
+                "game %(number)s of this tournament already has its protests here; a protest decision is "
+                "final (000 T6.3.4)"), number=protocol.number))
+        if protocol.number in signed:
+            # 000 P7.10: a signed protocol changes only through a protest decision, never by an import.
+            game_problems.append(error_t("number", N_(
+                "000 P7.10: game %(number)s of this tournament is signed (or annulled); it changes only "
+                "through a protest decision"), number=protocol.number))
+        for p in game_problems:
+            report(label, str(protocol.number), p)
+    return version
+
+
+def _store_document(target_club: Club, doc, version: RuleSetVersion, report: ImportReport) -> None:
+    """Write one checked document: its tournament, players, games, protest decisions and lots, then score it."""
+    tournament = _upsert_tournament(target_club, doc.tournament, version)
+    nicknames = [s.player for p in doc.games for s in p.seats]
+    nicknames += [pr.player for r in doc.records.values() for pr in r.protests if pr.player]
+    players = _players_by_key(target_club, nicknames, report)
+    stored = {}
+    for protocol in doc.games:
+        record = doc.records.get(protocol.number) or GameRecord()
+        stored[protocol.number], created = _store_game(tournament, version, protocol, players, record)
+        report.created += created
+        report.updated += not created
+    _store_decisions(tournament, doc.records, stored, players)
+    _store_lots(tournament, doc.tournament.lots, players)
+    score_games(tournament=tournament)
+    report.tournaments.append(tournament)
 
 
 def _lock_tournaments(club: Club, names: set[str]) -> None:

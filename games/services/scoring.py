@@ -75,33 +75,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         counting = [g for g in games if g.counts]
         # Only the seats whose score or items change are written (a sign-off or a protest moves one game, the
         # tournament's other hundred stay as they were): compare with what is stored.
-        stored_items: dict[int, list[tuple]] = {}
-        for row in ScoreItem.objects.filter(seat__game__in=games).order_by("seat_id", "id").values_list(
-                "seat_id", *ITEM_COLUMNS):
-            stored_items.setdefault(row[0], []).append(row[1:])
-        by_version: dict[int, list[Game]] = {}
-        for g in counting:
-            by_version.setdefault(g.ruleset_id, []).append(g)
-        items: list[ScoreItem] = []
-        items_changed: list[int] = []  # seats whose items are replaced
-        seats_to_update: list[tuple[int, dict]] = []  # (seat id, SCORE_COLUMNS)
-        for group in by_version.values():
-            ruleset = group[0].ruleset.ruleset()
-            scores = score_tournament([read[g.pk].protocol for g in group], ruleset)
-            for g, score in zip(group, scores, strict=True):
-                seats = {s.number: s for s in read[g.pk].seats}
-                for seat_score in score.seats:
-                    seat = seats[seat_score.seat]
-                    values = {c: getattr(seat_score, c) for c in SCORE_COLUMNS}
-                    if any(values[c] != getattr(seat, c) for c in SCORE_COLUMNS):
-                        seats_to_update.append((seat.id, values))
-                    seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
-                                  for i in seat_score.items]
-                    seat_items = _mark_protest_adjustments(read[g.pk].adjustments, seat.number, seat_items)
-                    if seat_items != stored_items.get(seat.id, []):
-                        items_changed.append(seat.id)
-                        items += [ScoreItem(seat_id=seat.id, **dict(zip(ITEM_COLUMNS, i, strict=True)))
-                                  for i in seat_items]
+        stored_items = _stored_items(games)
+        items, items_changed, seats_to_update = _counting_changes(counting, read, stored_items)
         for g in games:
             if g.counts:
                 continue
@@ -115,6 +90,45 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         ScoreItem.objects.bulk_create(items, batch_size=1000)
         _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
     return len(counting)
+
+
+def _stored_items(games: list[Game]) -> dict[int, list[tuple]]:
+    """The stored score items of the games' seats, by seat id: ITEM_COLUMNS tuples in their stored order."""
+    stored_items: dict[int, list[tuple]] = {}
+    for row in ScoreItem.objects.filter(seat__game__in=games).order_by("seat_id", "id").values_list(
+            "seat_id", *ITEM_COLUMNS):
+        stored_items.setdefault(row[0], []).append(row[1:])
+    return stored_items
+
+
+def _counting_changes(counting: list[Game], read, stored_items: dict[int, list[tuple]]
+                      ) -> tuple[list[ScoreItem], list[int], list[tuple[int, dict]]]:
+    """Score the counting games (each rule-set version's as one tournament) and compare with what is stored:
+    (the new items of the seats whose items change, those seats' ids, (seat id, SCORE_COLUMNS) that change)."""
+    by_version: dict[int, list[Game]] = {}
+    for g in counting:
+        by_version.setdefault(g.ruleset_id, []).append(g)
+    items: list[ScoreItem] = []
+    items_changed: list[int] = []  # seats whose items are replaced
+    seats_to_update: list[tuple[int, dict]] = []  # (seat id, SCORE_COLUMNS)
+    for group in by_version.values():
+        ruleset = group[0].ruleset.ruleset()
+        scores = score_tournament([read[g.pk].protocol for g in group], ruleset)
+        for g, score in zip(group, scores, strict=True):
+            seats = {s.number: s for s in read[g.pk].seats}
+            for seat_score in score.seats:
+                seat = seats[seat_score.seat]
+                values = {c: getattr(seat_score, c) for c in SCORE_COLUMNS}
+                if any(values[c] != getattr(seat, c) for c in SCORE_COLUMNS):
+                    seats_to_update.append((seat.id, values))
+                seat_items = [(i.kind, i.points, i.clause, i.note, i.effective, _item_source(i.source))
+                              for i in seat_score.items]
+                seat_items = _mark_protest_adjustments(read[g.pk].adjustments, seat.number, seat_items)
+                if seat_items != stored_items.get(seat.id, []):
+                    items_changed.append(seat.id)
+                    items += [ScoreItem(seat_id=seat.id, **dict(zip(ITEM_COLUMNS, i, strict=True)))
+                              for i in seat_items]
+    return items, items_changed, seats_to_update
 
 
 SCORE_COLUMNS = ("main", "extras", "total", "tiebreak_extras", "won", "first_night_death")
