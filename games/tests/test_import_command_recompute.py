@@ -10,6 +10,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
+from games.demo import DEMO_TOURNAMENT
+from games.models import Tournament
 from ratings.models import PendingTail
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,10 +25,8 @@ GAMES = 60  # more than the Elo and history tails recomputed inside the import (
 def export_file(tmp_path):
     """A tournament of GAMES finished games (the demo's first finished game, played again and again)."""
     call_command("seed_demo", stdout=StringIO())
-    from games.models import Tournament
-
     demo = tmp_path / "demo.json"
-    call_command("export_protocols", "--tournament", Tournament.objects.get().name, "--output", str(demo),
+    call_command("export_protocols", "--tournament", DEMO_TOURNAMENT, "--output", str(demo),
                  stdout=StringIO())
     document = json.loads(demo.read_text())
     game = next(g for g in document["games"] if g["status"] == "finished" and not g.get("protests"))
@@ -62,8 +62,6 @@ def test_elo_and_standings_say_when_the_figures_are_still_being_recomputed(expor
     err = StringIO()
     _elo(stderr=err)
     assert "still being recomputed" in err.getvalue()
-    from games.models import Tournament
-
     name = Tournament.objects.filter(club__name="Новый клуб").get().name
     err = StringIO()
     call_command("standings", "--tournament", name, "--club", "Новый клуб", stdout=StringIO(), stderr=err)
