@@ -84,6 +84,10 @@ except Exception:
 EOF
 }
 
+coverage_floor() {
+    sed -n 's/^fail_under = \([0-9.]*\).*/\1/p' pyproject.toml
+}
+
 run_pytest() {
     # run_pytest LABEL ARGS… — pytest, with "no tests collected" (exit 5) counted as a failure.
     local label=$1; shift
@@ -118,10 +122,20 @@ cmd_test() {
         sqlite_only=(-m "not production")
         pg_only=(-m "not browser and not scale")
     fi
-    if (unset DATABASE_URL; run_pytest SQLite "${sqlite_only[@]}" "$@"); then
+    # Coverage is measured on the SQLite run (every test runs there); its floor (pyproject.toml
+    # [tool.coverage.report] fail_under) only rises.
+    if (unset DATABASE_URL; run_pytest SQLite --cov --cov-report= "${sqlite_only[@]}" "$@"); then
         summary+=("SQLite: passed")
     else
         summary+=("SQLite: FAILED"); rc=1
+    fi
+    local covered
+    if covered=$("$VENV/bin/coverage" report --format=total 2>/dev/null); then
+        if "$VENV/bin/coverage" report --format=total --fail-under="$(coverage_floor)" >/dev/null 2>&1; then
+            summary+=("coverage: ${covered}% of the site's lines (floor $(coverage_floor)%)")
+        else
+            summary+=("coverage: ${covered}% is below the floor of $(coverage_floor)%: FAILED"); rc=1
+        fi
     fi
     if [ -n "$pg" ]; then
         summary[-1]+=" (with the browser and scale tests; the production test runs on PostgreSQL)"
