@@ -79,6 +79,9 @@ class Statistic:
     `when` is a tuple of (fact, value) pairs, all of which must hold (`NOT_NULL`: the fact is present). `display`
     is how the card and the API show it ("integer"; "points"; "percent": the share of the player's games), None
     when they show it otherwise (the standings' columns, the role bars) or not at all.
+
+    A statistic with `compute` (game, seat → a count) brings its own fact: a `PlayerGame` column of the same key,
+    summed over the scope — one entry declares both.
     """
 
     key: str
@@ -89,6 +92,12 @@ class Statistic:
     decimal: bool = False
     display: str | None = None
     testid: str = field(default="", compare=False)
+    compute: Callable[[GameFacts, SeatFacts], int] | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.compute is not None:  # its own fact, summed
+            object.__setattr__(self, "how", "sum")
+            object.__setattr__(self, "fact", self.key)
 
     def field(self) -> models.Field:
         return models.DecimalField(**POINTS) if self.decimal else models.PositiveIntegerField(default=0)
@@ -163,8 +172,6 @@ FACTS: list[Fact] = [
     Fact("fouls", _small, _seat("fouls")),
     Fact("first_night_death", _flag, _seat("first_night_death")),
     Fact("best_move_blacks", lambda: models.PositiveSmallIntegerField(null=True), _best_move_blacks),
-    Fact("sheriff_black_finds", _small, _sheriff_black_finds),  # as Ш: checks that found Ч or Д
-    Fact("don_sheriff_finds", _small, _don_sheriff_finds),  # as Д: checks that found the Ш
 ]
 
 
@@ -188,11 +195,14 @@ STATISTICS: list[Statistic] = [
     Statistic("best_moves", _("Best moves"), when=(("best_move_blacks", NOT_NULL),)),
     Statistic("best_move_blacks", _("Best moves"), how="sum", fact="best_move_blacks",
               when=(("best_move_blacks", NOT_NULL),)),
-    Statistic("sheriff_black_finds", _("Sheriff's black finds"), how="sum", fact="sheriff_black_finds",
-              display="integer", testid="sheriff-finds"),
-    Statistic("don_sheriff_finds", _("Don's sheriff finds"), how="sum", fact="don_sheriff_finds",
-              display="integer", testid="don-finds"),
+    # as Ш: checks that found Ч or Д
+    Statistic("sheriff_black_finds", _("Sheriff's black finds"), compute=_sheriff_black_finds, display="integer",
+              testid="sheriff-finds"),
+    # as Д: checks that found the Ш
+    Statistic("don_sheriff_finds", _("Don's sheriff finds"), compute=_don_sheriff_finds, display="integer",
+              testid="don-finds"),
 ]
+FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not None]
 
 STAT_FIELDS = [s.key for s in STATISTICS]
 FACT_KEYS = [f.key for f in FACTS]
