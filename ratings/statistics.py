@@ -150,6 +150,12 @@ def _don_sheriff_finds(game: GameFacts, seat: SeatFacts) -> int:
     return sum(1 for _, _, check, _ in game.nights if check and game.roles.get(check) == SHERIFF)
 
 
+def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
+    # nominations this seat made of a black seat (Ч or Д); a withdrawn nomination (001 r.20–22) is not counted
+    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
+               and game.roles.get(n.get("nominee")) in BLACK_ROLES)
+
+
 def _flag():
     return models.BooleanField(default=False)
 
@@ -201,6 +207,7 @@ STATISTICS: list[Statistic] = [
     # as Д: checks that found the Ш
     Statistic("don_sheriff_finds", _("Don's sheriff finds"), compute=_don_sheriff_finds, display="integer",
               testid="don-finds"),
+    Statistic("black_nominations", _("Выставлял чёрных"), compute=_black_nominations, display="integer"),
 ]
 FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not None]
 
