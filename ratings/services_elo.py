@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
-from club.db import insert_rows
+from club.db import insert_rows, raw_rows
 from club.models import Club
 from games.models import Seat
 from games.visibility import counting_games
@@ -110,7 +110,8 @@ def recompute(club_id: int, since: Key | None = None) -> int:
     old_tail.delete()
     ratings: dict[int, float] = {}
     counts: dict[int, int] = {}
-    ids = list(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result"))
+    # read as the driver gives them (a date stays text on SQLite) and written back so (club.db.raw_rows)
+    ids = list(raw_rows(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result")))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         pause_for_tests()
@@ -128,8 +129,9 @@ def recompute(club_id: int, since: Key | None = None) -> int:
                           for p, role in seats.get(game_id_, [])]
             if not game_seats:
                 continue
+            by_player = {s.player: s for s in game_seats}
             for change in elo.game_changes(game_seats, ratings, k=club.elo_k, start=club.elo_start):
-                seat = next(s for s in game_seats if s.player == change.player)
+                seat = by_player[change.player]
                 counts[change.player] = counts.get(change.player, 0) + 1
                 rows.append((club_id, game_id_, change.player, game_date, seat.team, seat.score, change.before,
                              change.delta, change.after, counts[change.player]))
