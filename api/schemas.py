@@ -51,6 +51,13 @@ class RoleLine(Schema):
     win_rate: float | None  # percent
 
 
+class StatisticValue(Schema):
+    key: str  # the registry's key (ratings.statistics), e.g. sheriff_black_finds
+    label: str  # in the request's language
+    display: str  # integer / points / percent
+    value: int | float | None  # an integer for "integer"; null when there is nothing to show (no games)
+
+
 class SeasonRef(Schema):
     id: int
     name: str
@@ -67,6 +74,7 @@ class PlayerCard(Player):
     elo: float | None
     elo_games: int
     roles: list[RoleLine]
+    statistics: list[StatisticValue]  # the season's statistics the card shows (ratings.statistics)
 
 
 class EloPoint(Schema):

@@ -31,6 +31,7 @@ from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
 from ratings.models import EloChange, EloRating, PlayerStats, Season
 from ratings.selectors import provisional_players, role_lines, scope_rows, season_scope, tournament_scope
 from ratings.selectors_elo import elo_table, recomputing
+from ratings.statistics import card_figures
 
 ROLE_NAMES = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
 MAX_PER_PAGE = 100
@@ -100,6 +101,12 @@ def _season_of(player: Player, season_id: int | None) -> Season | None:
     return season
 
 
+def _number(value, display: str) -> int | float | None:
+    if value is None:
+        return None
+    return int(value) if display == "integer" else float(value)
+
+
 def player_card(pk: int, *, season_id: int | None) -> dict[str, Any]:
     """The figures of the player's card (the season's line, its statistics per role) and his club Elo."""
     player = _player(pk)
@@ -114,7 +121,9 @@ def player_card(pk: int, *, season_id: int | None) -> dict[str, Any]:
             "points": float(stats.total) if stats else 0.0,
             "average": float(stats.total / stats.games) if stats and stats.games else None,
             "rank": stats.rank if stats else None,
-            "elo": round(elo.elo, 2) if elo else None, "elo_games": elo.games if elo else 0, "roles": roles}
+            "elo": round(elo.elo, 2) if elo else None, "elo_games": elo.games if elo else 0, "roles": roles,
+            "statistics": [{"key": f.key, "label": str(f.label), "display": f.display,
+                            "value": _number(f.value, f.display)} for f in card_figures(stats)]}
 
 
 def player_elo(pk: int) -> QuerySet:

@@ -6,6 +6,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from ratings.statistics import POINTS, contribute_facts, contribute_statistics
+
 
 class Lot(models.Model):
     """The lot number of a player in a tournament (000 T6.2.4, 002 III.14.6): lower ranks first on a full tie."""
@@ -22,9 +24,6 @@ class Lot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.player_id} → {self.number}"
-
-
-POINTS = {"max_digits": 14, "decimal_places": 6}
 
 
 class Season(models.Model):
@@ -121,17 +120,7 @@ class PlayerGame(models.Model):
     date = models.DateField()
     seat = models.PositiveSmallIntegerField()
     role = models.CharField(max_length=1, blank=True)
-    won = models.BooleanField(default=False)
-    main = models.DecimalField(**POINTS)
-    extras = models.DecimalField(**POINTS)
-    total = models.DecimalField(**POINTS)
-    tiebreak_extras = models.DecimalField(**POINTS)
-    difficult = models.BooleanField(default=False)  # the role is a "difficult card" of the game's rule set (docs/rules.md A17)
-    fouls = models.PositiveSmallIntegerField(default=0)
-    first_night_death = models.BooleanField(default=False)
-    best_move_blacks = models.PositiveSmallIntegerField(null=True)  # blacks named in this player's best move
-    sheriff_black_finds = models.PositiveSmallIntegerField(default=0)  # as Ш: checks that found Ч or Д
-    don_sheriff_finds = models.PositiveSmallIntegerField(default=0)  # as Д: checks that found the Ш
+    # the facts (won, points, fouls, …) are the registry's: `contribute_facts` below (ratings.statistics)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="player_game_once")]
@@ -145,6 +134,9 @@ class PlayerGame(models.Model):
         return f"{self.player_id} @ {self.game_id}"
 
 
+contribute_facts(PlayerGame)
+
+
 class PlayerStats(models.Model):
     """A player's aggregate over a scope, with the rank and the tie-breaker that decided it (docs/rules.md D8)."""
 
@@ -153,28 +145,7 @@ class PlayerStats(models.Model):
     player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
     rank = models.PositiveIntegerField()
     decided_by = models.CharField(max_length=30, blank=True)
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    main = models.DecimalField(**POINTS)
-    extras = models.DecimalField(**POINTS)
-    total = models.DecimalField(**POINTS)
-    tiebreak_extras = models.DecimalField(**POINTS)
-    wins_difficult = models.PositiveIntegerField(default=0)
-    extras_difficult = models.DecimalField(**POINTS)
-    first_night_deaths = models.PositiveIntegerField(default=0)
-    fouls = models.PositiveIntegerField(default=0)
-    citizen_games = models.PositiveIntegerField(default=0)
-    citizen_wins = models.PositiveIntegerField(default=0)
-    mafia_games = models.PositiveIntegerField(default=0)
-    mafia_wins = models.PositiveIntegerField(default=0)
-    sheriff_games = models.PositiveIntegerField(default=0)
-    sheriff_wins = models.PositiveIntegerField(default=0)
-    don_games = models.PositiveIntegerField(default=0)
-    don_wins = models.PositiveIntegerField(default=0)
-    best_moves = models.PositiveIntegerField(default=0)
-    best_move_blacks = models.PositiveIntegerField(default=0)
-    sheriff_black_finds = models.PositiveIntegerField(default=0)
-    don_sheriff_finds = models.PositiveIntegerField(default=0)
+    # the aggregates are the registry's: `contribute_statistics` below (ratings.statistics)
 
     class Meta:
         ordering = ["scope_id", "rank", "id"]
@@ -183,6 +154,9 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.player_id} ({self.scope_id})"
+
+
+contribute_statistics(PlayerStats)
 
 
 class RatingPoint(models.Model):

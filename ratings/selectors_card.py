@@ -17,6 +17,7 @@ from ratings.card_chart import CardChart, ChartGame, card_chart
 from ratings.charts import sample
 from ratings.models import EloChange, EloRating, PlayerGame, PlayerStats, RatingPoint, RatingScope
 from ratings.selectors import GAMES_PER_PAGE, RoleLine, player_tournaments, role_lines
+from ratings.statistics import Figure, card_figures
 
 FORM_GAMES = 10
 CHART_SAMPLES = 150  # at most one point per two units of the card chart's plot width (ratings.card_chart)
@@ -86,6 +87,11 @@ class Card:
     def win_rate(self) -> float | None:
         s = self.stats
         return 100 * s.wins / s.games if s and s.games else None
+
+    @property
+    def figures(self) -> list[Figure]:
+        """The registry's statistics the card shows as they are (ratings.statistics)."""
+        return card_figures(self.stats)
 
     @property
     def fouls_per_game(self) -> float | None:

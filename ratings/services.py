@@ -28,30 +28,25 @@ from decimal import Decimal
 
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django_tasks import task
 
 from club.db import insert_rows, raw_rows, update_rows
 from club.models import Club, Player
-from games.models import Game, Night, RuleSetVersion, Seat
-from games.rules.protocol import BLACK_ROLES, SHERIFF
+from games.models import Day, Game, Night, RuleSetVersion, Seat
+from games.visibility import counting_games
 from ratings import services_elo
 from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
 from ratings.standings import PlayerRecord, draw_lots, rank
+from ratings.statistics import FACT_KEYS, FACTS, STAT_FIELDS, STATISTICS, GameFacts, SeatFacts
 from ratings.tasks import pause_for_tests, requeue, stale_reason
 
 CHUNK = 2000  # games per streamed chunk
 UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
-COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
-ROLE_FIELDS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
-ZERO = Decimal(0)
 
 
 def counted_games():
     """Games that count in scores and standings (Game.counts, as a queryset)."""
-    from games.visibility import counting_games
-
     return counting_games()  # hidden results (games.visibility) count nowhere until revealed
 
 
@@ -238,9 +233,6 @@ def _chunks(games) -> Iterator[list[dict]]:
             "pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles"))
 
 
-FACT_FIELDS = [f.attname for f in PlayerGame._meta.concrete_fields if f.attname != "id"]
-
-
 def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
     return {(r["game_id"], r["player_id"]): r
             for r in PlayerGame.objects.filter(game_id__in=game_ids).values(*FACT_FIELDS)}
@@ -269,9 +261,8 @@ def _store_player_games(games) -> int:
     return stored
 
 
-FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", "won", "main", "extras",
-               "total", "tiebreak_extras", "difficult", "fouls", "first_night_death", "best_move_blacks",
-               "sheriff_black_finds", "don_sheriff_finds"]
+# the row's keys, then the registry's facts (ratings.statistics.FACTS)
+FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", *FACT_KEYS]
 
 
 def _insert_facts(rows: list[dict]) -> int:
@@ -293,11 +284,16 @@ def _build_facts(games) -> Iterator[list[dict]]:
         for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
                 "game_id", "index", "kill", "don_check", "sheriff_check"):
             nights.setdefault(row[0], []).append(row)
+        nominations: dict[int, list[dict]] = {}
+        for game_id, day_nominations in Day.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
+                "game_id", "nominations"):
+            nominations.setdefault(game_id, []).extend(day_nominations or [])
         rows: list[dict] = []
         for g in chunk:
             difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
                 g["ruleset_id"], difficult_by_ruleset)
-            rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult)
+            rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult,
+                               nominations.get(g["pk"], []))
         yield rows
 
 
@@ -307,46 +303,30 @@ def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]]) -> tup
     return memo[ruleset_id]
 
 
-def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...]) -> list[dict]:
-    roles = {number: role for _, number, _, role, *_ in seats}
-    first_victim = nights[0][2] if nights and nights[0][1] == 1 else None
+def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...],
+               nominations: list[dict] | None = None) -> list[dict]:
+    """The PlayerGame rows of one game: the seat's keys, then each registry fact (ratings.statistics.FACTS)."""
     best_move = game["best_move"]
-    # 000 S7.12 / 002 III.2: the best move of the Night-1 victim; "accuracy" = the blacks it names.
-    bm_blacks = (sum(1 for n in set(best_move) if roles.get(n) in BLACK_ROLES)
-                 if best_move is not None and first_victim else None)
-    sheriff_finds = sum(1 for n in nights if n[4] and roles.get(n[4]) in BLACK_ROLES)
-    don_finds = sum(1 for n in nights if n[3] and roles.get(n[3]) == SHERIFF)
+    facts = GameFacts(roles={number: role for _, number, _, role, *_ in seats},
+                      best_move=list(best_move) if best_move is not None else None,
+                      first_victim=nights[0][2] if nights and nights[0][1] == 1 else None,
+                      nights=[n[1:] for n in nights], nominations=nominations or [])
     rows = []
     for _, number, player_id, role, won, main, extras, total, tb_extras, fouls, fnd in seats:
-        rows.append(dict(
-            game_id=game["pk"], player_id=player_id, club_id=game["club_id"], tournament_id=game["tournament_id"],
-            date=game["date"], seat=number, role=role or "", won=won, main=main, extras=extras, total=total,
-            tiebreak_extras=tb_extras, difficult=role in difficult, fouls=fouls, first_night_death=fnd,
-            best_move_blacks=bm_blacks if number == first_victim else None,
-            sheriff_black_finds=sheriff_finds if role == SHERIFF else 0,
-            don_sheriff_finds=don_finds if role == "Д" else 0,
-        ))
+        seat = SeatFacts(number=number, role=role or "", won=won, main=main, extras=extras, total=total,
+                         tiebreak_extras=tb_extras, fouls=fouls, first_night_death=fnd, difficult=role in difficult)
+        row = dict(game_id=game["pk"], player_id=player_id, club_id=game["club_id"],
+                   tournament_id=game["tournament_id"], date=game["date"], seat=number, role=role or "")
+        row.update((fact.key, fact.compute(facts, seat)) for fact in FACTS)
+        rows.append(row)
     return rows
 
 
 # ---------------------------------------------------------------------------------------------- the table
 def _stats_values(scope: RatingScope) -> Iterator[dict]:
-    """One SQL aggregate over the scope's PlayerGame rows: a dict of PlayerStats fields per player."""
-    dec = {"output_field": PlayerGame._meta.get_field("total")}
-    aggregates = {
-        "games": Count("id"), "wins": Count("id", filter=Q(won=True)),
-        "main": Sum("main"), "extras": Sum("extras"), "total": Sum("total"), "tiebreak_extras": Sum("tiebreak_extras"),
-        "wins_difficult": Count("id", filter=Q(won=True, difficult=True)),
-        "extras_difficult": Coalesce(Sum("tiebreak_extras", filter=Q(difficult=True)), ZERO, **dec),
-        "first_night_deaths": Count("id", filter=Q(first_night_death=True)),
-        "fouls": Sum("fouls"),
-        "best_moves": Count("id", filter=Q(best_move_blacks__isnull=False)),
-        "best_move_blacks": Coalesce(Sum("best_move_blacks"), 0),
-        "sheriff_black_finds": Sum("sheriff_black_finds"), "don_sheriff_finds": Sum("don_sheriff_finds"),
-    }
-    for letter, name in ROLE_FIELDS.items():
-        aggregates[f"{name}_games"] = Count("id", filter=Q(role=letter))
-        aggregates[f"{name}_wins"] = Count("id", filter=Q(role=letter, won=True))
+    """One SQL aggregate over the scope's PlayerGame rows: a dict of PlayerStats fields per player (the registry's
+    `Statistic.aggregate` of each)."""
+    aggregates = {s.key: s.aggregate() for s in STATISTICS}
     # aliased: an annotation may not shadow the model field it sums
     rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
             .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
@@ -354,34 +334,14 @@ def _stats_values(scope: RatingScope) -> Iterator[dict]:
         yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
 
 
-STAT_FIELDS = ["games", "wins", "main", "extras", "total", "tiebreak_extras", "wins_difficult", "extras_difficult",
-               "first_night_deaths", "fouls", "best_moves", "best_move_blacks", "sheriff_black_finds",
-               "don_sheriff_finds", *(f"{name}_{what}" for name in ROLE_FIELDS.values() for what in ("games", "wins"))]
-
-
 def _add(values: dict[int, dict], row: dict, sign: int) -> None:
-    """Add (sign 1) or subtract (-1) one PlayerGame row's share of its player's PlayerStats values."""
-    v = values.setdefault(row["player_id"], {"player_id": row["player_id"], **{
-        f: ZERO if f in ("main", "extras", "total", "tiebreak_extras", "extras_difficult") else 0
-        for f in STAT_FIELDS}})
-    won, difficult, role = row["won"], row["difficult"], row["role"]
-    v["games"] += sign
-    v["wins"] += sign * won
-    for f in ("main", "extras", "total", "tiebreak_extras"):
-        v[f] += sign * row[f]
-    v["wins_difficult"] += sign * (won and difficult)
-    if difficult:
-        v["extras_difficult"] += sign * row["tiebreak_extras"]
-    v["first_night_deaths"] += sign * row["first_night_death"]
-    v["fouls"] += sign * row["fouls"]
-    if row["best_move_blacks"] is not None:
-        v["best_moves"] += sign
-        v["best_move_blacks"] += sign * row["best_move_blacks"]
-    v["sheriff_black_finds"] += sign * row["sheriff_black_finds"]
-    v["don_sheriff_finds"] += sign * row["don_sheriff_finds"]
-    if role in ROLE_FIELDS:
-        v[f"{ROLE_FIELDS[role]}_games"] += sign
-        v[f"{ROLE_FIELDS[role]}_wins"] += sign * won
+    """Add (sign 1) or subtract (-1) one PlayerGame row's share of its player's PlayerStats values (the registry's
+    `Statistic.share` of each)."""
+    v = values.get(row["player_id"])
+    if v is None:
+        v = values[row["player_id"]] = {"player_id": row["player_id"], **{s.key: s.zero() for s in STATISTICS}}
+    for statistic in STATISTICS:
+        v[statistic.key] += sign * statistic.share(row)
 
 
 def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None) -> None:

@@ -18,15 +18,15 @@ from django_tasks import task
 
 from club.db import insert_rows, raw_rows
 from club.models import Club
-from games.models import Game, Seat
+from games.models import Seat
 from games.page_cache import invalidate_clubs
+from games.visibility import counting_games
 from ratings import elo
 from ratings.models import EloChange, EloRating, PendingTail, at_or_after
 from ratings.tasks import pause_for_tests, requeue, stale_reason
 
 INLINE_TAIL = 50  # games after a change recomputed in the request; a longer tail goes to the worker
 CHUNK = 1000
-COUNTED = [Game.Status.FINISHED, Game.Status.SIGNED]
 
 CHANGE_FIELDS = ["club_id", "game_id", "player_id", "date", "team", "score", "before", "delta", "after", "games"]
 Key = tuple[dt.date, int]  # (date, game id): the order of a club's games
@@ -38,8 +38,7 @@ def pending_key(club_id: int) -> str:
 
 def _tail_games(club_id: int, since: Key):
     date, game_id = since
-    return (Game.objects.filter(club_id=club_id, status__in=COUNTED, results_hidden=False).exclude(result="")
-            .filter(at_or_after(date, game_id, game_field="pk")))
+    return counting_games().filter(club_id=club_id).filter(at_or_after(date, game_id, game_field="pk"))
 
 
 def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:

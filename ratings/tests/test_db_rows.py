@@ -12,10 +12,10 @@ from club.db import insert_rows, raw_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion
 from ratings.models import PlayerGame
+from ratings.services import FACT_FIELDS
+from ratings.statistics import FACT_KEYS
 
-FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", "won", "main", "extras",
-          "total", "tiebreak_extras", "difficult", "fouls", "first_night_death", "best_move_blacks",
-          "sheriff_black_finds", "don_sheriff_finds"]
+FIELDS = FACT_FIELDS  # every stored fact, the registry's included (ratings.statistics)
 COMPARED = [f for f in FIELDS if f != "game_id"]
 
 
@@ -29,7 +29,8 @@ def games():
     ruleset = RuleSetVersion.objects.get(slug="cml", club__isnull=True)
     players = [PlayerFactory(club=club) for _ in range(3)]
     made = [Game.objects.create(club=club, ruleset=ruleset, number=n, date=dt.date(2026, 3, 1)) for n in (1, 2, 3)]
-    rows = [dict(player_id=p.pk, club_id=club.pk, tournament_id=None, date=dt.date(2026, 3, 1), seat=i + 1,
+    defaults = {key: PlayerGame._meta.get_field(key).get_default() for key in FACT_KEYS}  # a fact added later
+    rows = [dict(defaults, player_id=p.pk, club_id=club.pk, tournament_id=None, date=dt.date(2026, 3, 1), seat=i + 1,
                  role="Ш" if i == 0 else "", won=i == 1, main=Decimal("1"), extras=Decimal("0.3") * i,
                  total=Decimal("1") + Decimal("0.3") * i, tiebreak_extras=Decimal("-0.25") * i, difficult=i == 2,
                  fouls=i, first_night_death=i == 0, best_move_blacks=None if i else 2, sheriff_black_finds=i,

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from games.models import Game
 from games.services import score_games
+from games.visibility import COUNTED
 from ratings import elo, services_elo
 from ratings.models import EloChange, EloRating, PendingTail
 
@@ -50,7 +51,7 @@ def test_a_draw_scores_a_half_and_moves_equal_teams_nowhere():
 # ---------------------------------------------------------------------------------------------- stored
 def replayed(club) -> dict[int, float]:
     games = []
-    for g in Game.objects.filter(club=club, status__in=services_elo.COUNTED).exclude(result="").order_by("date", "pk"):
+    for g in Game.objects.filter(club=club, status__in=COUNTED).exclude(result="").order_by("date", "pk"):
         games.append([elo.Seat(s.player_id, elo.team_of(s.role), services_elo._score(g.result, elo.team_of(s.role)))
                       for s in g.seats.order_by("number")])
     return elo.replay(games, k=club.elo_k, start=club.elo_start)

@@ -19,6 +19,7 @@ from club.models import Membership
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Game
 from games.services import score_games
+from games.visibility import COUNTED
 from ratings import services, services_elo, services_tasks
 from ratings.models import EloChange, EloRating, PendingTail, RatingPoint, RatingScope
 from ratings.tasks import stale_reason
@@ -161,7 +162,7 @@ def test_the_history_task_run_twice_gives_the_same_result(two_tournaments):  # n
                                                                            "cumulative", "rank"))
 
     once = points()
-    game = first.games.filter(status__in=services_elo.COUNTED).order_by("date", "pk").first()
+    game = first.games.filter(status__in=COUNTED).order_by("date", "pk").first()
     for _ in range(2):
         PendingTail.objects.create(key=services.history_key(scope.pk), since_date=game.date, since_game=game.pk)
         RatingPoint.objects.filter(scope=scope).update(rank=99)  # what the task must rewrite
@@ -197,7 +198,7 @@ def test_a_history_rewrite_lost_with_its_worker_is_queued_again_and_brings_the_h
 
     right = points()
     settings.TASKS = DB_TASKS
-    game = first.games.filter(status__in=services_elo.COUNTED).order_by("date", "pk").first()
+    game = first.games.filter(status__in=COUNTED).order_by("date", "pk").first()
     monkeypatch.setattr(services, "INLINE_HISTORY", 0)
     services.schedule_history(scope, (game.date, game.pk))  # a long tail: queued for the worker
     pending = PendingTail.objects.get(key=services.history_key(scope.pk))

@@ -236,8 +236,8 @@ def test_posts_naming_the_other_club_are_refused_and_change_nothing(clubs, greed
         assert response.status_code in (403, 404)
     assert snapshot() == before
     # His own club he may still edit (the positive control).
-    response = client.post(reverse("admin:club_club_change", args=[mine.club.pk]), {"name": "Альфа-2", "city": "", "elo_start": 1000, "elo_k": 20,
-                                                                                     "accent_color": "#7a1f2b"})
+    response = client.post(reverse("admin:club_club_change", args=[mine.club.pk]),
+                           {"name": "Альфа-2", "city": "", "elo_start": 1000, "elo_k": 20, "accent_color": "#0d6efd"})
     assert response.status_code == 302
     assert Club.objects.get(pk=mine.club.pk).name == "Альфа-2"
     assert Club.objects.get(pk=theirs.club.pk).name == "Бета"
