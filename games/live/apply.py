@@ -99,6 +99,37 @@ def _may_score(kind: str, game: Game) -> bool:
     return kind == "result" or (game.is_finished and kind != "sign")
 
 
+def _replayed(game: Game, kind: str, version, action_id: str) -> ActionResult | None:
+    """The answer to a tap whose screen showed another version: the earlier save of a request sent twice, or a
+    refusal (`StaleVersion`); None when the screen showed the current version."""
+    try:
+        stated = int(version)
+    except (TypeError, ValueError):
+        stated = -1
+    if stated == game.version:
+        return None
+    if GameAction.objects.filter(game=game, action_id=action_id).exists():
+        return ActionResult(game, kind, "board", message=_("Already saved (the request was sent twice)."),
+                            replayed=True)
+    raise StaleVersion(_("The protocol was changed on another screen (version %(stored)d, this screen "
+                         "showed %(shown)s). Here is the current state; repeat your action if it is "
+                         "still needed.") % {"stored": game.version, "shown": str(version or "?")[:12]})
+
+
+def _refuse_closed(game: Game, by, kind: str) -> None:
+    """Refuse a change of a protocol closed to it: signed or annulled, or finished and changed by a protest
+    decision (then only the head judge changes it)."""
+    if kind == "sign" and game.status == Game.Status.SIGNED:
+        raise AlreadyDone(_("Already signed (sent twice)."))
+    if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
+        raise ReadOnly(_("The protocol is signed and read-only; only a protest decision changes it."))
+    if (game.status == Game.Status.FINISHED and kind != "sign"
+            and Protest.objects.filter(game=game).exclude(status=Protest.Status.PENDING).exists()
+            and not may_change_finished(by, game)):
+        raise ActionRefused(_("A protest decision changed this protocol; from now on only the head judge "
+                              "changes it, through the protest."))
+
+
 def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: str,
            scope: dict | None = None) -> ActionResult:
     with transaction.atomic():
@@ -110,26 +141,10 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         game = Game.objects.select_for_update(of=("self",)).select_related("ruleset").get(pk=game_id)
         if not can_edit_protocol(by, game):
             raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
-        try:
-            stated = int(version)
-        except (TypeError, ValueError):
-            stated = -1
-        if stated != game.version:
-            if GameAction.objects.filter(game=game, action_id=action_id).exists():
-                return ActionResult(game, kind, "board", message=_("Already saved (the request was sent twice)."),
-                                    replayed=True)
-            raise StaleVersion(_("The protocol was changed on another screen (version %(stored)d, this screen "
-                                 "showed %(shown)s). Here is the current state; repeat your action if it is "
-                                 "still needed.") % {"stored": game.version, "shown": str(version or "?")[:12]})
-        if kind == "sign" and game.status == Game.Status.SIGNED:
-            raise AlreadyDone(_("Already signed (sent twice)."))
-        if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
-            raise ReadOnly(_("The protocol is signed and read-only; only a protest decision changes it."))
-        if (game.status == Game.Status.FINISHED and kind != "sign"
-                and Protest.objects.filter(game=game).exclude(status=Protest.Status.PENDING).exists()
-                and not may_change_finished(by, game)):
-            raise ActionRefused(_("A protest decision changed this protocol; from now on only the head judge "
-                                  "changes it, through the protest."))
+        replayed = _replayed(game, kind, version, action_id)
+        if replayed is not None:
+            return replayed
+        _refuse_closed(game, by, kind)
         if scope is None and _may_score(kind, game):
             raise _ScopeFirst(game)
         ctx = Ctx(game, by, Snapshot(game))

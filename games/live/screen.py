@@ -64,6 +64,50 @@ class JudgeScreen:
     awaiting_approval: list = field(default_factory=list)  # judge extras the head judge must approve (000 T6.1.3)
 
 
+def _judge_seats(game: Game, ruleset: RuleSet, protocol: Protocol, marks: dict) -> list[JudgeSeat]:
+    """The ten seats as the judge sees them: player, role, fouls and what the fouls cost, out or at the table."""
+    left = departures(protocol)
+    alive = alive_now(protocol)
+    rows = {s.number: s for s in game.seats.all()}
+    seats = []
+    for number in range(1, 11):
+        row = rows.get(number)
+        seats.append(JudgeSeat(
+            number=number, nickname=row.player.nickname if row else "", player_id=row.player_id if row else None,
+            role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number),
+            alive=number in alive,
+            consequence=foul_consequence(ruleset, number, row.fouls, marks.get(number)) if row else ""))
+    return seats
+
+
+def _day_panel(game: Game, protocol: Protocol, ruleset: RuleSet, index: int, playing: bool, marks: dict):
+    """The day panel's part of the read model: the day, its speech order (what was spoken and granted counts only
+    while the game is played) and its vote; (None, None, None) when the day is not in the protocol."""
+    if index > len(protocol.days):
+        return None, None, None
+    day = protocol.days[index - 1]
+    stored = next((d for d in game.days.all() if d.index == index), None)
+    speech = speech_order(protocol, index, ruleset, spoken=stored.spoken if stored and playing else [],
+                          granted=stored.granted if stored and playing else [], lost=marks)
+    return day, speech, vote_state(protocol, ruleset, index)
+
+
+def _night_panel(protocol: Protocol, index: int):
+    """The night panel's part of the read model: the night and the answers the judge shows to the Don's and the
+    Sheriff's checks; (None, {}) when the night is not in the protocol."""
+    answers: dict[str, str] = {}
+    if index > len(protocol.nights):
+        return None, answers
+    night = protocol.nights[index - 1]
+    roles = {s.seat: s.role for s in protocol.seats}
+    if night.don_check:
+        answers["don"] = _("Sheriff") if roles.get(night.don_check) == SHERIFF else _("not the Sheriff")
+    if night.sheriff_check:
+        answers["sheriff"] = _("black (thumb down)") if roles.get(night.sheriff_check) in BLACK_ROLES \
+            else _("red (thumb up)")
+    return night, answers
+
+
 def judge_screen(game_id: int, game: Game | None = None) -> JudgeScreen:
     """`game`: the game with its protocol and scores prefetched when the caller has read it already (a tap's
     `ActionResult.after`); else it is read here."""
@@ -73,45 +117,24 @@ def judge_screen(game_id: int, game: Game | None = None) -> JudgeScreen:
     protocol = protocol_of(game)
     if game.result:
         protocol.result = game.result
-    left = departures(protocol)
-    alive = alive_now(protocol)
-    rows = {s.number: s for s in game.seats.all()}
     playing = game.status == Game.Status.IN_PROGRESS  # the speeches matter only while the game is played
     marks = speech_lost_days(game) if playing else {}
-    seats = []
-    for number in range(1, 11):
-        row = rows.get(number)
-        seats.append(JudgeSeat(
-            number=number, nickname=row.player.nickname if row else "", player_id=row.player_id if row else None,
-            role=row.role if row else "", fouls=row.fouls if row else 0, left=left.get(number),
-            alive=number in alive,
-            consequence=foul_consequence(ruleset, number, row.fouls, marks.get(number)) if row else ""))
+    seats = _judge_seats(game, ruleset, protocol, marks)
     counts = Counter(s.role for s in seats if s.role)
     kind, index = (game.phase[0], int(game.phase[1:])) if game.phase else ("", 0)
-    day = night = None
-    speech = vote = None
+    day = speech = vote = night = None
     answers: dict[str, str] = {}
-    roles = {s.seat: s.role for s in protocol.seats}
-    if kind == "D" and index <= len(protocol.days):
-        day = protocol.days[index - 1]
-        stored = next((d for d in game.days.all() if d.index == index), None)
-        speech = speech_order(protocol, index, ruleset, spoken=stored.spoken if stored and playing else [],
-                              granted=stored.granted if stored and playing else [], lost=marks)
-        vote = vote_state(protocol, ruleset, index)
-    if kind == "N" and index <= len(protocol.nights):
-        night = protocol.nights[index - 1]
-        if night.don_check:
-            answers["don"] = _("Sheriff") if roles.get(night.don_check) == SHERIFF else _("not the Sheriff")
-        if night.sheriff_check:
-            answers["sheriff"] = _("black (thumb down)") if roles.get(night.sheriff_check) in BLACK_ROLES \
-                else _("red (thumb up)")
+    if kind == "D":
+        day, speech, vote = _day_panel(game, protocol, ruleset, index, playing, marks)
+    if kind == "N":
+        night, answers = _night_panel(protocol, index)
     problems = validate(protocol, ruleset, finished=game.is_finished)
     actions = list(GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:30])
     return JudgeScreen(
         game=game, ruleset=ruleset, seats=seats,
         role_counts={r: (counts.get(r, 0), q) for r, q in ROLE_COUNTS.items()},
         phase_kind=kind, phase_index=index, speech=speech, vote=vote, day=day, night=night, night_answers=answers,
-        proposed=game_end(protocol, ruleset) if game.status == Game.Status.IN_PROGRESS else None,
+        proposed=game_end(protocol, ruleset) if playing else None,
         best_move_right=best_move_right_text(best_move_right(protocol, ruleset)), problems=problems, protocol=protocol,
         actions=actions, can_undo=any(not a.undone and a.kind != "undo" for a in actions),
         read_only=game.status in (Game.Status.SIGNED, Game.Status.ANNULLED),

@@ -134,6 +134,47 @@ def _night_choices(screen) -> NightChoices:
     return choices
 
 
+def _next_role(screen) -> str:
+    """The next special role to place by tapping a seat (`ROLE_ORDER`); "" once all are placed."""
+    placed = [s.role for s in screen.seats if s.role]
+    for role in ROLE_ORDER:
+        if role in placed:
+            placed.remove(role)
+        else:
+            return role
+    return ""
+
+
+def _setup_controls(ui: JudgeUI, screen) -> None:
+    """The setup panel's part: the first empty seat, the next role to place and, while seats are empty, the club's
+    recent players and the previous game at this table."""
+    game = screen.game
+    empty = [s.number for s in screen.seats if not s.player_id]
+    ui.first_empty = empty[0] if empty else None
+    ui.seated = 10 - len(empty)
+    ui.next_role = _next_role(screen)
+    if empty:
+        ui.recent = recent_players(game, {s.player_id for s in screen.seats if s.player_id})
+        ui.last_table_game = previous_game_at_table(game)
+        ui.last_table_place = game_place(ui.last_table_game) if ui.last_table_game else ""
+
+
+def _day_controls(ui: JudgeUI, screen) -> None:
+    """The day panel's part: the vote's round, whether nominations are open, the current speech's timer key and
+    length, and whether the best move can be entered now (before the second day's first speech)."""
+    game, ruleset, day = screen.game, screen.ruleset, screen.day
+    ui.vote_round = 0 if day.votes is None else 1 + len(day.revotes)
+    ui.vote_cancelled = bool(vote_cancellations(screen.protocol, ruleset).get(screen.phase_index))
+    ui.nominations_open = day.votes is None and not ui.vote_cancelled and screen.speech is not None and (
+        screen.speech.current is not None)
+    current = screen.speech.current if screen.speech else None
+    if current is not None:
+        ui.speech_key = f"{game.pk}:D{screen.phase_index}:{current}"
+        ui.speech_seconds = speech_seconds(ruleset, short=current in screen.speech.short)
+    ui.best_move_open = (bool(screen.best_move_right[0]) and not game.best_move and screen.phase_index == 2
+                         and screen.speech is not None and not screen.speech.spoken)
+
+
 def judge_ui(screen) -> JudgeUI:
     game = screen.game
     ruleset = screen.ruleset
@@ -144,36 +185,13 @@ def judge_ui(screen) -> JudgeUI:
     victim = first_night_victim(screen.protocol) if game.status != Game.Status.DRAFT else None
     ui.best_move_seats = [n for n in range(1, 11) if n != victim]
     if game.status == Game.Status.DRAFT:
-        empty = [s.number for s in screen.seats if not s.player_id]
-        ui.first_empty = empty[0] if empty else None
-        ui.seated = 10 - len(empty)
-        placed = [s.role for s in screen.seats if s.role]
-        for role in ROLE_ORDER:
-            if role in placed:
-                placed.remove(role)
-            else:
-                ui.next_role = role
-                break
-        if empty:
-            ui.recent = recent_players(game, {s.player_id for s in screen.seats if s.player_id})
-            ui.last_table_game = previous_game_at_table(game)
-            ui.last_table_place = game_place(ui.last_table_game) if ui.last_table_game else ""
+        _setup_controls(ui, screen)
         return ui
     if game.status != Game.Status.IN_PROGRESS:
         ui.best_move_open = bool(screen.best_move_right[0]) and not game.best_move
         return ui
     if screen.phase_kind == "D" and screen.day is not None:
-        day = screen.day
-        ui.vote_round = 0 if day.votes is None else 1 + len(day.revotes)
-        ui.vote_cancelled = bool(vote_cancellations(screen.protocol, screen.ruleset).get(screen.phase_index))
-        ui.nominations_open = day.votes is None and not ui.vote_cancelled and screen.speech is not None and (
-            screen.speech.current is not None)
-        current = screen.speech.current if screen.speech else None
-        if current is not None:
-            ui.speech_key = f"{game.pk}:D{screen.phase_index}:{current}"
-            ui.speech_seconds = speech_seconds(ruleset, short=current in screen.speech.short)
-        ui.best_move_open = (bool(screen.best_move_right[0]) and not game.best_move and screen.phase_index == 2
-                             and screen.speech is not None and not screen.speech.spoken)
+        _day_controls(ui, screen)
     if screen.phase_kind == "N" and screen.night is not None:
         ui.night = _night_choices(screen)
     return ui
