@@ -260,14 +260,11 @@ def signups_to_tables(*, sheet: SignupSheet, by, rng: random.Random | None = Non
 
 def signups_to_participants(*, sheet: SignupSheet, by) -> list[Participant]:
     """The tournament's participants in one step: every signed-up player not yet registered, in sign-up order
-    (through the schedule's own `participant_add`, which checks its organiser too)."""
+    (through the schedule's own `participants_add`, which checks its organiser and skips the registered)."""
     _require_organiser(by, sheet)
     if sheet.tournament_id is None:
         raise ServiceError(_("Sign-up: participants are registered for a tournament; a club evening gets tables."))
     with transaction.atomic():
         locked = _locked(sheet)
         _mark_converted(locked)
-        tournament = locked.tournament
-        registered = set(tournament.participants.values_list("player_id", flat=True))
-        return [schedule.participant_add(tournament=tournament, by=by, player=player)
-                for player in _confirmed_players(locked) if player.pk not in registered]
+        return schedule.participants_add(tournament=locked.tournament, players=_confirmed_players(locked), by=by)
