@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
+from api.keys import key_hash
 from api.models import ApiToken
 from club.models import Club, Player
 from games.live.screen import spectator_days
@@ -38,8 +39,6 @@ MAX_PER_PAGE = 100
 
 
 def token_by_key(key: str) -> ApiToken | None:
-    from api.services import key_hash  # the hash function, shared with the issuing service
-
     return (ApiToken.objects.select_related("holder", "club")
             .filter(key_hash=key_hash(key), revoked_at__isnull=True, holder__is_active=True).first())
 

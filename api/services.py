@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -11,16 +10,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from api.keys import key_hash
 from api.models import ApiToken
 from club.models import Club, Membership
 from club.permissions import is_club_admin
 from club.services import ServiceError
 
 KEY_PREFIX = "mc_"
-
-
-def key_hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def token_issue(*, club: Club, by, name: str, holder) -> tuple[ApiToken, str]:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from broadcast.models import OverlayToken
 from broadcast.permissions import can_manage_overlays
+from club.audit import log_action
 from club.services import ServiceError
 from games.models import Tournament
 
@@ -35,6 +36,5 @@ def token_revoke(*, token: OverlayToken, by) -> OverlayToken:
         locked = OverlayToken.objects.select_for_update().get(pk=token.pk)
         if locked.revoked_at is None:
             locked.revoked_at = timezone.now()
-            locked._change_reason = "revoked"
-            locked.save(update_fields=["revoked_at"])
+            log_action(locked, by=by, reason="revoked", update_fields=["revoked_at"])
         return locked

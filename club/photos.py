@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from club import permissions
+from club.audit import log_action
 from club.models import Player
 from club.services import ServiceError
 
@@ -52,7 +53,7 @@ def player_photo_set(*, player: Player, by, upload) -> Player:
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         old = player.photo.name if player.photo else ""
-        player._history_user = by
+        log_action(player, by=by, save=False)  # saved below, with the new photo or without one
         if content is None:
             player.photo = ""
             player.save(update_fields=["photo"])

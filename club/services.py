@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club import permissions
+from club.audit import log_action
 from club.models import NICKNAME_MAX_LENGTH, Club, Membership, Player, PlayerClaim, clean_nickname, nickname_key
 
 User = get_user_model()
@@ -62,7 +63,7 @@ def _checked_nickname(*, club: Club, nickname: str, exclude_pk: int | None = Non
 
 
 def _save_player(player: Player, by) -> Player:
-    player._history_user = by
+    log_action(player, by=by, save=False)  # saved below, in a savepoint
     try:
         # A savepoint, so that a lost race on the unique constraint leaves the outer transaction usable.
         with transaction.atomic():

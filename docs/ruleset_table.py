@@ -60,6 +60,8 @@ WHY: dict[str, str] = {
     "destructive_catalogue": "clause prefix of the judge's −0.3/−0.5 lists: 002 III.6",
     "speech_start": "who opens each day: 000 4.3.1, 001 r.15, 002 I.6.2; 003 l.43–45",
     "third_foul_effect": "the third foul silences: 000 D6.4 (S7.4, S7.8), 003 l.73; nothing in 002 (I.8.4)",
+    "third_foul_short_at": "with this many at the table, the speech a 3rd foul costs is a short one instead: "
+                           "000 S7.8 (FIIM); none in 003 (l.73); moot in 002 (I.8.4)",
     "nomination_withdrawal": "a nomination may be withdrawn: 001 r.20–22, 003 l.49",
     "lift_bans": "lift votes not held (night falls): 000 S7.10, S7.6, S7.5; 002 I.8.6, I.6.18.1, I.8.7 (A19); "
                  "D10, A20",

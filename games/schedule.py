@@ -26,6 +26,7 @@ from club.services import ServiceError
 from games import signals
 from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
+from games.schedule_base import FINAL_STAGE, RANKERS, is_started
 from games.schedule_roster_read import players_of_event, roster_preview
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
 from games.selectors import next_game_number
@@ -33,7 +34,6 @@ from games.selectors import next_game_number
 MAX_ROUNDS = 30
 SEARCH_STEPS = 20_000  # the seating search's steps (deterministic for a seed); bounded by SEARCH_SECONDS too
 SEARCH_SECONDS = 5.0
-FINAL_STAGE = "Финал"
 
 
 def can_manage_schedule(user, tournament: Tournament) -> bool:
@@ -50,11 +50,6 @@ def _require(by, tournament: Tournament) -> None:
 
 def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
-
-
-def is_started(game: Game) -> bool:
-    """A game the judge has begun (anything entered): the schedule no longer changes its seats."""
-    return game.status != Game.Status.DRAFT or game.actions.exists()
 
 
 # ------------------------------------------------------------------------------------------------ participants
@@ -486,11 +481,6 @@ def results_reveal(*, tournament: Tournament, by) -> int:
 
 
 # ------------------------------------------------------------------------------------------------ the final
-
-# The ratings layer registers how the tie-broken standings rank the players of some games (games never imports
-# ratings): rank(tournament, games) -> player ids, best first.
-RANKERS: list[Callable[[Tournament, list[Game]], list[int]]] = []
-
 
 def final_create(*, tournament: Tournament, by, size: int = 10, games: int = 1, order: str = "rank",
                  seed: int | None = None) -> list[Game]:

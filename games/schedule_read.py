@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
-from games.schedule import FINAL_STAGE, RANKERS, is_started
+from games.schedule_base import FINAL_STAGE, RANKERS, is_started
 from games.visibility import COUNTED, can_see_hidden_in
 
 # statuses a judge still has work at
@@ -132,7 +132,7 @@ class StaffRow:
 
 def staff_standings(tournament: Tournament) -> list[StaffRow]:
     """The standings over every finished game, hidden rounds included: for the judge staff while results are
-    hidden (ranked by the tie-broken standings the ratings layer registers in `games.schedule.RANKERS`)."""
+    hidden (ranked by the tie-broken standings the ratings layer registers in `games.schedule_base.RANKERS`)."""
 
     if not RANKERS:
         return []

@@ -7,13 +7,13 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from club import task_queue
-        from games import schedule, signals
+        from games import schedule_base, signals
         from ratings import final, receivers, services_tasks
 
         task_queue.register_healer(services_tasks.HEALER)
 
-        if final.rank_players not in schedule.RANKERS:
-            schedule.RANKERS.append(final.rank_players)
+        if final.rank_players not in schedule_base.RANKERS:
+            schedule_base.RANKERS.append(final.rank_players)
 
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")

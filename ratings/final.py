@@ -1,5 +1,5 @@
 """The ranking a tournament's final is drawn from: the tie-broken standings over given games, hidden rounds
-included (the organiser's view). Registered with `games.schedule.RANKERS` (games never imports ratings)."""
+included (the organiser's view). Registered with `games.schedule_base.RANKERS` (games never imports ratings)."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from club import permissions
+from club.audit import log_action
 from club.models import Club
 from club.services import ServiceError
 from ratings.models import Season
@@ -92,7 +93,7 @@ def _save(season: Season) -> None:
 def season_create(*, club: Club, by, name: str, start: dt.date | None, end: dt.date | None) -> Season:
     _require_admin(by, club)
     season = Season(club=club, name=_checked(name=name, start=start, end=end), start=start, end=end)
-    season._history_user = by
+    log_action(season, by=by, save=False)
     _save(season)
     season_changed(season)  # the new season's table and history, from the games already stored
     return season
@@ -105,7 +106,7 @@ def season_update(*, season: Season, by, name: str, start: dt.date | None, end: 
     name = _checked(name=name, start=start, end=end)
     old_start, old_end = season.start, season.end
     season.name, season.start, season.end = name, start, end
-    season._history_user = by
+    log_action(season, by=by, save=False)
     _save(season)
     # Rebuilt even when only renamed: the bumped version also renews the cached pages that show the name.
     season_changed(season)
@@ -118,6 +119,6 @@ def season_delete(*, season: Season, by) -> SeasonChange:
     season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
     _require_admin(by, season.club)
     club_id, start, end = season.club_id, season.start, season.end
-    season._history_user = by
+    log_action(season, by=by, save=False)
     season.delete()  # its scope, table and history go with it (CASCADE)
     return SeasonChange(season=None, covering=_cover_uncovered_games(club_id=club_id, start=start, end=end))

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 
 from games.models import Protest, Seat, Tournament
 from games.visibility import counting_games
+from ratings.keys import history_key, pending_key
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
 from ratings.standings import METRICS, PlayerRecord, StandingRow
 
@@ -114,8 +115,6 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 
 def standings_recomputing(tournament: Tournament) -> bool:
     """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
-    from ratings.services_elo import pending_key
-
     return (history_pending(tournament_scope(tournament))
             or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
 
@@ -164,8 +163,6 @@ def cached_value(parts: tuple, compute: Callable[[], Any]) -> tuple[Any, bool]:
 
 def history_pending(scope: RatingScope | None) -> bool:
     """A long rewrite of the scope's rating history is queued: the chart says "пересчитывается"."""
-    from ratings.services import history_key
-
     return scope is not None and PendingTail.objects.filter(key=history_key(scope.pk)).exists()
 
 

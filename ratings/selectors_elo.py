@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ratings.keys import pending_key
 from ratings.models import EloChange, EloRating, PendingTail
-from ratings.services_elo import pending_key
 
 
 @dataclass

@@ -36,6 +36,7 @@ from club.models import Club, Player
 from games.models import Day, Game, Night, RuleSetVersion, Seat
 from games.visibility import counting_games
 from ratings import services_elo
+from ratings.keys import history_key
 from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
 from ratings.standings import PlayerRecord, draw_lots, rank
 from ratings.statistics import FACT_KEYS, FACTS, STAT_FIELDS, STATISTICS, GameFacts, SeatFacts
@@ -397,10 +398,6 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 
 # ---------------------------------------------------------------------------------------------- the history
 INLINE_HISTORY = 50  # games after a change rewritten in the request; a longer tail goes to the worker
-
-
-def history_key(scope_id: int) -> str:
-    return f"history:{scope_id}"
 
 
 def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:

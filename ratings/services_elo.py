@@ -22,6 +22,7 @@ from games.models import Seat
 from games.page_cache import invalidate_clubs
 from games.visibility import counting_games
 from ratings import elo
+from ratings.keys import pending_key
 from ratings.models import EloChange, EloRating, PendingTail, at_or_after
 from ratings.tasks import pause_for_tests, requeue, stale_reason
 
@@ -30,10 +31,6 @@ CHUNK = 1000
 
 CHANGE_FIELDS = ["club_id", "game_id", "player_id", "date", "team", "score", "before", "delta", "after", "games"]
 Key = tuple[dt.date, int]  # (date, game id): the order of a club's games
-
-
-def pending_key(club_id: int) -> str:
-    return f"elo:{club_id}"
 
 
 def _tail_games(club_id: int, since: Key):

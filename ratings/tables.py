@@ -1,18 +1,22 @@
-"""Standings tables rendered in Python: one formatted string per row, joined, for a lean template.
+"""Standings tables' rows as plain values for the templates' row partials (`{% partialdef %}` in
+`ratings/_standings_table.html` and `ratings/_card_body.html`): Python reads and formats, the templates write the
+HTML.
 
-The Django template engine spends most of a first render on a few hundred rows of nine cells (a loop, filters and
-`{% url %}` per row); here a row is one f-string over values read with `values_list`, numbers formatted as the
-`|points` and `|floatformat:"3"` filters do (the locale's decimal separator, never thousands separators).
+A table of a few hundred rows is read with `values_list`, its numbers formatted here as the `|points` and
+`|floatformat:"3"` filters do (the locale's decimal separator, never thousands separators) and its links built
+from one reversed URL, so the row partial is a few variable lookups per cell, no filters and no `{% url %}`. The
+rendered table is cached under the scope's version (`ratings.views._standings_table`, the player card's
+`selectors.cached`), so a render happens once per change of the scope, whatever the number of readers.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.urls import reverse
-from django.utils.dateformat import format as format_date
 from django.utils.formats import get_format
-from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from games.i18n import role_letter
@@ -35,67 +39,83 @@ def _three(value: Decimal, sep: str) -> str:
     return f"{value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP):f}".replace(".", sep)
 
 
-def standings_rows_html(scope: RatingScope, provisional: set[int]) -> tuple[str, int, str]:
-    """The <tr> rows of the scope's table, their number, and the footnotes of the ties a tie-breaker decided.
+def _url_of(name: str) -> str:
+    """The URL pattern `name` with a "%d" for its one id: reversed once per table, not once per row."""
+    return reverse(name, args=[0]).replace("/0/", "/%d/")
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int
+    url: str
+    nickname: str
+    games: int
+    wins: int
+    main: str
+    extras: str
+    total: str
+    average: str
+    ties: list[int]  # the footnotes of the decided ties this row is part of
+    provisional: bool  # a game of this player is under protest
+
+
+def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[StandingsRow], list[str]]:
+    """The rows of the scope's table and the footnotes of the ties a tie-breaker decided.
 
     A decided tie is marked on both of its rows (the tie-breaker describes the pair, not the lower player alone):
     a footnote number in the tie-breaker column, and under the table «¹ Места 3 и 4: суммы равны, порядок решил
     показатель «…»»."""
-    sep = get_format("DECIMAL_SEPARATOR")
-    profile = reverse("player_detail", args=[0]).replace("/0/", "/%d/")
-    title, text = escape(_("A game of this player is under protest: the row may change.")), escape(_("provisional"))
-    badge = f' <span class="badge text-bg-warning" title="{title}">{text}</span>'
-    warning = ' class="table-warning" data-provisional="1"'
-    rows = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
+    sep, profile = get_format("DECIMAL_SEPARATOR"), _url_of("player_detail")
+    stored = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
-    marks: list[list[int]] = [[] for _row in rows]
+    marks: list[list[int]] = [[] for _row in stored]
     notes = []
-    for i, row in enumerate(rows):
+    for i, row in enumerate(stored):
         if row[8] and i > 0:
             notes.append(_("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
-                         % {"upper": rows[i - 1][0], "lower": row[0], "label": label_of(row[8])})
+                         % {"upper": stored[i - 1][0], "lower": row[0], "label": label_of(row[8])})
             marks[i - 1].append(len(notes))
             marks[i].append(len(notes))
-    out = []
-    for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs in zip(rows, marks,
-                                                                                             strict=True):
-        mark = player_id in provisional
-        average = total / games if games else Decimal(0)
-        tie = " ".join(f'<a href="#tie-{n}" class="tie-ref">{n}</a>' for n in refs)
-        out.append(
-            f'<tr{warning if mark else ""}><td>{rank}</td>'
-            f'<td><a href="{profile % player_id}">{escape(nickname)}</a>{badge if mark else ""}</td>'
-            f'<td class="text-end">{games}</td><td class="text-end fold">{wins}</td>'
-            f'<td class="text-end fold">{_points(main, sep)}</td><td class="text-end fold">{_points(extras, sep)}</td>'
-            f'<td class="text-end"><strong>{_points(total, sep)}</strong></td>'
-            f'<td class="text-end fold">{_three(average, sep)}</td>'
-            f'<td class="small text-muted fold">{tie}</td></tr>')
-    footnotes = "".join(f'<li id="tie-{n}">{escape(note)}</li>' for n, note in enumerate(notes, start=1))
-    return "\n".join(out), len(out), footnotes
+    rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
+                         main=_points(main, sep), extras=_points(extras, sep), total=_points(total, sep),
+                         average=_three(total / games if games else Decimal(0), sep), ties=refs,
+                         provisional=player_id in provisional)
+            for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs
+            in zip(stored, marks, strict=True)]
+    return rows, notes
 
 
-def profile_games_rows_html(games: list[dict]) -> str:
-    """The <tr> rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
-    sep, short_date = get_format("DECIMAL_SEPARATOR"), get_format("SHORT_DATE_FORMAT")
-    url = reverse("games:game_detail", args=[0]).replace("/0/", "/%d/")
-    word = escape(_("game"))
-    out = []
-    for g in games:
-        tournament = (f'<span class="d-none d-sm-inline">{escape(g["tournament_name"])} — </span>'
-                      if g["tournament_name"] else "")
-        out.append(
-            f'<tr><td>{format_date(g["date"], short_date)}</td>'
-            f'<td><a href="{url % g["game_id"]}">{tournament}{word} {g["number"]}</a></td>'
-            f'<td>{escape(role_letter(g["role"]))}{" ✓" if g["won"] else ""}</td>'
-            f'<td class="text-end">{_points(g["total"], sep)}</td></tr>')
-    return "\n".join(out)
+@dataclass(frozen=True)
+class GameRow:
+    date: dt.date  # shown with the SHORT_DATE_FORMAT
+    url: str
+    tournament: str
+    number: int
+    role: str
+    won: bool
+    total: str
 
 
-def player_tournaments_rows_html(rows: list[tuple]) -> str:
-    """The <tr> rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
-    sep = get_format("DECIMAL_SEPARATOR")
-    url = reverse("ratings:tournament_standings", args=[0]).replace("/0/", "/%d/")
-    return "\n".join(
-        f'<tr><td><a href="{url % tournament_id}">{escape(name)}</a></td><td class="text-end">{rank}</td>'
-        f'<td class="text-end">{games}</td><td class="text-end">{_points(total, sep)}</td></tr>'
-        for tournament_id, name, rank, games, total in rows)
+def profile_games_rows(games: list[dict]) -> list[GameRow]:
+    """The rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
+    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("games:game_detail")
+    return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
+                    number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
+                    total=_points(g["total"], sep))
+            for g in games]
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    url: str
+    name: str
+    rank: int
+    games: int
+    total: str
+
+
+def player_tournaments_rows(rows: list[tuple]) -> list[TournamentRow]:
+    """The rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
+    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("ratings:tournament_standings")
+    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=_points(total, sep))
+            for tournament_id, name, rank, games, total in rows]

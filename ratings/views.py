@@ -6,7 +6,6 @@ from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpRespon
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 
 from club.models import Player
 from club.selectors import get_site_club
@@ -35,11 +34,9 @@ def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[
 
 
 def _render_table(scope: RatingScope, provisional: set[int], csv_url: str) -> str:
-    body, count, ties = tables.standings_rows_html(scope, provisional)
+    rows, ties = tables.standings_rows(scope, provisional)
     return render_to_string("ratings/_standings_table.html", {
-        "body": mark_safe(body), "count": count, "csv_url": csv_url,  # every value in it went through escape()
-        "ties": mark_safe(ties),
-        "provisional": bool(count and provisional)})
+        "rows": rows, "csv_url": csv_url, "ties": ties, "provisional": bool(rows and provisional)})
 
 
 def tournament_standings(request, pk: int):

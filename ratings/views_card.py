@@ -48,8 +48,8 @@ def player_card(request, pk: int):
         card = selectors_card.player_card(player, scope, page=page)
         return render_to_string("ratings/_card_body.html", {
             "player": player, "seasons": seasons, "season": season, "tournament": tournament, "card": card,
-            "tournaments": card.tournaments, "games_rows": tables.profile_games_rows_html(card.games),
-            "tournaments_rows": tables.player_tournaments_rows_html(card.tournaments),
+            "tournaments": card.tournaments, "games_rows": tables.profile_games_rows(card.games),
+            "tournaments_rows": tables.player_tournaments_rows(card.tournaments),
             "history_pending": selectors.history_pending(scope)}, request=request)
 
     body, _ = selectors.cached(parts, render_body)

@@ -148,15 +148,13 @@ def third_foul_day(ruleset: RuleSet, *, phase: str, spoke_or_speaking: bool) -> 
 
 
 def third_foul_speech(ruleset: RuleSet, *, alive: int) -> tuple[str, str]:
-    """What becomes of the speech a 3rd foul costs, with the clause: lost, 30 s, or kept.
+    """What becomes of the speech a 3rd foul costs, with the clause: lost, short, or kept.
 
-    000 S7.8: with 3 or 4 players at the table the player has 30 s instead (the FIIM rule, so for every rule set
-    with `lose_next_speech`); 003 l.73 has no such exception; 002 I.8.4: no effect at all.
+    With as many players at the table as one of `third_foul_short_at`, the speech is a short one instead: 000 S7.8
+    "3 или 4 игрока … 30 секунд" (the FIIM rule); 003 l.73 has no such exception; 002 I.8.4: no effect at all.
     """
-    if ruleset.third_foul_effect == THIRD_FOUL_LOSE_NEXT_SPEECH:
-        if 3 <= alive <= 4:
-            return SPEECH_SHORT, "000 S7.8"
-        return SPEECH_LOST, "000 D6.4"
-    if ruleset.third_foul_effect == THIRD_FOUL_LOSE_CURRENT_OR_NEXT:
-        return SPEECH_LOST, "003 l.73"
-    return SPEECH_KEPT, "002 I.8.4"
+    if ruleset.third_foul_effect not in (THIRD_FOUL_LOSE_NEXT_SPEECH, THIRD_FOUL_LOSE_CURRENT_OR_NEXT):
+        return SPEECH_KEPT, "002 I.8.4"
+    if alive in ruleset.third_foul_short_at:
+        return SPEECH_SHORT, "000 S7.8"
+    return SPEECH_LOST, "000 D6.4" if ruleset.third_foul_effect == THIRD_FOUL_LOSE_NEXT_SPEECH else "003 l.73"

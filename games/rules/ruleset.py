@@ -179,6 +179,8 @@ class RuleSet:
     # -- game flow
     speech_start: str = SPEECH_AFTER_PREVIOUS_FIRST
     third_foul_effect: str = THIRD_FOUL_LOSE_NEXT_SPEECH
+    # the numbers of players at the table at which the speech a 3rd foul costs is a short one instead (000 S7.8)
+    third_foul_short_at: tuple[int, ...] = (3, 4)
     nomination_withdrawal: bool = False  # 001 r.20–22, 003 l.49
     lift_bans: tuple[LiftBan, ...] = ()
     draw_rule: str = DRAW_NONE
@@ -265,7 +267,7 @@ def _revive(name: str, value: Any) -> Any:
         return tuple(LiftBan(**ban) for ban in value)
     if name == "conditional_items":
         return tuple(ConditionalItem(**item) for item in value)
-    if name in {"tiebreakers", "difficult_roles", "night_order"}:
+    if name in {"tiebreakers", "difficult_roles", "night_order", "third_foul_short_at"}:
         return tuple(value)
     return value
 
@@ -291,6 +293,7 @@ XCRAFT = RuleSet(
     ppk_penalty=None,  # D6.8: team defeat, no number
     penalties_are_extras=True,  # 8.2.4
     third_foul_effect=THIRD_FOUL_LOSE_NEXT_SPEECH,  # D6.4
+    third_foul_short_at=(3, 4),  # S7.8
     nomination_withdrawal=False,
     lift_bans=(
         LiftBan(clause="000 S7.10", tied_is_all=True),
@@ -328,6 +331,7 @@ CML = RuleSet(
     wrong_colour_penalty=D("-0.3"),  # III.5 l.311
     destructive_catalogue="002 III.6",  # III.6 −0.3 / −0.5 lists
     third_foul_effect=THIRD_FOUL_NONE,  # I.8.4
+    third_foul_short_at=(),  # I.8.4: no speech is lost
     nomination_withdrawal=False,
     lift_bans=(
         LiftBan(clause="002 I.8.6", tied_is_all=True),
@@ -366,6 +370,7 @@ KAMCHATKA = RuleSet(
     judge_max=D("0.7"),
     removal_penalty=D("-0.5"),
     third_foul_effect=THIRD_FOUL_LOSE_NEXT_SPEECH,  # lost in 001; the FIIM default
+    third_foul_short_at=(3, 4),  # the FIIM default (000 S7.8)
     nomination_withdrawal=True,  # r.20–22
     lift_bans=(LiftBan(clause=Text(N_("001 (FIIM default): no lift of every player at the table")),
                        tied_is_all=True),),
@@ -384,6 +389,7 @@ MOSCOW = RuleSet(
     removal_penalty=D("-0.5"),
     speech_start=SPEECH_SEAT_OF_DAY,  # l.43–45
     third_foul_effect=THIRD_FOUL_LOSE_CURRENT_OR_NEXT,  # l.73
+    third_foul_short_at=(),  # l.73: lost whatever the number at the table
     nomination_withdrawal=True,  # l.49
     lift_bans=(LiftBan(clause=Text(N_("003 (FIIM default): no lift of every player at the table")),
                        tied_is_all=True),),

@@ -1,0 +1,14 @@
+"""Keys of the queued rewrites (`PendingTail.key`), shared by the writes that queue them and the reads that say
+"пересчитывается": a read imports this module, never the service that writes."""
+
+from __future__ import annotations
+
+
+def pending_key(club_id: int) -> str:
+    """The club's queued Elo recompute (docs/elo.md)."""
+    return f"elo:{club_id}"
+
+
+def history_key(scope_id: int) -> str:
+    """The rating scope's queued history rewrite."""
+    return f"history:{scope_id}"
