@@ -143,3 +143,17 @@ def test_a_refused_protest_of_a_visible_game_still_gives_its_reason(scene):
                                       {"category": "result", "text": "Не дали слово"}, HTTP_HX_REQUEST="true")
     assert "Слишком поздно" in response.content.decode()
     assert not Protest.objects.filter(game=game).exists()
+
+
+def test_the_api_tells_the_player_of_a_hidden_game_nothing_of_his_pending_protest(scene):
+    protest = Protest.objects.filter(filed_by__username="player", status="pending").first()
+    game = protest.game
+    client = _client("player")
+    listed = f"/api/v1/protests/?tournament={game.tournament_id}"
+    assert any(row["id"] == protest.pk for row in client.get(listed).json()["items"])  # while not hidden
+    _hide(game)
+    assert client.get(f"/api/v1/protests/?game={game.pk}").status_code == 404
+    assert client.get(f"/api/v1/games/{game.pk}/").status_code == 404
+    assert not any(row["game_id"] == game.pk for row in client.get(listed).json()["items"])
+    games = client.get(f"/api/v1/games/?tournament={game.tournament_id}").json()["items"]
+    assert not any(row["id"] == game.pk for row in games)
