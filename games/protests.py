@@ -40,6 +40,7 @@ from games.rules.scoring import clause
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
 from games.services import lock_scoring_scope, score_games
+from games.visibility import hidden_from
 
 
 class ProtestError(ServiceError):
@@ -147,6 +148,14 @@ def _locked_game(game: Game) -> Game:
 # ---------------------------------------------------------------------------------------------- filing
 
 
+def _check_filable(game: Game, seat: Seat, category: str, text: str, now: dt.datetime) -> None:
+    if game.status not in (Game.Status.FINISHED, Game.Status.SIGNED):
+        raise ProtestError(_("This game is not finished; there is nothing to protest yet."))
+    _check_admissible(game.ruleset.ruleset(), category, text)
+    _check_window(game, now)
+    _check_not_duplicate(game, seat.number, category, text, now)
+
+
 def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime | None = None) -> Protest:
     """A player seated in the game files a protest within the window, judged on server time (docs/rules.md D12)."""
     now = now or timezone.now()
@@ -158,12 +167,12 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
         seat = game.seats.filter(player=player).first() if player is not None else None
         if seat is None:  # 000 T6.3 "игрок", docs/rules.md I42
             raise PermissionDenied(_("Only a player of this game may file a protest."))
-        if game.status not in (Game.Status.FINISHED, Game.Status.SIGNED):
-            raise ProtestError(_("This game is not finished; there is nothing to protest yet."))
-        ruleset = game.ruleset.ruleset()
-        _check_admissible(ruleset, category, text)
-        _check_window(game, now)
-        _check_not_duplicate(game, seat.number, category, text, now)
+        try:
+            _check_filable(game, seat, category, text, now)
+        except ProtestError:
+            if hidden_from(by, game):  # a hidden round (games.visibility): no status, end or window in the refusal
+                raise ProtestError(_("A protest against this game is not accepted now.")) from None
+            raise
         protest = Protest(game=game, player=player, seat=seat.number, filed_by=by, category=category,
                           text=text.strip(), filed_at=now, entered_at=now)
         log_action(protest, by=by)

@@ -35,7 +35,7 @@ from games.selectors import (
     with_protocol,
 )
 from games.services import ImportFailed, import_documents
-from games.views_protests import protests_panel_context
+from games.views_protests import hidden_game_page, protests_panel_context
 from games.visibility import can_see_hidden_in, hidden_from
 
 
@@ -77,10 +77,7 @@ def game_detail(request, pk: int):
         return render(request, "games/game_detail.html", {"game": game, "public_body": body})
     if hidden_from(request.user, game):
         # A hidden round's game (games.visibility): the placeholder for everyone, with its own players' protests.
-        return render(request, "games/game_hidden.html", {
-            "game": game, "seats": game.seats.select_related("player").order_by("number"),
-            "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
-                                               request=request)})
+        return hidden_game_page(request, game)
     return render(request, "games/game_detail.html", _game_detail_context(request, game))
 
 

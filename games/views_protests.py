@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -46,7 +47,8 @@ def protests_panel_context(request, game: Game, *, form=None, paper_form=None, e
         "game": game, "protests": protests, "deadline": None if hidden else deadline, "window_open": window_open,
         "hidden": hidden,
         "under_protest": not hidden and any(p.status == Protest.Status.PENDING for p in protests),
-        "can_file": window_open and can_file_protest(user, game),
+        # hidden: the form whatever the window and status (its absence would tell them); the service refuses neutrally
+        "can_file": (hidden or window_open) and can_file_protest(user, game),
         "can_record_paper": not hidden and is_table_judge(user, game) and game.status not in (
             Game.Status.SIGNED, Game.Status.ANNULLED),
         "can_review": not hidden and can_review_protest(user, game),
@@ -76,8 +78,25 @@ def protest_file_view(request, pk: int):
         protest_file(game=game, by=request.user, text=form.cleaned_data["text"],
                      category=form.cleaned_data["category"])
     except ProtestError as exc:
+        if hidden_from(request.user, game):  # the neutral refusal, answered as a refusal (409), not as a redirect
+            return _hidden_refusal(request, game, message=str(exc), form=form)
         return _panel_or_redirect(request, game, ok=False, message=str(exc), form=form)
     return _panel_or_redirect(request, game, ok=True, message=_("Your protest is filed. The head judge decides it."))
+
+
+def hidden_game_page(request, game: Game, *, status: int = 200, **panel):
+    """The placeholder page of a hidden round's game (games.visibility): table, players, date and the protest panel."""
+    return render(request, "games/game_hidden.html", {
+        "game": game, "seats": game.seats.select_related("player").order_by("number"),
+        "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game, **panel),
+                                           request=request)}, status=status)
+
+
+def _hidden_refusal(request, game: Game, *, message: str, form):
+    if request.htmx:
+        return render(request, "games/_protests.html", protests_panel_context(request, game, form=form, error=message),
+                      status=409)
+    return hidden_game_page(request, game, status=409, form=form, error=message)
 
 
 @require_POST

@@ -40,7 +40,9 @@ def can_see_hidden(user, game: Game) -> bool:
 
 def hidden_from(user, game: Game) -> bool:
     """The game's results are hidden and `user` is not the judge staff: he sees the placeholder page (table,
-    players, date), and of its protests only his own, with no decision, status or time window."""
+    players, date), and of its protests only his own, with no decision, status or time window; a player of the
+    game is offered the protest form whatever the window, and a refusal says one neutral sentence
+    (`games.protests.protest_file`), never the game's end or status."""
     return not can_see_hidden(user, game)
 
 

@@ -428,6 +428,7 @@ def recompute_history(scope_id: int) -> int:
         if scope is None or pending is None:
             return 0
         pending.delete()
+        pause_for_tests()  # the fault tests kill the worker here: the transaction, and so the marker, stay
         written = _store_history(scope, (pending.since_date, pending.since_game))
         bump_versions(RatingScope.objects.filter(pk=scope_id))
         return written

@@ -101,3 +101,59 @@ def test_a_player_of_a_hidden_game_files_his_protest_and_the_panel_reveals_nothi
                  "Протесты принимаются до", "На рассмотрении"):
         assert leak not in panel
     assert "Не дали слово" not in Client().get(f"/games/{game.pk}/").content.decode()  # his own, no one else's
+
+
+def _my_unprotested_game():
+    from club.models import Player
+
+    mine = Player.objects.filter(user__username="player").first()
+    return (Game.objects.filter(seats__player=mine, status__in=["finished", "signed"])
+            .exclude(protests__isnull=False).first())
+
+
+LEAKS = ("Слишком поздно", "принимались до", "не окончена", "Протесты принимаются до", "Срок подачи протестов",
+         'data-testid="protest-deadline"')
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+@pytest.mark.parametrize("state", ["late", "in_play"])
+def test_a_refused_protest_of_a_hidden_game_says_neither_its_end_nor_its_status(scene, state, htmx):
+    game = _my_unprotested_game()
+    ended = timezone.now() - dt.timedelta(hours=3)
+    fields = {"late": {"ended_at": ended}, "in_play": {"status": "in_progress", "ended_at": None, "result": ""}}[state]
+    Game.objects.filter(pk=game.pk).update(results_hidden=True, **fields)
+    client = _client("player")
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'data-testid="protest-form"' in page  # offered as in the window: its absence would tell the state
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = client.post(f"/games/{game.pk}/protests/file/", {"category": "result", "text": "Не дали слово"},
+                           **extra)
+    assert response.status_code == 409
+    text = response.content.decode()
+    assert "Протест по этой игре сейчас не принимается" in text
+    for leak in LEAKS + (ended.strftime("%H:%M"), timezone.localtime(ended).strftime("%H:%M")):
+        assert leak not in text
+    assert not Protest.objects.filter(game=game).exists()
+
+
+def test_a_refused_protest_of_a_visible_game_still_gives_its_reason(scene):
+    game = _my_unprotested_game()
+    Game.objects.filter(pk=game.pk).update(ended_at=timezone.now() - dt.timedelta(hours=3))
+    response = _client("player").post(f"/games/{game.pk}/protests/file/",
+                                      {"category": "result", "text": "Не дали слово"}, HTTP_HX_REQUEST="true")
+    assert "Слишком поздно" in response.content.decode()
+    assert not Protest.objects.filter(game=game).exists()
+
+
+def test_the_api_tells_the_player_of_a_hidden_game_nothing_of_his_pending_protest(scene):
+    protest = Protest.objects.filter(filed_by__username="player", status="pending").first()
+    game = protest.game
+    client = _client("player")
+    listed = f"/api/v1/protests/?tournament={game.tournament_id}"
+    assert any(row["id"] == protest.pk for row in client.get(listed).json()["items"])  # while not hidden
+    _hide(game)
+    assert client.get(f"/api/v1/protests/?game={game.pk}").status_code == 404
+    assert client.get(f"/api/v1/games/{game.pk}/").status_code == 404
+    assert not any(row["game_id"] == game.pk for row in client.get(listed).json()["items"])
+    games = client.get(f"/api/v1/games/?tournament={game.tournament_id}").json()["items"]
+    assert not any(row["id"] == game.pk for row in games)

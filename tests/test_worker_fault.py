@@ -1,7 +1,9 @@
 """Fault test: a task worker killed with SIGKILL in the middle of a recompute, then a fresh worker.
 
 A real `manage.py db_worker` (the database backend, a database of the test's own) takes the Elo recompute queued
-by a change of the club's K; MAFCLUB_TASK_PAUSE holds it inside its first chunk, and the test kills it there. The
+by a change of the club's K, or the rating-history rewrite queued by an admin's change of an early game's score
+(a long tail: the demo tournament played twice in the season); MAFCLUB_TASK_PAUSE holds it inside its first
+chunk, and the test kills it there. The
 task row stays RUNNING and its marker ("пересчитывается") stays: only the next worker can heal it. A fresh worker
 must bring the Elo and the rating history to what a fresh recompute gives within 60 s, and afterwards no page says
 "пересчитывается" and `manage.py tasks` reports nothing stuck.
@@ -56,6 +58,32 @@ print(json.dumps({"stored": stored, "fresh": fresh,
 """
 
 
+# The season holds the demo tournament twice (72 games): a change of its first game leaves a history tail longer
+# than is rewritten in the request (ratings.services.INLINE_HISTORY), so it goes to the worker.
+SECOND_ROUND = """
+import json
+from games.models import Tournament
+from games.selectors import export_tournament
+from games.services import import_documents
+tournament = Tournament.objects.order_by("pk").first()
+document = export_tournament(tournament)
+document["tournament"]["name"] += " (второй круг)"
+for game in document["games"]:
+    game.pop("version", None)
+import_documents(documents=[("second.json", json.dumps(document, ensure_ascii=False))], club=tournament.club)
+"""
+
+CHANGE_EARLY_SCORE = """
+from club.models import Membership
+from games.live.apply import live_apply
+from games.models import Game
+game = Game.objects.filter(status="finished").order_by("date", "pk").first()
+admin = Membership.objects.filter(club=game.club, role="admin").first().user
+live_apply(game_id=game.pk, by=admin, kind="extra", payload={"seat": 1, "points": "0.4"}, version=game.version,
+           action_id="fault-extra")
+"""
+
+
 def _worker(env: dict, log) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay",
                              "--no-reload", "-v", "2"], cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -77,13 +105,27 @@ def _stop(process: subprocess.Popen) -> None:
     process.wait(timeout=10)
 
 
+def _queued(kind: str, url: str, env: dict, task: str) -> None:
+    """The demo club with one recompute queued for the worker: the Elo (a new K) or a history tail."""
+    manage(env, "migrate", "-v", "0")
+    manage(env, "seed_demo")
+    if task == "elo":
+        manage(env, "shell", "-c", CHANGE_K)
+    else:
+        manage(env_for(url, TASKS_BACKEND="immediate"), "shell", "-c", SECOND_ROUND)
+        manage(env, "shell", "-c", CHANGE_EARLY_SCORE)
+    paths = query(url, "SELECT task_path FROM django_tasks_database_dbtaskresult")
+    assert paths == [(f"ratings.services{'_elo' if task == 'elo' else ''}.recompute_{task}",)], (kind, paths)
+    markers = [key for (key,) in query(url, "SELECT key FROM ratings_pendingtail")]
+    assert markers and all(key.startswith(f"{task}:") for key in markers)
+
+
+@pytest.mark.parametrize("task", ["elo", "history"])
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_worker_killed_mid_recompute_is_healed_by_the_next_worker(kind, tmp_path):
+def test_a_worker_killed_mid_recompute_is_healed_by_the_next_worker(kind, task, tmp_path):
     with own_database(kind, tmp_path, "fault") as url:
         env = env_for(url)
-        manage(env, "migrate", "-v", "0")
-        manage(env, "seed_demo")
-        manage(env, "shell", "-c", CHANGE_K)
+        _queued(kind, url, env, task)
         tasks = "SELECT status FROM django_tasks_database_dbtaskresult"
         markers = "SELECT key FROM ratings_pendingtail"
         assert query(url, tasks) == [("READY",)] and query(url, markers)
@@ -115,4 +157,4 @@ def test_a_worker_killed_mid_recompute_is_healed_by_the_next_worker(kind, tmp_pa
         assert data["pending"] == []
         status = json.loads(manage(env, "tasks", "--format", "json").stdout)
         assert (status["stale"], status["queued"], status["running"], status["failed"]) == (0, 0, 0, 1)
-        print(f"{kind}: healed {healed:.1f} s after the fresh worker started")
+        print(f"{kind} {task}: healed {healed:.1f} s after the fresh worker started")

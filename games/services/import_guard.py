@@ -3,10 +3,10 @@
 An export carries each game's `version` (the optimistic-concurrency counter every write bumps: a judge's tap, a
 protest decision, an import). On import, a stored game is re-written only when the file's version is the game's
 current one (the file was made from this very state); a file without versions (older exports, paper protocols)
-re-writes only games that nobody entered on the judge's screen. A game whose judge's screen is in use (in
-progress, with a log) is never re-written. A refusal names the game as people name it (table, game number,
-event) and the later change (what and when, from the game's log); the whole import is then refused (it is one
-transaction).
+re-writes only games that nobody entered on the judge's screen. A game in play (in progress, with or without a
+log, or a draft with a log) is never re-written, whatever the file's version. A refusal names the game as people
+name it (table, game number, event) and the later change (what and when, from the game's log); the whole import
+is then refused (it is one transaction).
 
 Call `stale_game_problems` inside the import's transaction, after the tournaments and then the games were
 locked (the lock order of `games.services.scoring.lock_scoring_scope`), so no judge changes the game between the
@@ -55,6 +55,10 @@ def stale_game_problems(game: Game | None, file_version: int | None, *, event: s
         return [error_t("number", N_(
             "game %(number)s (table %(table)s, %(event)s) is being played on the judge's screen (last entry: "
             "%(entry)s); an import never overwrites a game in play"), entry=_entry(last), **_place(game, event))]
+    if game.status == Game.Status.IN_PROGRESS:  # in play with no log: entered on paper or by an earlier import
+        return [error_t("number", N_(
+            "game %(number)s (table %(table)s, %(event)s) is in play (started, not finished); an import never "
+            "overwrites a game in play: finish it first"), **_place(game, event))]
     if file_version is None:
         if last is None:
             return []

@@ -43,6 +43,29 @@ def test_a_player_of_a_hidden_game_protests_on_a_phone_and_sees_no_result(transa
     context.close()
 
 
+def test_a_late_protest_of_a_hidden_game_is_refused_on_the_page_without_its_end(transactional_db, browser,
+                                                                                  live_server):
+    """The refusal (409) is swapped into the panel: one neutral sentence, no end time, no window."""
+    ended = timezone.now() - dt.timedelta(hours=2)
+    cast = protest_cast(extra_games=False, ended_at=ended)
+    Game.objects.filter(pk=cast.game.pk).update(results_hidden=True)
+    context = browser.new_context(base_url=live_server.url, locale="ru-RU", viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, "participant")
+    page.goto(f"/games/{cast.game.pk}/")
+    form = page.get_by_test_id("protest-form")  # offered after the window too: its absence would tell the end
+    form.locator("select[name=category]").select_option("disputed_decision")
+    form.locator("textarea[name=text]").fill("Меня не выслушали")
+    form.get_by_role("button").click()
+    expect(page.get_by_test_id("protest-error")).to_have_text("Протест по этой игре сейчас не принимается.")
+    panel = page.get_by_test_id("protests").inner_text()
+    for leak in ("Слишком поздно", "принимались до", timezone.localtime(ended).strftime("%H:%M")):
+        assert leak not in panel
+    assert not Protest.objects.filter(game=cast.game, text="Меня не выслушали").exists()
+    context.close()
+
+
 def test_the_admin_uploads_a_file_made_before_a_judges_entry_and_is_told_which(transactional_db, browser,
                                                                                  live_server, tmp_path):
     cast = protest_cast(extra_games=False)

@@ -173,3 +173,30 @@ def test_a_version_that_is_no_whole_number_is_refused_by_the_reader(client, cup)
     with pytest.raises(ImportFailed) as refused:
         import_documents(documents=[("cup.json", json.dumps(document, ensure_ascii=False))], club_name="Полночь")
     assert any("game 1: version: must be a whole number" in p for p in refused.value.problems)
+
+
+@pytest.mark.parametrize("version", [True, False])
+def test_a_game_in_play_with_no_log_is_never_re_written_either(client, cup, version):
+    """In progress with no judge's-screen log (entered on paper, or by an earlier import): still a game in play."""
+    assert not GameAction.objects.filter(game=cup.playing).exists()
+    raw = json.loads(_export(client, cup))
+    raw["games"] = [g for g in raw["games"] if g["number"] == 2]
+    if not version:
+        del raw["games"][0]["version"]
+    raw["games"][0]["seats"][2]["fouls"] = 3
+    before = _state(cup.playing)
+    with pytest.raises(ImportFailed) as refused:
+        import_documents(documents=[("cup.json", json.dumps(raw, ensure_ascii=False))], club_name="Полночь")
+    assert any("game 2 (table 4, Кубок) is in play" in p for p in refused.value.problems)
+    assert _state(cup.playing) == before
+
+
+def test_the_in_play_refusal_names_the_game_in_russian(client, cup):
+    raw = json.loads(_export(client, cup))
+    raw["games"] = [g for g in raw["games"] if g["number"] == 2]
+    del raw["games"][0]["version"]
+    upload = SimpleUploadedFile("cup.json", json.dumps(raw, ensure_ascii=False).encode(),
+                                content_type="application/json")
+    response = client.post(reverse("games:import"), {"files": upload}, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    assert "игра 2 (стол 4, Кубок) идёт (начата и не окончена)" in response.content.decode()

@@ -23,3 +23,13 @@
     }
   }
 })();
+
+/* The protest panel (templates/games/_protests.html) answers a refused protest of a hidden round's game with 409 and
+   the panel carrying the message; htmx 2 does not swap an error answer by default, so let the panel's own answer in. */
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var target = event.detail.target;
+  if (target && target.id === "protests" && event.detail.xhr.status === 409) {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
