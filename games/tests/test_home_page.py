@@ -1,13 +1,16 @@
-"""The club's home page, the games' part: games played now with their spectator page, the latest results named
-with their event and coloured by result, a hidden round kept hidden."""
+"""The club's home page, the games' part: the coming events (with a sign-up or without), games played now with their
+spectator page, the latest results named with their event and coloured by result, a hidden round kept hidden."""
 
 from __future__ import annotations
+
+import datetime as dt
 
 import pytest
 from django.test import Client
 from django.utils import timezone
+from django.utils.formats import date_format
 
-from games.models import Game
+from games.models import ClubEvening, Game
 from games.tests.signup_fixtures import build_cast
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +46,27 @@ def test_a_hidden_result_is_not_shown_on_the_home_page(db):
     html = Client().get("/").content.decode()
     assert 'data-testid="result-hidden"' in html
     assert "Победа красных" not in html and "result-red" not in html
+
+
+def test_what_is_on_lists_the_coming_events_without_a_sign_up_with_date_time_and_place(db):
+    cast = build_cast()
+    today = timezone.localdate()
+    night = ClubEvening.objects.create(club=cast.club, date=today + dt.timedelta(days=7), name="Рейтинговый вечер",
+                                       ruleset=cast.evening.ruleset, start_time=dt.time(19, 30), place="Тверская, 7")
+    cast.tournament.start_date, cast.tournament.place = today + dt.timedelta(days=20), "Арбат, 1"
+    cast.tournament.save()
+    ClubEvening.objects.create(club=cast.club, date=today - dt.timedelta(days=1), name="Вчерашний вечер",
+                               ruleset=cast.evening.ruleset)
+    html = Client().get("/").content.decode()
+    events = html[html.index('data-testid="home-events"'):]
+    events = events[:events.index("</section>")]
+    # tonight's evening is its sign-up card; next week's night and the cup are listed after it, soonest first
+    assert events.count('data-testid="signup-card"') == 1 and events.count('data-testid="home-event"') == 2
+    assert (events.index("Вечер пятницы") < events.index("Рейтинговый вечер") < events.index("Кубок «Полночь»"))
+    when = date_format(night.date, "j E Y")
+    assert f"{when}, 19:30" in events and "Тверская, 7" in events and "Арбат, 1" in events
+    assert f'href="/games/evenings/{night.pk}/"' in events and f'href="/games/tournaments/{cast.tournament.pk}/"' in events
+    assert "Вчерашний вечер" not in events
+    # no button and no count for an event that takes no sign-up
+    listed = events[events.index('data-testid="home-event"'):]
+    assert "signup-count" not in listed and "<button" not in listed and "signup-login" not in listed
