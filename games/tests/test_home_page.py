@@ -70,3 +70,23 @@ def test_what_is_on_lists_the_coming_events_without_a_sign_up_with_date_time_and
     # no button and no count for an event that takes no sign-up
     listed = events[events.index('data-testid="home-event"'):]
     assert "signup-count" not in listed and "<button" not in listed and "signup-login" not in listed
+
+
+def test_the_organiser_gives_a_new_night_and_cup_their_time_and_place_and_the_home_page_lists_them(db):
+    cast = build_cast()
+    client = Client()
+    client.force_login(cast.admin)
+    day = timezone.localdate() + dt.timedelta(days=3)
+    response = client.post("/games/evenings/new/", {"date": day.isoformat(), "name": "Вечер новичков",
+                                                    "start_time": "18:45", "place": " Арбат, 1 ",
+                                                    "ruleset": cast.evening.ruleset_id})
+    assert response.status_code == 302
+    night = ClubEvening.objects.get(name="Вечер новичков")
+    assert (night.start_time, night.place) == (dt.time(18, 45), "Арбат, 1")
+    response = client.post("/games/tournaments/new/", {"name": "Кубок новичков", "start_date": day.isoformat(),
+                                                       "start_time": "11:00", "place": "Тверская, 7",
+                                                       "ruleset": cast.evening.ruleset_id})
+    assert response.status_code == 302
+    html = Client().get("/").content.decode()
+    assert f"{date_format(day, 'j E Y')}, 18:45" in html and "Арбат, 1" in html
+    assert f"{date_format(day, 'j E Y')}, 11:00" in html and html.index("Кубок новичков") < html.index("Вечер новичков")
