@@ -13,9 +13,12 @@ static files collected once into bench/out/static.
    POLL_MS, If-None-Match) while a judge plays whole games through the live-entry service with a judge's pauses
    between taps; the delay is from the tap's commit to the first poll answer that shows it: median and p99.
    The judge's own POST (bench/bench_live.py) comes before it.
-3. The same gunicorn: `--pollers` overlays poll at once for `--seconds` (each as overlay.js, the judge tapping
-   every `--tap-every` seconds): requests, errors (anything but 200/304, or no answer in 10 s), latency median and
-   p99. The pollers are threads of this process: on a small machine they compete with the server for the CPU.
+3. The same gunicorn: `--pollers` clients poll the table being played at once for `--seconds` (the judge tapping
+   every `--tap-every` seconds): half are overlays (as overlay.js), half are API readers of the same game
+   (`/api/v1/games/<id>/`, every POLL_MS, If-None-Match; the API's per-address limit is off here, since every
+   poller comes from 127.0.0.1): requests, errors (anything but 200/304, or no answer in 10 s), latency median and
+   p99, for each kind and together. The pollers are threads of this process: on a small machine they compete with
+   the server for the CPU.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 ENV = {"DEBUG": "0", "SECRET_KEY": "bench-overlay-not-a-secret-" + "x" * 40, "SECURE_SSL_REDIRECT": "0",
        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "STATIC_ROOT": str(OUT / "static"),
-       "CACHE_URL": "locmem://"}
+       "CACHE_URL": "locmem://", "API_RATE_LIMIT_PER_MINUTE": "0"}  # 200 pollers share one address: no API limit
 os.environ.update(ENV)
 from _django import setup  # noqa: E402
 
@@ -243,12 +246,14 @@ def tap_delays(port: int, games: list, judge, token, every: float) -> tuple[list
 
 
 def crowd(port: int, game, judge, token, pollers: int, seconds: float, every: float, tap_every: float) -> dict:
-    """`pollers` overlays at once on the table being played; the judge taps a foul ±1 every `tap_every` s."""
+    """`pollers` clients at once on the table being played, half overlays and half API readers of the game; the
+    judge taps a foul ±1 every `tap_every` s."""
     from django.urls import reverse
 
-    url = reverse("broadcast:table_state", args=[token.token, game.table])
+    overlay = reverse("broadcast:table_state", args=[token.token, game.table])
+    api = f"/api/v1/games/{game.pk}/"
     until = time.monotonic() + seconds
-    threads = [Poller(port, url, every, until) for _ in range(pollers)]
+    threads = [Poller(port, overlay if n % 2 == 0 else api, every, until) for n in range(pollers)]
     for thread in threads:
         thread.start()
     delta = 1
@@ -258,6 +263,11 @@ def crowd(port: int, game, judge, token, pollers: int, seconds: float, every: fl
         delta = -delta
     for thread in threads:
         thread.join(timeout=30)
+    return {"all": summary(threads, seconds), "overlay": summary(threads[0::2], seconds),
+            "api": summary(threads[1::2], seconds)}
+
+
+def summary(threads: list[Poller], seconds: float) -> dict:
     latencies = [t for thread in threads for t in thread.latencies]
     errors = [e for thread in threads for e in thread.errors]
     codes: dict[int, int] = {}
@@ -306,13 +316,16 @@ def main() -> None:
         print(f"gunicorn (3 workers), poll every {POLL_MS} ms: tap → overlay over {args.games} played games "
               f"({len(delays)} taps): median {statistics.median(delays) * 1000:.0f} ms, "
               f"p99 {pct(delays, 0.99) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms; the overlay's answers {codes}")
-        result = crowd(port, games[-1], judge, token, args.pollers, args.seconds, every, args.tap_every)
-        print(f"{args.pollers} overlays polling at once for {args.seconds:.0f} s, a tap every {args.tap_every:g} s: "
-              f"{result['requests']} requests "
-              f"({result['per_second']:.0f}/s; {result['codes']}), {len(result['errors'])} errors, "
-              f"latency median {result['median_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms")
-        if result["errors"]:
-            print("  first errors:", result["errors"][:5])
+        results = crowd(port, games[-1], judge, token, args.pollers, args.seconds, every, args.tap_every)
+        print(f"{args.pollers} pollers at once for {args.seconds:.0f} s ({args.pollers - args.pollers // 2} overlays, "
+              f"{args.pollers // 2} API readers of /api/v1/games/<id>/), a tap every {args.tap_every:g} s:")
+        for name, label in (("overlay", "overlays"), ("api", "API"), ("all", "together")):
+            result = results[name]
+            print(f"  {label}: {result['requests']} requests ({result['per_second']:.0f}/s; {result['codes']}), "
+                  f"{len(result['errors'])} errors, latency median {result['median_ms']:.1f} ms, "
+                  f"p99 {result['p99_ms']:.1f} ms")
+            if result["errors"]:
+                print("    first errors:", result["errors"][:5])
     finally:
         server.terminate()
         server.wait(timeout=20)

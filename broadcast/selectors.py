@@ -15,7 +15,7 @@ from games.live.screen import spectator_days
 from games.live.state import day_speech
 from games.models import Game
 from games.permissions import can_see_secrets
-from games.rules.protocol import BLACK_ROLES, Tally
+from games.rules.protocol import Tally
 from games.selectors import protocol_of, protocol_view, with_protocol
 from ratings.models import EloRating, PlayerStats
 from ratings.selectors import club_seasons, default_season, scope_rows, season_scope, tournament_scope
@@ -80,11 +80,6 @@ class OverlaySeat:
     nominated: bool = False
     votes: int | None = None  # votes in the day's latest voting round, when held
     total: object | None = None
-
-    @property
-    def side(self) -> str:
-        """The role's colour for the director's view ("black" for the don and the mafia, else "red")."""
-        return "black" if self.role in BLACK_ROLES else "red"
 
 
 @dataclass

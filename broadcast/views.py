@@ -23,7 +23,7 @@ from games.models import ClubEvening, Tournament
 
 TABLE = "broadcast/table.html"
 FRAGMENT_TTL = 120  # seconds a rendered board is kept for the other overlays of the same game version
-POLL_MS = 400  # docs/broadcast.md: a tap shows within the poll interval plus one request (under 1 s)
+POLL_MS = 250  # docs/broadcast.md: a tap shows within the poll interval plus one request (under 1 s)
 
 
 def _token(token: str) -> OverlayToken:

@@ -157,6 +157,8 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     start_date = forms.DateField(label=_("Start date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start_time = forms.TimeField(label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
+    place = forms.CharField(label=_("Place"), max_length=200, required=False)
     ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None,
                                      help_text=_("A preset or the club's own copy."))
     head_judge = forms.ModelChoiceField(label=_("Head judge"), queryset=None, required=False)
@@ -176,6 +178,8 @@ class TournamentForm(forms.Form):
 class EveningForm(forms.Form):
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
+    start_time = forms.TimeField(label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
+    place = forms.CharField(label=_("Place"), max_length=200, required=False)
     ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None)
 
     def __init__(self, *args, club, **kwargs):

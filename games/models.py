@@ -75,6 +75,9 @@ class Tournament(models.Model):
                                    related_name="+", verbose_name=_("head judge"))
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
+    # what the home page lists of an event without a sign-up sheet (a sheet has its own start and place)
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    place = models.CharField(_("place"), max_length=200, blank=True)
     # the seating schedule (games.schedule): qualifying rounds, the draw's seed, published or not
     rounds = models.PositiveSmallIntegerField(_("qualifying rounds"), default=0)
     seating_seed = models.PositiveIntegerField(_("seating seed"), default=0)
@@ -103,6 +106,8 @@ class ClubEvening(models.Model):
     club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="evenings", verbose_name=_("club"))
     date = models.DateField(_("date"))
     name = models.CharField(_("name"), max_length=200, blank=True)
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    place = models.CharField(_("place"), max_length=200, blank=True)
     ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="evenings",
                                 verbose_name=_("rule set"))
     created = models.DateTimeField(auto_now_add=True)

@@ -1,11 +1,35 @@
-"""Reads for the club's home page, the games' part: the games played now and the latest results."""
+"""Reads for the club's home page, the games' part: the events to come without a sign-up, the games played now and
+the latest results."""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+import datetime as dt
 
-from games.models import Game
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from games.models import ClubEvening, Game, Tournament
 from games.selectors import with_protest_flag
+
+
+def upcoming_events(club, *, limit: int = 5, today: dt.date | None = None) -> list[ClubEvening | Tournament]:
+    """The club evenings and tournaments from today on that take no sign-up (those with a sheet are its cards),
+    soonest first: the home page lists them with their date, time and place."""
+    if club is None:
+        return []
+    today = today or timezone.localdate()
+    evenings = ClubEvening.objects.filter(club=club, date__gte=today, signup_sheet__isnull=True)
+    tournaments = Tournament.objects.filter(club=club, start_date__gte=today, signup_sheet__isnull=True)
+    events = [*evenings.order_by("date", "start_time", "id")[:limit],
+              *tournaments.order_by("start_date", "start_time", "id")[:limit]]
+    events.sort(key=event_start)
+    return events[:limit]
+
+
+def event_start(event: ClubEvening | Tournament) -> tuple[dt.date, dt.time]:
+    """When an event listed on the home page begins (a day without a time counts from its start)."""
+    day = event.date if isinstance(event, ClubEvening) else event.start_date
+    return day, event.start_time or dt.time.min
 
 
 def playing_now(club, limit: int = 10) -> QuerySet[Game] | list:

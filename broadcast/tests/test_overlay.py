@@ -16,7 +16,7 @@ from games.tests.live_fixtures import ROLES, seat_everyone
 
 pytestmark = pytest.mark.django_db
 
-ROLE_CELL = re.compile(r'data-testid="ov-role-|class="ov-role')
+ROLE_CELL = re.compile(r'data-testid="ov-role-|class="role-chip')
 CHECKS = re.compile(r"ov-checks|[Пп]роверка (дона|шерифа)|Don's check|Sheriff's check|не шериф|not the Sheriff")
 
 
@@ -54,17 +54,19 @@ def in_night_one(cast):
     return Game.objects.get(pk=cast.game.pk)
 
 
-def overlay_urls(tok, table=1):
+def overlay_urls(tok, player, table=1):
+    """Every overlay page of a token (broadcast/urls.py): the table, its poll, the three lower thirds."""
     return [reverse("broadcast:table", args=[tok.token, table]),
             reverse("broadcast:table_state", args=[tok.token, table]),
             reverse("broadcast:result", args=[tok.token, table]),
-            reverse("broadcast:standings", args=[tok.token])]
+            reverse("broadcast:standings", args=[tok.token]),
+            reverse("broadcast:player", args=[tok.token, player.pk])]
 
 
 def test_the_public_overlay_of_a_game_in_play_shows_no_role_and_no_check(cast):
     in_night_one(cast)
     tok = token_for(cast)
-    for url in overlay_urls(tok):
+    for url in overlay_urls(tok, cast.players[1]):  # the don of the game in play
         body = Client().get(url).content.decode()
         assert not ROLE_CELL.search(body), url
         assert not CHECKS.search(body), url
@@ -90,7 +92,8 @@ def test_the_directors_token_shows_roles_and_night_checks(cast):
     in_night_one(cast)
     tok = token_for(cast, OverlayToken.Kind.DIRECTOR)
     body = Client().get(reverse("broadcast:table", args=[tok.token, 1])).content.decode()
-    assert re.search(r'data-testid="ov-role-2">Д<', body) and re.search(r'data-testid="ov-role-7">Ш<', body)
+    assert re.search(r'data-testid="ov-role-2"><span class="role-chip role-don ov-role"[^>]*>Д<', body)
+    assert re.search(r'data-testid="ov-role-7"><span class="role-chip role-sheriff ov-role"[^>]*>Ш<', body)
     checks = body[body.index('data-testid="ov-checks"'):]
     assert "Проверка дона — 7 (шериф)" in re.sub(r"\s+", " ", checks)
     assert "Проверка шерифа — 9 (чёрный)" in re.sub(r"\s+", " ", checks)
@@ -101,12 +104,11 @@ def test_a_revoked_token_answers_404_everywhere(cast):
     tok = token_for(cast)
     client = Client()
     client.force_login(cast.club_admin)
-    assert Client().get(overlay_urls(tok)[0]).status_code == 200
+    assert Client().get(overlay_urls(tok, cast.players[0])[0]).status_code == 200
     manage = reverse("broadcast:manage_tournament", args=[cast.tournament.pk])
     assert client.post(manage, {"revoke": tok.pk}).status_code == 302
     assert OverlayToken.objects.get(pk=tok.pk).revoked_at is not None
-    player = reverse("broadcast:player", args=[tok.token, cast.players[0].pk])
-    for url in [*overlay_urls(tok), player]:
+    for url in overlay_urls(tok, cast.players[0]):
         assert Client().get(url).status_code == 404, url
     assert Client().get("/broadcast/no-such-token/table/1/").status_code == 404
 
@@ -193,7 +195,7 @@ def test_the_director_url_is_on_no_public_page(cast):
         client = Client()
         if who:
             client.force_login(who)
-        for url in [*site, *overlay_urls(public)]:
+        for url in [*site, *overlay_urls(public, cast.players[1])]:
             body = client.get(url).content.decode()
             assert director.token not in body, url
             assert 'data-testid="overlay-link"' not in body, url

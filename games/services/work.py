@@ -24,8 +24,8 @@ from games.selectors import next_game_number
 
 
 def tournament_create(*, club: Club, by, name: str, ruleset: RuleSetVersion, start_date: dt.date | None = None,
-                      end_date: dt.date | None = None, head_judge=None, stages: list[str] | None = None
-                      ) -> Tournament:
+                      end_date: dt.date | None = None, head_judge=None, stages: list[str] | None = None,
+                      start_time: dt.time | None = None, place: str = "") -> Tournament:
     if not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may create a tournament."))
     name = name.strip()
@@ -39,16 +39,18 @@ def tournament_create(*, club: Club, by, name: str, ruleset: RuleSetVersion, sta
         if Tournament.objects.filter(club=club, name=name).exists():
             raise ServiceError(_("The club already has a tournament with this name."))
         return Tournament.objects.create(club=club, name=name, ruleset=ruleset, start_date=start_date,
-                                         end_date=end_date, head_judge=head_judge,
-                                         stages=[s.strip() for s in (stages or []) if s.strip()])
+                                         end_date=end_date, head_judge=head_judge, start_time=start_time,
+                                         place=place.strip(), stages=[s.strip() for s in (stages or []) if s.strip()])
 
 
-def evening_create(*, club: Club, by, date: dt.date, ruleset: RuleSetVersion, name: str = "") -> ClubEvening:
+def evening_create(*, club: Club, by, date: dt.date, ruleset: RuleSetVersion, name: str = "",
+                   start_time: dt.time | None = None, place: str = "") -> ClubEvening:
     if not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may create a club evening."))
     if ruleset.club_id not in (None, club.pk):
         raise ServiceError(_("Choose a preset or this club's own rule set."))
-    return ClubEvening.objects.create(club=club, date=date, ruleset=ruleset, name=name.strip())
+    return ClubEvening.objects.create(club=club, date=date, ruleset=ruleset, name=name.strip(), start_time=start_time,
+                                      place=place.strip())
 
 
 def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEvening | None = None,

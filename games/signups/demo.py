@@ -1,4 +1,5 @@
-"""The sign-ups of the demo club: tonight's club evening and next month's tournament, sign-up open (called by
+"""The sign-ups of the demo club: tonight's club evening and next month's tournament, sign-up open, and next week's
+club evening without a sign-up (called by
 `manage.py seed_demo`; idempotent: an event already there is kept as it is)."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from games.signups.models import Signup, SignupSheet
 DEMO_EVENING = "Клубный вечер «Полночь»"
 DEMO_CUP = "Кубок «Полночь» — весна"
 DEMO_PLACE = "Клуб «Полночь», Тверская, 7"
+DEMO_NEXT_EVENING = "Клубный вечер «Полночь»: рейтинговые игры"  # next week's, no sign-up: the home page lists it
 
 
 def _at(day: dt.date, hour: int) -> dt.datetime:
@@ -51,6 +53,8 @@ def seed_signups(club: Club, *, stdout=None) -> list[SignupSheet]:
             cancel_until=_at((cup.start_date or cup_day) - dt.timedelta(days=2), 23), limit=30)
         _sign_up(sheet, players[8:20], sheet.opens_at)
     sheets.append(cup.signup_sheet)
+    ClubEvening.objects.get_or_create(club=club, name=DEMO_NEXT_EVENING, defaults={
+        "date": today + dt.timedelta(days=7), "ruleset": ruleset, "start_time": dt.time(19), "place": DEMO_PLACE})
     if stdout is not None:
         stdout.write(f"Demo sign-ups: /games/signups/{sheets[0].pk}/ and /games/signups/{sheets[1].pk}/")
     return sheets

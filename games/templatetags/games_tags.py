@@ -3,6 +3,7 @@ import re
 from django import template
 from django.conf import settings
 from django.templatetags.tz import do_timezone
+from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
@@ -10,7 +11,8 @@ from games.evenings import recent_evenings
 from games.forms import CORRECTABLE_CHOICES
 from games.i18n import result_label as _result_label
 from games.i18n import role_letter as _role_letter
-from games.models import Game
+from games.models import ROLE_CHOICES, Game
+from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
 from games.schedule_read import judge_tables_now
 from games.selectors import with_protest_flag
 
@@ -82,6 +84,22 @@ def my_table_now(context):
 
     request = context.get("request")
     return {"games": judge_tables_now(getattr(request, "user", None))}
+
+
+# The role chip's colour class (static/css/roles.css): К red, Ч black, Ш and Д marked.
+ROLE_CHIP_CLASS = {CITIZEN: "role-red", MAFIA: "role-black", SHERIFF: "role-sheriff", DON: "role-don"}
+
+
+@register.simple_tag
+def role_chip(code: str | None, extra: str = ""):
+    """The role chip every page shows a role with (the protocol, the spectator view, the overlay): the letter in the
+    reader's letter set on the role's colour, its name as the title. Nothing for no role: a template shows a role only
+    where the reader may see it (games.permissions.can_see_secrets), the chip does not decide that."""
+    css = ROLE_CHIP_CLASS.get(code or "")
+    if css is None:
+        return ""
+    return format_html('<span class="role-chip {}{}" title="{}">{}</span>', css, f" {extra}" if extra else "",
+                       dict(ROLE_CHOICES)[code], _role_letter(code))
 
 
 @register.filter

@@ -1,7 +1,10 @@
 """The club's home page, the games' part: the next events with their sign-up, the games played now, the latest
 results named with their event."""
 
+import datetime as dt
+
 from django import template
+from django.utils import timezone
 
 from club.selectors import get_site_club
 from games import selectors_home
@@ -14,9 +17,17 @@ register = template.Library()
 
 @register.inclusion_tag("games/signups/_home_events.html", takes_context=True)
 def home_events(context):
+    """What is on: the events with a sign-up (their cards) and those without one (date, time, place), soonest
+    first."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    return {"cards": home_cards(get_site_club(), user), "request": request, "user": user,
+    club = get_site_club()
+    entries = [(timezone.localtime(card.sheet.starts_at).replace(tzinfo=None), {"card": card})
+               for card in home_cards(club, user)]
+    entries += [(dt.datetime.combine(*selectors_home.event_start(event)), {"event": event})
+                for event in selectors_home.upcoming_events(club)]
+    entries.sort(key=lambda entry: entry[0])
+    return {"entries": [entry for _at, entry in entries], "request": request, "user": user,
             "csrf_token": context.get("csrf_token")}
 
 

@@ -33,7 +33,8 @@ FINISHED_ROLES = {1: "К", 2: "Д", 3: "Ч", 4: "Ч", 5: "К", 6: "Ш", 7: "К",
 ONLY_IN_PLAY = ("Бендер", "Шерлок")  # players[0] and players[1] sit only at the unfinished game
 
 # What a secret looks like in each medium (never a bare letter: К/Ч/Ш/Д also appear in legends and words).
-ROLE_CELL = re.compile(r'class="role"[^>]*>\s*[КЧШДCMSD]')  # game page / sheet print block / live page role cells
+# game page / sheet print block / live page role cells, and the role chip wherever it is (games_tags.role_chip)
+ROLE_CELL = re.compile(r'class="role"[^>]*>\s*[КЧШДCMSD]|class="role-chip')
 LIVE_ROLE = re.compile(r'data-testid="live-role')
 CHECK_TEXT = re.compile(r"(Don's check|Sheriff's check|[Пп]роверка (дона|шерифа))\s*:\s*\d")
 CHECK_CELL = re.compile(r'class="night">\s*\d{1,2}\s*—')  # the sheet's "7 — Ш" / "9 — Ч" cells

@@ -90,4 +90,4 @@ def test_the_judge_staff_sees_the_roles_and_everyone_does_after_the_end(live, cl
     assert 'data-testid="live-role-2"' in client.get(reverse("games:live", args=[game.pk])).content.decode()
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, result="red")
     public = Client().get(reverse("games:live", args=[game.pk])).content.decode()
-    assert re.search(r'data-testid="live-role-2">Д<', public)
+    assert re.search(r'data-testid="live-role-2"><span class="role-chip role-don"[^>]*>D<', public)  # English letters
