@@ -104,7 +104,19 @@ def _needs_the_database(item) -> bool:
     return bool(DATABASE_FIXTURES & set(getattr(item, "fixturenames", ())))
 
 
+# Browser tests that walk pages and measure them (no clock, no race between tabs): ./dev.sh test may run them on one
+# worker beside the browser tests that play through the site with timers and polls on the other.
+PAGE_WALKS = {"test_accessibility.py", "test_site_layout.py", "test_csp_browser.py"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
+    _leave_out_pure_tests_on_postgres(config, items)
+    if config.getoption("dist", "no") == "loadgroup":
+        _group_for_workers(items)
+
+
+def _leave_out_pure_tests_on_postgres(config, items) -> None:
     """On the PostgreSQL run of the suite, leave out the tests that touch no database (the pure engine, the solver,
     parsers): the SQLite run has run them, and the same code gives the same answer (MAFCLUB_PURE_TWICE=1 keeps them)."""
     if not os.environ.get("DATABASE_URL", "").startswith("postgres") or os.environ.get("MAFCLUB_PURE_TWICE"):
@@ -113,3 +125,18 @@ def pytest_collection_modifyitems(config, items):
     if pure:
         config.hook.pytest_deselected(items=pure)
         items[:] = [item for item in items if _needs_the_database(item)]
+
+
+def _group_for_workers(items) -> None:
+    """Two pytest-xdist workers (./dev.sh test, `--dist loadgroup`): the browser tests that play through the site run
+    one after another on one worker (their timers and polls are measured, so two of them never share the cores),
+    the page walks as a group of their own; every other file is a group, so its module fixtures (a server, a
+    database of its own) are made once and never twice at the same time. The browser groups go first: they are
+    the longest, and a worker that starts them early ends with the others."""
+    for item in items:
+        if item.get_closest_marker("browser"):
+            group = "browser-pages" if item.path.name in PAGE_WALKS else "browser"
+        else:
+            group = str(item.path.relative_to(item.config.rootpath))
+        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)  # stable: file order kept

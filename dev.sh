@@ -116,7 +116,12 @@ cmd_test() {
     "$VENV/bin/vulture"  # no unused code (pyproject.toml [tool.vulture], tools/vulture_whitelist.py)
     # Tests that do not depend on the database run once, not on both: the browser and scale tests on SQLite, the
     # production test (gunicorn + Redis + DEBUG off) on PostgreSQL when there is one, else on SQLite.
-    local summary=() rc=0 pg sqlite_only=() pg_only=()
+    local summary=() rc=0 pg sqlite_only=() pg_only=() workers=()
+    # Two workers (pytest-xdist): the machines have two cores. conftest.py groups the tests so that the browser
+    # tests that play through the site never share the cores with each other (MAFCLUB_TEST_WORKERS=0: one process).
+    if [ "${MAFCLUB_TEST_WORKERS:-2}" != 0 ]; then
+        workers=(-n "${MAFCLUB_TEST_WORKERS:-2}" --dist loadgroup)
+    fi
     pg=$(postgres_url || true)
     if [ -n "$pg" ]; then
         sqlite_only=(-m "not production")
@@ -124,7 +129,7 @@ cmd_test() {
     fi
     # Coverage is measured on the SQLite run (every test runs there); its floor (pyproject.toml
     # [tool.coverage.report] fail_under) only rises.
-    if (unset DATABASE_URL; run_pytest SQLite --cov --cov-report= "${sqlite_only[@]}" "$@"); then
+    if (unset DATABASE_URL; run_pytest SQLite "${workers[@]}" --cov --cov-report= "${sqlite_only[@]}" "$@"); then
         summary+=("SQLite: passed")
     else
         summary+=("SQLite: FAILED"); rc=1
@@ -139,7 +144,7 @@ cmd_test() {
     fi
     if [ -n "$pg" ]; then
         summary[-1]+=" (with the browser and scale tests; the production test runs on PostgreSQL)"
-        if (export DATABASE_URL="$pg"; run_pytest "PostgreSQL ($pg)" "${pg_only[@]}" "$@"); then
+        if (export DATABASE_URL="$pg"; run_pytest "PostgreSQL ($pg)" "${workers[@]}" "${pg_only[@]}" "$@"); then
             summary+=("PostgreSQL: passed (with the production test; the browser and scale tests ran on SQLite)")
         else
             summary+=("PostgreSQL: FAILED"); rc=1
