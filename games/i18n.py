@@ -122,6 +122,8 @@ def note_text(note: str) -> str:
 _PROTEST_REF = re.compile(r"^protest #(\d+)(?:: (.*))?$", re.S)
 _RESULT_CHANGE = re.compile(r"^result (\S+) → (\S+)$")
 _SCHEDULE_SWAP = re.compile(r"^schedule: participants (\d+) and (\d+) exchanged seats$")
+_SCHEDULE_WITHDRAW = re.compile(r"^schedule: participant (\d+) withdrawn after round (\d+)$")
+_SCHEDULE_MOVE = re.compile(r"^schedule: game (\d+) moved to round (\d+)$")
 
 
 def stored_reason_text(text: str) -> str:
@@ -144,12 +146,21 @@ def stored_reason_text(text: str) -> str:
     if match:
         return gettext("seating: participants No. %(a)s and No. %(b)s exchanged seats (the organiser)") % {
             "a": match.group(1), "b": match.group(2)}
+    match = _SCHEDULE_WITHDRAW.match(text)
+    if match:
+        return gettext("seating: participant No. %(n)s withdrawn after round %(round)s, the seat emptied (the "
+                       "organiser)") % {"n": match.group(1), "round": match.group(2)}
+    match = _SCHEDULE_MOVE.match(text)
+    if match:
+        return gettext("seating: game %(n)s moved to round %(round)s (the organiser)") % {
+            "n": match.group(1), "round": match.group(2)}
     if text.startswith("replay ordered by protest #"):
         return gettext("replay ordered by protest No. %(n)s") % {"n": text.rsplit("#", 1)[1]}
     fixed = {
         "replay ordered": gettext("replay ordered"),
         "annulled by the team vote (003 l.127)": gettext("annulled by the team vote"),
         "protocol corrected": gettext("protocol corrected"),
+        "schedule: seating drawn again": gettext("seating drawn again (the organiser)"),
         "paper protest recorded by the table judge": gettext("paper protest recorded by the table judge"),
     }
     return fixed.get(text, text)

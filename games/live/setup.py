@@ -26,8 +26,17 @@ class SeatInput:
     create: bool = flag()
 
 
+def _not_from_schedule(ctx: Ctx) -> None:
+    """The seats of a tournament's scheduled game are the organiser's (printed charts, players' cards): the judge
+    plays them as given; only the schedule page changes them."""
+    if ctx.game.seated_by_schedule:
+        ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
+                     "on the schedule page."))
+
+
 def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
     """Put a club player at a seat: by id, or by nickname (a new player is added to the club when asked)."""
+    _not_from_schedule(ctx)
     number = payload.seat
     club = ctx.game.club
     if payload.player_id:
@@ -61,6 +70,7 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
 
 
 def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
+    _not_from_schedule(ctx)
     number = payload.seat
     seat = Seat.objects.filter(game=ctx.game, number=number).first()
     ctx.snap.seat(number, seat)
@@ -71,9 +81,7 @@ def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
 
 def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
     """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
-    if ctx.game.seated_by_schedule:
-        ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
-                     "on the schedule page."))
+    _not_from_schedule(ctx)
     ctx.snap.all_seats()
     seats = list(Seat.objects.filter(game=ctx.game))
     if len(seats) < 2:
@@ -89,6 +97,7 @@ def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
 
 def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:
     """The same players as the last game at this table, their seats drawn at random (000 4.1.1): one tap."""
+    _not_from_schedule(ctx)
     if Seat.objects.filter(game=ctx.game).exists():
         raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
     previous = previous_game_at_table(ctx.game)
