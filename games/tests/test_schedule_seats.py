@@ -146,3 +146,4 @@ def test_a_scheduled_game_with_an_empty_seat_offers_no_seat_picker(client, sched
     client.force_login(scheduled.judge)
     page = client.get(reverse("games:judge", args=[scheduled.game.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert 'data-testid="player-search"' not in page and 'data-testid="seats-from-schedule"' in page
+    assert "занято 9 из 10. Свободные места заполняет только организатор" in page
