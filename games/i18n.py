@@ -199,6 +199,8 @@ def _payload_value(key: str, value: Any) -> str:
         return gettext("yes") if value else gettext("no")
     if key == "result":
         return result_label(str(value))
+    if key in ("role", "was"):
+        return role_letter(str(value))
     if key == "delta":
         return f"+{value}" if str(value).lstrip("+").isdigit() and not str(value).startswith("-") else str(value)
     if key == "points":

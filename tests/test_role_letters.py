@@ -66,8 +66,9 @@ def test_the_english_judge_screen_has_no_cyrillic_role_letters(started):
     client = Client()
     client.cookies["django_language"] = "en"
     client.force_login(cast.judge)
-    if started:
+    if started:  # a correction too: the screen's message and its "last actions" line name the roles
         assert act(client, cast.game, "start").status_code == 200
+        assert act(client, cast.game, "role_correct", seat=5, role="К").status_code == 200
     html = client.get(reverse("games:judge", args=[cast.game.pk])).content.decode()
     text = _visible(html)
     assert not LONE_CYRILLIC_ROLE.findall(text), LONE_CYRILLIC_ROLE.findall(text)
