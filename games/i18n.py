@@ -11,7 +11,10 @@ import re
 from functools import cache
 from typing import Any
 
+from django.utils.dateformat import format as date_format
+from django.utils.dateparse import parse_datetime
 from django.utils.formats import get_format
+from django.utils.timezone import get_default_timezone, is_naive, localtime, make_aware
 from django.utils.translation import gettext, pgettext
 
 from club.templatetags.points import points
@@ -122,6 +125,8 @@ def note_text(note: str) -> str:
 _PROTEST_REF = re.compile(r"^protest #(\d+)(?:: (.*))?$", re.S)
 _RESULT_CHANGE = re.compile(r"^result (\S+) → (\S+)$")
 _SCHEDULE_SWAP = re.compile(r"^schedule: participants (\d+) and (\d+) exchanged seats$")
+_SCHEDULE_WITHDRAW = re.compile(r"^schedule: participant (\d+) withdrawn after round (\d+)$")
+_SCHEDULE_MOVE = re.compile(r"^schedule: game (\d+) moved to round (\d+)$")
 
 
 def stored_reason_text(text: str) -> str:
@@ -144,12 +149,21 @@ def stored_reason_text(text: str) -> str:
     if match:
         return gettext("seating: participants No. %(a)s and No. %(b)s exchanged seats (the organiser)") % {
             "a": match.group(1), "b": match.group(2)}
+    match = _SCHEDULE_WITHDRAW.match(text)
+    if match:
+        return gettext("seating: participant No. %(n)s withdrawn after round %(round)s, the seat emptied (the "
+                       "organiser)") % {"n": match.group(1), "round": match.group(2)}
+    match = _SCHEDULE_MOVE.match(text)
+    if match:
+        return gettext("seating: game %(n)s moved to round %(round)s (the organiser)") % {
+            "n": match.group(1), "round": match.group(2)}
     if text.startswith("replay ordered by protest #"):
         return gettext("replay ordered by protest No. %(n)s") % {"n": text.rsplit("#", 1)[1]}
     fixed = {
         "replay ordered": gettext("replay ordered"),
         "annulled by the team vote (003 l.127)": gettext("annulled by the team vote"),
         "protocol corrected": gettext("protocol corrected"),
+        "schedule: seating drawn again": gettext("seating drawn again (the organiser)"),
         "paper protest recorded by the table judge": gettext("paper protest recorded by the table judge"),
     }
     return fixed.get(text, text)
@@ -167,11 +181,26 @@ def _payload_labels() -> dict[str, str]:
     }
 
 
+_ISO_MOMENT = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
+
+
+def _moment_in_words(value: str) -> str:
+    """A stored ISO moment as a reader says it, in the club's time zone: «5 декабря 2026, 04:23»."""
+    moment = parse_datetime(value)
+    if moment is None:
+        return value
+    if is_naive(moment):
+        moment = make_aware(moment, get_default_timezone())
+    return date_format(localtime(moment, get_default_timezone()), "j E Y, H:i")
+
+
 def _payload_value(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return gettext("yes") if value else gettext("no")
     if key == "result":
         return result_label(str(value))
+    if key in ("role", "was"):
+        return role_letter(str(value))
     if key == "delta":
         return f"+{value}" if str(value).lstrip("+").isdigit() and not str(value).startswith("-") else str(value)
     if key == "points":
@@ -179,6 +208,8 @@ def _payload_value(key: str, value: Any) -> str:
             return points(value)
         except (TypeError, ValueError, ArithmeticError):
             return str(value)
+    if isinstance(value, str) and _ISO_MOMENT.match(value):
+        return _moment_in_words(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
     if isinstance(value, dict):
@@ -194,12 +225,13 @@ def action_details(payload: Any) -> str:
     parts = []
     for key, value in payload.items():
         if value in (None, "", [], {}) or key in ("action_id", "version", "player_id", "create", "clause",
-                                                  "from", "round", "seq"):  # what a tap named (games.live.targets)
+                                                  "from", "round", "seq",  # what a tap named (games.live.targets)
+                                                  "ended_at"):  # the trail has its own time
             continue
         if key.startswith("v") and key[1:].isdigit():  # votes: "v5": 7 → «за 5: 7»
             parts.append(gettext("for %(seat)s: %(votes)s") % {"seat": key[1:], "votes": value})
             continue
-        label = labels.get(key, "")
+        label = "" if key == "result" else labels.get(key, "")  # «Победа красных» says it; the kind says «result»
         text = _payload_value(key, value)
         parts.append(f"{label} {text}".strip() if label else text)
     return ", ".join(parts)

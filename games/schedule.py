@@ -52,6 +52,19 @@ def _locked(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
+def _confirm_published(tournament: Tournament, confirmed: bool) -> None:
+    """Once the seating is published (printed, on the wall, on the cards) the organiser confirms every change of it."""
+    if tournament.seating_published and not confirmed:
+        raise ServiceError(_("Confirmation: the seating is published; tick that the printed charts and the "
+                             "players' cards change, then apply the change."))
+
+
+def _note(game: Game, by, reason: str) -> None:
+    """A schedule change in the game's audit trail (who, when, what)."""
+    game.version += 1
+    log_action(game, by=by, reason=reason)
+
+
 # ------------------------------------------------------------------------------------------------ participants
 
 
@@ -139,15 +152,16 @@ def participants_copy(*, tournament: Tournament, by, event: str) -> list[Partici
     return participants_add(tournament=tournament, players=players, by=by)
 
 
-def participant_withdraw(*, participant: Participant, by, after_round: int) -> int:
+def participant_withdraw(*, participant: Participant, by, after_round: int, confirmed: bool = False) -> int:
     """The participant plays no round after `after_round`: his seats in later games not yet begun are emptied
-    (draw the schedule again to fill them). Returns the number of seats emptied."""
+    (draw the schedule again to fill them); once the seating is published, only confirmed, and each game touched
+    records it. Returns the number of seats emptied."""
     tournament = participant.tournament
     _require(by, tournament)
     if not 0 <= after_round <= max(tournament.rounds, 0):
         raise ServiceError(_("Withdrawn after round: between 0 and %(n)d.") % {"n": tournament.rounds})
     with transaction.atomic():
-        _locked(tournament)
+        _confirm_published(_locked(tournament), confirmed)
         participant.withdrawn_after = after_round
         participant.save(update_fields=["withdrawn_after"])
         SeatLock.objects.filter(participant=participant, round__gt=after_round).delete()
@@ -157,6 +171,7 @@ def participant_withdraw(*, participant: Participant, by, after_round: int) -> i
             if not is_started(seat.game):
                 seat.delete()
                 emptied += 1
+                _note(seat.game, by, f"schedule: participant {participant.number} withdrawn after round {after_round}")
         return emptied
 
 
@@ -257,7 +272,7 @@ def _seating_request(tournament: Tournament, participants: list[Participant], qu
 
 
 def _store_rounds(tournament: Tournament, seating: list[list[list[Participant]]],
-                  qualifying: list[Game]) -> tuple[int, int]:
+                  qualifying: list[Game], by) -> tuple[int, int]:
     """Store the drawn rounds as games (created, re-seated; begun ones kept; the rest removed), each table with its
     judge. A new game is dated the tournament's first day until it is played (then: the day it started)."""
     judges = {j.table: j for j in TournamentJudge.objects.filter(tournament=tournament).select_related("user")}
@@ -284,8 +299,8 @@ def _store_rounds(tournament: Tournament, seating: list[list[list[Participant]]]
             else:
                 game.judge = judge.user if judge else None
                 game.judge_name = _name(judge.user) if judge else ""
-                game.save(update_fields=["judge", "judge_name"])
                 game.seats.all().delete()
+                _note(game, by, "schedule: seating drawn again")
             Seat.objects.bulk_create([Seat(game=game, number=s, player=p.player) for s, p in enumerate(table, 1)])
     for game in existing.values():
         if not is_started(game):
@@ -293,16 +308,19 @@ def _store_rounds(tournament: Tournament, seating: list[list[list[Participant]]]
     return created, kept
 
 
-def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | None = None) -> Generated:
+def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | None = None,
+                      confirmed: bool = False) -> Generated:
     """Draw the seating for `rounds` qualifying rounds and store it as the rounds' games, seated, with judges.
 
     Games already begun and locked seats are kept (the draw works around them); the other draft games of the
-    qualifying rounds are re-seated, created or removed."""
+    qualifying rounds are re-seated (each noting it in its audit trail), created or removed. Once the seating is
+    published a new draw is only made confirmed."""
     _require(by, tournament)
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ServiceError(_("Rounds: between 1 and %(n)d.") % {"n": MAX_ROUNDS})
     with transaction.atomic():
         tournament = _locked(tournament)
+        _confirm_published(tournament, confirmed)
         participants = list(tournament.participants.select_related("player").order_by("number"))
         if len(participants) < 10:
             raise ServiceError(_("Participants: at least 10 are needed for one table, %(n)d registered.")
@@ -317,7 +335,7 @@ def schedule_generate(*, tournament: Tournament, by, rounds: int, seed: int | No
         tournament.rounds, tournament.seating_seed = rounds, seed
         tournament.save(update_fields=["rounds", "seating_seed"])
         seating = [[[participants[n - 1] for n in table] for table in tables] for tables in drawn.rounds]
-        created, kept = _store_rounds(tournament, seating, qualifying)
+        created, kept = _store_rounds(tournament, seating, qualifying, by)
         return Generated(rounds=rounds, tables=max(len(t) for t in drawn.rounds), games_created=created,
                          games_kept=kept)
 
@@ -390,8 +408,9 @@ def seat_lock(*, tournament: Tournament, by, round_number: int, number: int, loc
                                     seat=seat.number, participant=p)
 
 
-def game_move_round(*, game: Game, by, round_number: int) -> None:
-    """Move a game to another round; a game at the same table there takes this one's round."""
+def game_move_round(*, game: Game, by, round_number: int, confirmed: bool = False) -> None:
+    """Move a game to another round; a game at the same table there takes this one's round. Once the seating is
+    published only confirmed; both games record the move in their audit trail."""
     tournament = game.tournament
     if tournament is None:
         raise ServiceError(_("Only a tournament's games have rounds."))
@@ -400,15 +419,18 @@ def game_move_round(*, game: Game, by, round_number: int) -> None:
         raise ServiceError(_("Round: between 1 and %(n)d.") % {"n": MAX_ROUNDS + 1})
     with transaction.atomic():
         tournament = _locked(tournament)
+        _confirm_published(tournament, confirmed)
         other = tournament.games.filter(round=round_number, table=game.table).exclude(pk=game.pk).first()
         if other is not None:
             other.round = game.round
             other.results_hidden = _hidden(tournament, other.round)
-            other.save(update_fields=["round", "results_hidden"])
+            log_action(other, by=by, reason=f"schedule: game {other.number} moved to round {other.round}",
+                       update_fields=["round", "results_hidden"])
         was_hidden = game.results_hidden
         game.round = round_number
         game.results_hidden = _hidden(tournament, round_number)
-        game.save(update_fields=["round", "results_hidden"])
+        log_action(game, by=by, reason=f"schedule: game {game.number} moved to round {round_number}",
+                   update_fields=["round", "results_hidden"])
         changed = [g for g in (game, other) if g is not None and g.counts]
         if changed or was_hidden != game.results_hidden:
             _announce([g for g in (game, other) if g is not None])

@@ -11,6 +11,12 @@ from club.selectors import person_name
 from games.schedule import MAX_ROUNDS
 
 
+def _confirm_field() -> forms.BooleanField:
+    """The organiser's confirmation that a published seating changes (shown only once it is published)."""
+    return forms.BooleanField(label=_("I know the published seating, its printed charts and the players' cards "
+                                      "change"), required=False)
+
+
 class ParticipantForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
     nickname = forms.CharField(label=_("or a new player's nickname"), max_length=60, required=False)
@@ -33,12 +39,14 @@ class ParticipantForm(forms.Form):
 class WithdrawForm(forms.Form):
     number = forms.IntegerField(label=_("Participant number"), min_value=1, max_value=10_000)
     after_round = forms.IntegerField(label=_("Withdrawn after round"), min_value=0, max_value=MAX_ROUNDS)
+    confirm = _confirm_field()
 
 
 class GenerateForm(forms.Form):
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS)
     seed = forms.IntegerField(label=_("Draw number"), min_value=0, max_value=1_000_000, required=False,
                               help_text=_("Another number, another draw; the same number, the same seating."))
+    confirm = _confirm_field()
 
 
 class PublishForm(forms.Form):
@@ -49,8 +57,7 @@ class SwapForm(forms.Form):
     round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
     a = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
     b = forms.IntegerField(label=_("with participant"), min_value=1, max_value=10_000)
-    confirm = forms.BooleanField(label=_("I know the published seating, its printed charts and the players' cards "
-                                         "change"), required=False)
+    confirm = _confirm_field()
 
 
 class LockForm(forms.Form):
@@ -75,6 +82,7 @@ class JudgeForm(forms.Form):
 class MoveForm(forms.Form):
     game = forms.IntegerField(label=_("Game number"), min_value=1, max_value=100_000)
     round = forms.IntegerField(label=_("to round"), min_value=1, max_value=MAX_ROUNDS + 1)
+    confirm = _confirm_field()
 
 
 class JudgeSwapForm(forms.Form):

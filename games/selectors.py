@@ -501,7 +501,9 @@ def _decision_entries(game: Game) -> list[AuditEntry]:
 
 
 def action_log(user, game: Game) -> dict:
-    """The game's live-entry audit trail (who, when, what) for the judge staff only: `show` and the last actions."""
+    """The game's whole audit trail for the judge staff only (`show`, `entries`): the live entry, the protocol's
+    changes with their reasons (the schedule's notes among them) and the head judge's decisions, as
+    `audit_trail` reads them, newest first."""
     if user is None or not can_edit_protocol(user, game):
-        return {"show": False, "actions": []}
-    return {"show": True, "actions": list(GameAction.objects.filter(game=game).select_related("by").order_by("-seq")[:200])}
+        return {"show": False, "entries": []}
+    return {"show": True, "entries": audit_trail(game)[::-1]}

@@ -104,7 +104,8 @@ def _game_of(tournament: Tournament, number: int) -> Game:
 
 
 def _act_generate(request, t, d):
-    done = schedule.schedule_generate(tournament=t, by=request.user, rounds=d["rounds"], seed=d["seed"])
+    done = schedule.schedule_generate(tournament=t, by=request.user, rounds=d["rounds"], seed=d["seed"],
+                                       confirmed=d["confirm"])
     return _("Seating drawn: %(rounds)d rounds, %(tables)d tables.") % {"rounds": done.rounds, "tables": done.tables}
 
 
@@ -132,7 +133,8 @@ def _act_judge(request, t, d):
 
 
 def _act_move(request, t, d):
-    schedule.game_move_round(game=_game_of(t, d["game"]), by=request.user, round_number=d["round"])
+    schedule.game_move_round(game=_game_of(t, d["game"]), by=request.user, round_number=d["round"],
+                             confirmed=d["confirm"])
     return _("Game moved.")
 
 
@@ -222,7 +224,8 @@ def _participant_withdraw(request, t):
     participant = t.participants.filter(number=d["number"]).first()
     if participant is None:
         raise ServiceError(_("No participant number %(number)d.") % d)
-    schedule.participant_withdraw(participant=participant, by=request.user, after_round=d["after_round"])
+    schedule.participant_withdraw(participant=participant, by=request.user, after_round=d["after_round"],
+                                  confirmed=d["confirm"])
     return _("Participant withdrawn.")
 
 

@@ -44,3 +44,42 @@ def test_the_protocol_sheet_in_english_uses_the_english_letters(scene):
         "seats__score_items").first()
     html = render_sheets_html([game_sheet(game, show_secrets=True)], language="en")
     assert _roles(html) and _roles(html) <= {"C", "M", "S", "D"}
+
+
+def _visible(html: str) -> str:
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+LONE_CYRILLIC_ROLE = re.compile(r"(?<![А-Яа-яЁё])[КЧШД](?![А-Яа-яЁё])")
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_the_english_judge_screen_has_no_cyrillic_role_letters(started):
+    from django.urls import reverse
+
+    from games.tests.live_fixtures import ROLES, act, make_cast, seat_everyone
+
+    cast = make_cast()
+    # before the start: two roles placed (the prompt asks for the next); after it: every role, the correction buttons
+    seat_everyone(cast.game, cast.players, ROLES if started else {7: "Ш", 5: "Ч"})
+    client = Client()
+    client.cookies["django_language"] = "en"
+    client.force_login(cast.judge)
+    if started:  # a correction too: the screen's message and its "last actions" line name the roles
+        assert act(client, cast.game, "start").status_code == 200
+        assert act(client, cast.game, "role_correct", seat=5, role="К").status_code == 200
+    html = client.get(reverse("games:judge", args=[cast.game.pk])).content.decode()
+    text = _visible(html)
+    assert not LONE_CYRILLIC_ROLE.findall(text), LONE_CYRILLIC_ROLE.findall(text)
+    assert re.search(r'class="tile-role role-sheriff"[^>]*>S<', html)
+    assert re.search(r'class="tile-role role-mafia"[^>]*>M<', html)
+    if started:
+        assert re.search(r'data-testid="correct-К">C<', html) and re.search(r'data-testid="correct-Д">D<', html)
+    else:
+        assert "Tap the seat of D" in text and "S — sheriff, D — don" in text
+    russian = Client()
+    russian.cookies["django_language"] = "ru"
+    russian.force_login(cast.judge)
+    ru = russian.get(reverse("games:judge", args=[cast.game.pk])).content.decode()
+    assert re.search(r'class="tile-role role-sheriff"[^>]*>Ш<', ru)

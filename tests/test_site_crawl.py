@@ -44,7 +44,9 @@ LATIN_ALLOWED = {
 }
 LATIN_WORD = re.compile(r"(?<![\w/.@-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w/.@-])")
 # Raw codes that must never reach a reader, in any language (whole words, case-sensitive).
-RAW_CODES = re.compile(r"\{'|'\}|\b0\.000|\b0,0000|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b")
+# An ISO moment ("2026-12-05T01:23:52…") is a raw code too: a reader sees a date in words and a local time.
+RAW_CODES = re.compile(r"\{'|'\}|\b0\.000|\b0,0000|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b"
+                       r"|\b\d{4}-\d\d-\d\dT\d\d:")
 RAW_CODES_RU = re.compile(r"\b(red|black|draw|citizen|mafia|sheriff|don)\b")
 # A rule-book code in running text: "000 S7.4", "002 I.6.18", "000 4.4.14", "003 l.73", "T6.3.1", "D6.4" (a clause
 # belongs behind a tap, `<details class="clause">`, which the text walk leaves out). The books are 000–003.
@@ -52,9 +54,9 @@ RULE_CODES = re.compile(r"\b00[0-3] (?:[A-Z]{1,3}\.?\d+(?:\.\d+)*|\d+\.\d+(?:\.\
                         r"|\b[A-Z]{1,2}\d+\.\d+(?:\.\d+)*\b")
 
 # Pages of other capabilities that still fail a check, each with the check and whose it is to fix; the lead removes
-# an entry once its page is fixed. (url name, the check's first words) -> why.
+# an entry once its page is fixed (a listed exception no page hits any more fails the crawl). (url name, the check's
+# first words) -> why.
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("games:tournament_schedule", "ids used twice"): "the organiser: the schedule's forms repeat id_round, id_a, id_b",
     ("games:game_detail", "rule code"): "the protocol page prints adjustment and penalty clauses in the text",
     ("games:protest_detail", "rule code"): "a protest's outcomes print their clauses in the text",
     ("games:protest_queue", "rule code"): "the protest queue prints the outcomes' clauses in the text",
@@ -78,6 +80,7 @@ class _PageText(HTMLParser):
         self.label_depth = 0
         self.ids: list[str] = []
         self.details: list[bool] = []  # open <details>: whether each is a clause behind a tap
+        self.hrefs: set[str] = set()  # the site's own links (path and query, no fragment)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -85,6 +88,8 @@ class _PageText(HTMLParser):
             self.ids.append(a["id"])
         if tag == "details":
             self.details.append("clause" in (a.get("class") or "").split())
+        if tag == "a" and _same_site(a.get("href") or ""):
+            self.hrefs.add(a["href"].split("#", 1)[0])
         if tag in SKIP_TAGS:
             self.skip += 1
         for name in TEXT_ATTRS:
@@ -126,6 +131,14 @@ class _PageText(HTMLParser):
                 if not f["labelled"] and not (f["id"] and f["id"] in self.label_for)]
 
 
+# Links that are not pages: files the web server (not Django) serves.
+NOT_LINKED_PAGES = ("/static/", "/media/")
+
+
+def _same_site(href: str) -> bool:
+    return href.startswith("/") and not href.startswith("//") and not href.startswith(NOT_LINKED_PAGES)
+
+
 def _client(login: str | None, language: str) -> Client:
     client = Client(raise_request_exception=False)
     if login:
@@ -160,8 +173,9 @@ def test_every_page_as_every_role_in_both_languages_is_finished(scene):
     urls, unknown = site_urls(scene)
     assert not unknown, "URL patterns the crawl cannot fill:\n" + "\n".join(unknown)
     assert len(urls) > 30
-    failures, pages = [], 0
+    failures, pages, links, hit = [], 0, 0, set()
     for role, login in LOGINS.items():
+        linked: dict[str, str] = {}  # href -> the page that links it (each href followed once per role)
         for language in ("ru", "en"):
             client = _client(login, language)
             for name, url in urls:
@@ -180,15 +194,38 @@ def test_every_page_as_every_role_in_both_languages_is_finished(scene):
                     continue
                 text = _PageText()
                 text.feed(response.content.decode())
-                failures.extend(f"{where}: {p}" for p in _check_page(text, language, scene.names)
-                                if not _known(name, p))
-    print(f"crawled {pages} pages ({len(urls)} URLs × {len(LOGINS)} roles × 2 languages)")
+                for problem in _check_page(text, language, scene.names):
+                    known = _known(name, problem)
+                    if known:
+                        hit.add(known)
+                    else:
+                        failures.append(f"{where}: {problem}")
+                for href in text.hrefs:
+                    linked.setdefault(href, url)
+        links += len(linked)
+        failures.extend(_dead_links(_client(login, "ru"), role, linked, {url for _name, url in urls}))
+    stale = sorted(set(KNOWN_EXCEPTIONS) - hit)
+    failures.extend(f"known exception no page hits any more (remove it): {page} / {check}" for page, check in stale)
+    print(f"crawled {pages} pages ({len(urls)} URLs × {len(LOGINS)} roles × 2 languages) and {links} distinct links")
     assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures)
 
 
-def _known(name: str, problem: str) -> bool:
-    """A failure listed in `KNOWN_EXCEPTIONS` (by its URL name and the check's first words)."""
-    return any(name == page and problem.startswith(check) for page, check in KNOWN_EXCEPTIONS)
+def _dead_links(client: Client, role: str, linked: dict[str, str], crawled: set[str]) -> list[str]:
+    """Every link of the site's pages a role sees leads somewhere: no 404 (the pages walked are checked above)."""
+    dead = []
+    for href, page in sorted(linked.items()):
+        if href in crawled:
+            continue
+        status = client.get(href).status_code
+        if status == 404:
+            dead.append(f"{role}: {page} links {href}, which answers 404")
+    return dead
+
+
+def _known(name: str, problem: str) -> tuple[str, str] | None:
+    """The `KNOWN_EXCEPTIONS` entry a failure is (by its URL name and the check's first words), if any."""
+    return next(((page, check) for page, check in KNOWN_EXCEPTIONS
+                 if name == page and problem.startswith(check)), None)
 
 
 def test_the_judge_screen_in_every_phase_is_finished(scene):

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from games.i18n import role_letter
 from games.live.actions import Action, NoInput, SeatNumber, flag, row_id, seat_number, text
 from games.live.base import ActionResult, Ctx
 from games.live.targets import AlreadyDone
@@ -26,8 +27,17 @@ class SeatInput:
     create: bool = flag()
 
 
+def _not_from_schedule(ctx: Ctx) -> None:
+    """The seats of a tournament's scheduled game are the organiser's (printed charts, players' cards): the judge
+    plays them as given; only the schedule page changes them."""
+    if ctx.game.seated_by_schedule:
+        ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
+                     "on the schedule page."))
+
+
 def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
     """Put a club player at a seat: by id, or by nickname (a new player is added to the club when asked)."""
+    _not_from_schedule(ctx)
     number = payload.seat
     club = ctx.game.club
     if payload.player_id:
@@ -61,6 +71,7 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
 
 
 def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
+    _not_from_schedule(ctx)
     number = payload.seat
     seat = Seat.objects.filter(game=ctx.game, number=number).first()
     ctx.snap.seat(number, seat)
@@ -71,9 +82,7 @@ def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
 
 def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
     """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
-    if ctx.game.seated_by_schedule:
-        ctx.refuse(_("The seats of this game come from the tournament's schedule: only the organiser changes them, "
-                     "on the schedule page."))
+    _not_from_schedule(ctx)
     ctx.snap.all_seats()
     seats = list(Seat.objects.filter(game=ctx.game))
     if len(seats) < 2:
@@ -89,6 +98,7 @@ def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
 
 def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:
     """The same players as the last game at this table, their seats drawn at random (000 4.1.1): one tap."""
+    _not_from_schedule(ctx)
     if Seat.objects.filter(game=ctx.game).exists():
         raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
     previous = previous_game_at_table(ctx.game)
@@ -111,7 +121,8 @@ class RoleInput:
 
 def _role_args(ctx: Ctx, payload: RoleInput) -> tuple[int, str, list[Seat], Seat]:
     number, role = payload.seat, payload.role
-    role = {"K": CITIZEN, "M": MAFIA, "S": SHERIFF, "D": DON}.get(role, role)  # Latin look-alikes typed
+    # Latin look-alikes typed, and the English letter set (C/M/S/D, games.i18n.role_letter)
+    role = {"K": CITIZEN, "C": CITIZEN, "M": MAFIA, "S": SHERIFF, "D": DON}.get(role, role)
     if role and role not in ROLE_COUNTS:
         ctx.refuse(_("000 P7.4.1: a role is one of К, Ч, Ш, Д."))
     seats = list(Seat.objects.filter(game=ctx.game).only("number", "role"))
@@ -127,7 +138,7 @@ def _check_quota(ctx: Ctx, role: str, number: int, seats: list[Seat]) -> None:
         if count > ROLE_COUNTS[role]:
             ctx.refuse(_("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
                 "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
-                "role": role, "count": count})
+                "role": role_letter(role), "count": count})
 
 
 def _role(ctx: Ctx, payload: RoleInput) -> ActionResult:
@@ -136,7 +147,7 @@ def _role(ctx: Ctx, payload: RoleInput) -> ActionResult:
     number, role, seats, seat = _role_args(ctx, payload)
     if ctx.game.status != Game.Status.DRAFT and seat.role:
         if seat.role == role:
-            raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
+            raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role_letter(role)})
         ctx.refuse(_("Roles are locked once the game has started; correct a role with “Correct the role” "
                      "(confirmed and logged)."))
     _check_quota(ctx, role, number, seats)
@@ -153,20 +164,20 @@ def _role_correct(ctx: Ctx, payload: RoleInput) -> ActionResult:
     if not role:
         ctx.refuse(_("Choose the role: К, Ч, Ш or Д."))
     if seat.role == role:
-        raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role})
+        raise AlreadyDone(_("Seat %(seat)d is %(role)s already.") % {"seat": number, "role": role_letter(role)})
     was = seat.role
     ctx.snap.seat(number, seat)
     Seat.objects.filter(pk=seat.pk).update(role=role)
     ctx.scores_changed = ctx.game.is_finished
     ctx.history = True
     message = _("Seat %(seat)d: role corrected from %(was)s to %(role)s (logged).") % {
-        "seat": number, "was": seat.role or "—", "role": role}
+        "seat": number, "was": role_letter(seat.role) or "—", "role": role_letter(role)}
     # A swap takes two corrections: in between the count is off, which the screen says (sign-off refuses it).
     count = sum(1 for s in seats if s.role == role and s.number != number) + 1
     if count > ROLE_COUNTS[role]:
         message += " " + _("%(clause)s: a game has %(quota)d × %(role)s (this would make %(count)d).") % {
             "clause": cite(ctx.ruleset, "002 I.1.1", "001 r.1", "003 l.3"), "quota": ROLE_COUNTS[role],
-            "role": role, "count": count}
+            "role": role_letter(role), "count": count}
     return ActionResult(ctx.game, "role_correct", "board", number, message, log={"was": was})
 
 

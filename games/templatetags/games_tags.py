@@ -106,3 +106,14 @@ def role_chip(code: str | None, extra: str = ""):
 def role_letter(code: str) -> str:
     """A stored role letter in the reader's letter set (К → C on English pages)."""
     return _role_letter(code)
+
+
+ROLE_CLASSES = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
+
+
+@register.filter
+def role_class(code: str) -> str:
+    """The design system's role class of a stored role letter (static/css/design.css: `role-citizen` is red,
+    `role-mafia` black, the sheriff and the don marked): "" for no role."""
+    key = ROLE_CLASSES.get(code or "")
+    return f"role-{key}" if key else ""

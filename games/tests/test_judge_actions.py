@@ -87,7 +87,7 @@ def test_roles_are_locked_after_the_start_and_a_correction_is_confirmed_and_logg
     assert Seat.objects.get(game=game, number=3).role == "К"
     # The deal was 5 К and 3 Ч, entered the other way round: two corrections, the count is off in between.
     halfway = act(client, game, "role_correct", seat=5, role="К")
-    assert halfway.status_code == 200 and "6 × К (this would make 7)" in halfway.content.decode()
+    assert halfway.status_code == 200 and "6 × C (this would make 7)" in halfway.content.decode()
     assert act(client, game, "role_correct", seat=3, role="Ч").status_code == 200
     assert dict(Seat.objects.filter(game=game, number__in=(3, 5)).values_list("number", "role")) == {3: "Ч", 5: "К"}
     logged = GameAction.objects.filter(game=game, kind="role_correct").order_by("seq")

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
@@ -31,10 +33,38 @@ def _short_search(monkeypatch):
     monkeypatch.setattr(schedule, "SEARCH_STEPS", 300)
 
 
-def _pdf_text(page, url: str) -> str:
+def _pdf_pages(page, url: str) -> list[str]:
     response = page.request.get(url)
     assert response.ok and response.body().startswith(b"%PDF")
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages)
+    return [p.extract_text() for p in PdfReader(io.BytesIO(response.body())).pages]
+
+
+def _chart_tables(pages: list[str]) -> dict[int, list[tuple[int, str, int]]]:
+    """The printed chart's tables: table -> its rows (seat, nickname, participant number) in print order. A page's
+    table headings come first (side by side), then each table's ten rows, table by table."""
+    tables = {}
+    for text in pages:
+        numbers = [int(t) for t in re.findall(r"Стол (\d+)", text)]
+        rows = [(int(a), b, int(c)) for a, b, c in re.findall(r"^(\d+) (.+?) №(\d+)$", text, re.M)]
+        assert len(rows) == 10 * len(numbers), text
+        for i, table in enumerate(numbers):
+            tables[table] = rows[10 * i:10 * i + 10]
+    return tables
+
+
+def _card_rows(pages: list[str]) -> dict[int, list[tuple[int, int, int]]]:
+    """The participants' cards: participant number -> its rows (round, table, seat) in print order."""
+    cards: dict[int, list[tuple[int, int, int]]] = {}
+    current = None
+    for line in "\n".join(pages).splitlines():
+        head = re.match(r"^№(\d+) ", line)
+        if head:
+            current = cards.setdefault(int(head.group(1)), [])
+            continue
+        row = re.match(r"^(\d+) (\d+) (\d+)$", line.strip())
+        if row and current is not None:
+            current.append(tuple(int(v) for v in row.groups()))
+    return cards
 
 
 def _play_on_the_phone(judge) -> None:
@@ -150,8 +180,8 @@ def test_the_organisers_week(browser, live_server, page):
     head.close()
 
     # 5. The chart, the cards and the schedule agree with the stored seats; every game shows its day.
-    chart = _pdf_text(organiser, f"/games/tournaments/{tournament.pk}/rounds/1/seating.pdf")
-    cards = _pdf_text(organiser, f"/games/tournaments/{tournament.pk}/cards.pdf")
+    chart = _chart_tables(_pdf_pages(organiser, f"/games/tournaments/{tournament.pk}/rounds/1/seating.pdf"))
+    cards = _card_rows(_pdf_pages(organiser, f"/games/tournaments/{tournament.pk}/cards.pdf"))
     organiser.goto(f"/games/tournaments/{tournament.pk}/schedule/")
     numbers = dict(tournament.participants.values_list("player_id", "number"))
     for g in tournament.games.filter(round__isnull=False).order_by("round", "table"):
@@ -160,13 +190,22 @@ def test_the_organisers_week(browser, live_server, page):
         for seat in g.seats.select_related("player"):
             expect(table.locator(f'[data-testid=seat][data-seat="{seat.number}"]')).to_contain_text(
                 seat.player.nickname)
-            if g.round == 1:
-                assert seat.player.nickname in chart
-        assert f"Стол {g.table}" in chart
-    for seat in Seat.objects.filter(game__tournament=tournament).select_related("game"):
-        assert f"№{numbers[seat.player_id]} " in cards
+        if g.round == 1:  # the chart prints the stored seats in seat order: seat, nickname, participant number
+            assert chart[g.table] == [(s.number, s.player.nickname, numbers[s.player_id])
+                                      for s in g.seats.select_related("player").order_by("number")]
+    assert sorted(chart) == sorted(tournament.games.filter(round=1).values_list("table", flat=True))
+    stored: dict[int, list[tuple[int, int, int]]] = {n: [] for n in numbers.values()}
+    for seat in (Seat.objects.filter(game__tournament=tournament, game__round__isnull=False)
+                 .select_related("game").order_by("game__round")):
+        stored[numbers[seat.player_id]].append((seat.game.round, seat.game.table, seat.number))
+    assert cards == stored  # every card: each round's table and seat as stored
     organiser.goto(f"/games/tournaments/{tournament.pk}/")
     played = organiser.locator(f'[data-testid=game-list] tr:has(a[href="/games/{game.pk}/"])')
     expect(played).to_contain_text(today.strftime("%d.%m"))
+    organiser.goto(f"/games/{game.pk}/")  # the protocol page: the day it was played, not the first day's date
+    header = organiser.get_by_test_id("game-meta")
+    with translation.override("ru"):
+        expect(header).to_contain_text(date_format(today, "DATE_FORMAT"))
+        assert date_format(tournament.start_date, "DATE_FORMAT") not in header.inner_text()
     for other in tournament.games.filter(round__isnull=False).exclude(pk=game.pk):
         assert other.date == tournament.start_date  # not played yet: the planned day

@@ -12,7 +12,7 @@ from django.utils import translation
 
 from club.tests.factories import PlayerFactory
 from games import schedule
-from games.models import Seat
+from games.models import Game, Seat
 from games.selectors import audit_trail
 from games.tests.live_fixtures import make_cast
 
@@ -89,3 +89,75 @@ def test_a_published_seating_changes_only_with_a_confirmation_and_leaves_a_trail
     with translation.override("ru"):
         trail = audit_trail(game)
     assert any("участники №1 и №2 поменялись местами" in e.detail and e.who for e in trail)
+
+
+def _published(cast, rounds=2):
+    schedule.participants_add(tournament=cast.tournament, players=cast.players[:20], by=cast.club_admin)
+    schedule.schedule_generate(tournament=cast.tournament, by=cast.club_admin, rounds=rounds, seed=1)
+    schedule.schedule_publish(tournament=cast.tournament, by=cast.club_admin)
+
+
+def _seating():
+    return sorted(Seat.objects.values_list("game_id", "number", "player_id"))
+
+
+def _rounds():
+    return sorted(Game.objects.filter(round__isnull=False).values_list("pk", "round"))
+
+
+def _trail(game) -> list[str]:
+    with translation.override("ru"):
+        return [e.detail for e in audit_trail(game) if e.who]
+
+
+# (the page's action, the posted fields, the trail's words on a game it touched)
+PUBLISHED_CHANGES = [
+    ("generate", {"rounds": 2, "seed": 7}, "рассадка разыграна заново (организатор)"),
+    ("move", {"round": 2}, "перенесена в тур 2 (организатор)"),  # round 1's game at table 1
+]
+
+
+@pytest.mark.parametrize(("kind", "data", "said"), PUBLISHED_CHANGES)
+def test_each_change_of_a_published_seating_needs_the_confirmation_and_leaves_a_note(client, cast, kind, data, said):
+    _published(cast)
+    if kind == "move":
+        data = {**data, "game": Game.objects.get(tournament=cast.tournament, round=1, table=1).number}
+    before = (_seating(), _rounds())
+    client.force_login(cast.club_admin)
+    url = reverse("games:schedule_action", args=[cast.tournament.pk, kind])
+    page = client.get(reverse("games:tournament_schedule", args=[cast.tournament.pk])).content.decode()
+    assert page.count('name="confirm"') == 3  # the swap, the new draw and the move each ask
+    refused = client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+    assert refused.status_code == 400 and "Подтверждение: рассадка уже опубликована" in refused.content.decode()
+    assert (_seating(), _rounds()) == before
+    assert client.post(url, {**data, "confirm": "on"}).status_code == 302
+    assert (_seating(), _rounds()) != before
+    touched = [g for g in Game.objects.filter(tournament=cast.tournament) if any(said in d for d in _trail(g))]
+    assert touched
+
+
+def test_a_withdrawal_from_a_published_seating_needs_the_confirmation_and_leaves_a_note(client, cast):
+    _published(cast)
+    before = _seating()
+    client.force_login(cast.club_admin)
+    url = reverse("games:tournament_participants", args=[cast.tournament.pk])
+    assert 'name="confirm"' in client.get(url).content.decode()
+    data = {"action": "withdraw", "number": 3, "after_round": 1}
+    refused = client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+    assert refused.status_code == 400 and "Подтверждение: рассадка уже опубликована" in refused.content.decode()
+    assert _seating() == before
+    assert cast.tournament.participants.get(number=3).withdrawn_after is None
+    assert client.post(url, {**data, "confirm": "on"}).status_code == 302
+    quitter = cast.tournament.participants.get(number=3).player
+    assert not Seat.objects.filter(game__round=2, player=quitter).exists()
+    noted = [g for g in Game.objects.filter(tournament=cast.tournament, round=2)
+             if any("участник №3 снят после тура 1" in d for d in _trail(g))]
+    assert len(noted) == 1
+
+
+def test_before_publishing_the_changes_need_no_confirmation(client, cast):
+    schedule.participants_add(tournament=cast.tournament, players=cast.players[:20], by=cast.club_admin)
+    schedule.schedule_generate(tournament=cast.tournament, by=cast.club_admin, rounds=2, seed=1)
+    client.force_login(cast.club_admin)
+    url = reverse("games:schedule_action", args=[cast.tournament.pk, "generate"])
+    assert client.post(url, {"rounds": 2, "seed": 7}).status_code == 302

@@ -122,3 +122,28 @@ def test_the_migration_dates_games_already_begun_by_their_start(db):
     migration.date_from_start(apps, None)
     assert Game.objects.get(pk=cast.game.pk).date == dt.date(2026, 12, 2)
     assert Game.objects.get(number=2, tournament=cast.tournament).date == dt.date(2026, 11, 28)  # not begun
+
+
+@pytest.mark.parametrize(("kind", "data"), [
+    ("seat", {"seat": 1, "nickname": "Новичок", "create": "1"}),
+    ("seat_clear", {"seat": 1}),
+    ("seats_repeat", {}),
+])
+def test_the_judge_cannot_change_a_scheduled_games_seats(client, scheduled, kind, data):
+    game = scheduled.game
+    if kind == "seats_repeat":
+        Seat.objects.filter(game=game).delete()  # the only state where "the same players" would apply
+    before = _seating(game)
+    client.force_login(scheduled.judge)
+    refused = act(client, game, kind, **data)
+    assert 400 <= refused.status_code < 500
+    assert "только организатор" in refused.content.decode()
+    assert _seating(game) == before
+
+
+def test_a_scheduled_game_with_an_empty_seat_offers_no_seat_picker(client, scheduled):
+    Seat.objects.filter(game=scheduled.game, number=4).delete()
+    client.force_login(scheduled.judge)
+    page = client.get(reverse("games:judge", args=[scheduled.game.pk]), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'data-testid="player-search"' not in page and 'data-testid="seats-from-schedule"' in page
+    assert "занято 9 из 10. Свободные места заполняет только организатор" in page
