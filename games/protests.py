@@ -39,7 +39,7 @@ from games.rules.ruleset import RuleSet
 from games.rules.scoring import clause
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
-from games.services import lock_scoring_scope, score_games
+from games.services import lock_scoring_scope, score_games, seated
 from games.visibility import hidden_from
 
 
@@ -260,6 +260,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         if unknown:
             raise ProtestError(_("Unknown outcome: %(kind)s.") % {"kind": unknown[0]})
         ctx = _Context(protest=protest, game=game, by=by, ruleset=game.ruleset.ruleset(), records=[])
+        seated_before = seated(game) if decision == UPHOLD else frozenset()  # whose Ci counts the decision may move
         if decision == REJECT:
             if any(k != TEAM_VOTE for k in kinds):
                 raise ProtestError(_("A rejected protest changes nothing; remove the outcomes or uphold it."))
@@ -275,7 +276,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         protest.outcomes = ctx.records
         log_action(protest, by=by, reason=f"decision: {decision}")
         if decision == UPHOLD:
-            score_games(game=game)  # docs/rules.md A27: main points, Ci across the scope, standings cache
+            score_games(game=game, seated_before=seated_before)  # docs/rules.md A27: main points, Ci across the scope, standings cache
         else:
             _scores_provisional_cleared(game)
         transaction.on_commit(lambda: notify_decision(protest))

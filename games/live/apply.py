@@ -32,7 +32,7 @@ from games.live.targets import TARGET_KEYS, check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
-from games.services import lock_scoring_scope, score_games
+from games.services import lock_scoring_scope, score_games, seated
 
 # The handler table: each phase's module declares its actions with their payloads (`games.live.actions.Action`).
 ACTIONS: dict[str, Action] = {
@@ -147,6 +147,8 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         _refuse_closed(game, by, kind)
         if scope is None and _may_score(kind, game):
             raise _ScopeFirst(game)
+        # Who sat in the game before the action: their Ci counts may move (games.services.scoring).
+        seated_before = seated(game) if scope is not None else None
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if _KEPT(k)}
         check_target(ctx, kind, payload)  # a repeated tap names an old moment: absorbed, never applied anew
@@ -167,6 +169,6 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         if ctx.scores_changed:
             if scope is None:
                 raise _ScopeFirst(game)
-            score_games(game=game)
+            score_games(game=game, seated_before=seated_before)
     result.after = ctx.after  # the protocol read once, passed on to the screen
     return result

@@ -358,38 +358,46 @@ def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
     return min(ruleset.ci_cap, ratio).quantize(CI_PLACES, rounding=ROUND_HALF_UP)
 
 
+def ci_counts(game: Protocol) -> dict[str, tuple[int, int]]:
+    """One game's share of the Ci counts (002 III.3, docs/rules.md D4): player → (K, R), 1 or 0 each — R for a red
+    card (К/Ш), K for a red card killed on Night 1. Players without a red card are absent."""
+    victim = first_night_victim(game)
+    return {entry.player: (int(entry.seat == victim), 1) for entry in game.seats if team_of(entry.role) == RED}
+
+
+def ci_from_counts(game: Protocol, counts: Mapping[str, tuple[int, int]], ruleset: RuleSet) -> dict[int, Decimal]:
+    """The Ci credited in one game, seat → value, given each player's (K, R) over the scope's counting games of the
+    rule set (docs/rules.md D4; 002 III.3; docs/rules.md A7–A9): only in a game red lost (result black), to the red
+    Night-1 victim, min(cap, K/R) — whether or not the best-move right existed. `counts` needs only that
+    victim's player; a missing player counts (0, 0)."""
+    if not ruleset.ci_enabled or game.result != BLACK:
+        return {}
+    victim = first_night_victim(game)
+    victim_entry = game.seat(victim) if victim is not None else None
+    if victim_entry is None or game.team_of_seat(victim_entry.seat) != RED:
+        return {}
+    killed, red_cards = counts.get(victim_entry.player, (0, 0))
+    value = ci_ratio(killed, red_cards, ruleset)
+    return {victim_entry.seat: value} if value else {}
+
+
 def ci_values(games: Sequence[Protocol], ruleset: RuleSet) -> list[dict[int, Decimal]]:
     """Ci per game, seat → value (docs/rules.md D4; 002 III.3; docs/rules.md A7–A9).
 
     For each player over the whole list: K = games with a red card (К/Ш) killed on Night 1, R = games with a red card.
     Credited only in games that red lost (result black) to the red Night-1 victim — not in a win or a draw, and
-    whether or not the best-move right existed. Recomputed from scratch on every call (docs/rules.md D4).
+    whether or not the best-move right existed. Recomputed from scratch on every call (docs/rules.md D4); a change
+    of one game is scored by difference from the same counts (`ci_counts`, `ci_from_counts`;
+    games.services.scoring).
     """
     if not ruleset.ci_enabled:
         return [{} for _ in games]
-    red_cards: dict[str, int] = defaultdict(int)
-    killed: dict[str, int] = defaultdict(int)
+    counts: dict[str, tuple[int, int]] = {}
     for game in games:
-        victim = first_night_victim(game)
-        for entry in game.seats:
-            if team_of(entry.role) != RED:
-                continue
-            red_cards[entry.player] += 1
-            if entry.seat == victim:
-                killed[entry.player] += 1
-
-    per_game: list[dict[int, Decimal]] = []
-    for game in games:
-        credit: dict[int, Decimal] = {}
-        victim = first_night_victim(game)
-        victim_entry = game.seat(victim) if victim is not None else None
-        if game.result == BLACK and victim_entry is not None and game.team_of_seat(victim_entry.seat) == RED:
-            player = victim_entry.player
-            value = ci_ratio(killed[player], red_cards[player], ruleset)
-            if value:
-                credit[victim_entry.seat] = value
-        per_game.append(credit)
-    return per_game
+        for player, (k, r) in ci_counts(game).items():
+            old_k, old_r = counts.get(player, (0, 0))
+            counts[player] = (old_k + k, old_r + r)
+    return [ci_from_counts(game, counts, ruleset) for game in games]
 
 
 def score_tournament(games: Sequence[Protocol], ruleset: RuleSet) -> list[GameScore]:

@@ -18,11 +18,11 @@ from games.services.imports import (
     write_protocol,
 )
 from games.services.rulesets import ruleset_copy, ruleset_set_default, ruleset_update
-from games.services.scoring import lock_scoring_scope, score_games, scoring_scope
+from games.services.scoring import lock_scoring_scope, score_games, scoring_scope, seated
 from games.services.work import evening_create, game_start_new, tournament_create
 
 __all__ = [
     "DEFAULT_CLUB_NAME", "ImportFailed", "ImportReport", "evening_create", "game_start_new", "import_documents",
     "lock_scoring_scope", "resolve_club", "ruleset_copy", "ruleset_set_default", "ruleset_update", "score_games",
-    "scoring_scope", "tournament_create", "write_protocol",
+    "scoring_scope", "seated", "tournament_create", "write_protocol",
 ]

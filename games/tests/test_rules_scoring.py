@@ -21,6 +21,8 @@ from games.rules.scoring import (
     PPK_PENALTY,
     REMOVAL_PENALTY,
     WRONG_COLOUR,
+    ci_counts,
+    ci_from_counts,
     ci_values,
     score_game,
     score_tournament,
@@ -310,6 +312,49 @@ def test_ci_rounds_half_up_to_six_places(red_cards, expected):
 def test_no_ci_outside_cml():
     assert ci_values([ex2(), ex4()], XCRAFT) == [{}, {}]
     assert score_tournament([ex2()], XCRAFT)[0].seat(3).items_of(CI) == []
+
+
+# Ci by difference (docs/rules.md D4, 002 III.3): one game's share of the counts, and the credit from given counts.
+def test_ci_counts_is_one_games_share_of_k_and_r():
+    # L1: red = {1,3,4,5,7,9,10} (4 is the sheriff, a red card too), black = {2,6,8}; P on seat 1 is shot on Night 1.
+    counts = ci_counts(game(BLACK, outs=[[]], kills=[1], players={1: "P", 4: "S", 2: "B"}))
+    assert counts["P"] == (1, 1) and counts["S"] == (0, 1)
+    assert "B" not in counts and len(counts) == 7
+    assert ci_counts(game(BLACK, outs=[[]], kills=[None], players={1: "P"}))["P"] == (0, 1)  # a miss: no K
+    assert ci_counts(game(BLACK, outs=[[]], kills=[2], players={2: "B"})).get("B") is None  # a black card: no R
+
+
+@pytest.mark.parametrize(("result", "victim", "counts", "ruleset", "expected"), [
+    (BLACK, 1, {"P": (1, 6)}, CML, {1: D("0.166667")}),     # K/R rounded half-up to six places (A7)
+    (BLACK, 4, {"P": (3, 7)}, CML, {4: D("0.4")}),          # the sheriff's card is red; capped at 0.4
+    (BLACK, 1, {"P": (1, 128)}, CML, {1: D("0.007813")}),
+    (BLACK, 1, {"Q": (1, 1)}, CML, {}),                     # only the victim's counts matter; none: R = 0
+    (BLACK, 1, {"P": (0, 3)}, CML, {}),                     # Ci 0 is not credited
+    (RED, 1, {"P": (1, 2)}, CML, {}),                       # red won: no Ci (A8)
+    (DRAW, 1, {"P": (1, 2)}, CML, {}),                      # a draw: no Ci (A8)
+    (BLACK, 2, {"P": (1, 2)}, CML, {}),                     # a black victim: no Ci
+    (BLACK, None, {"P": (1, 2)}, CML, {}),                  # a miss on Night 1: no victim
+    (BLACK, 1, {"P": (1, 2)}, XCRAFT, {}),                  # no Ci outside the CML rules
+], ids=["1/6", "sheriff-capped", "1/128", "no-counts", "zero", "red-won", "draw", "black-victim", "miss", "xcraft"])
+def test_ci_from_counts_credits_the_red_night_one_victim_of_a_lost_game(result, victim, counts, ruleset, expected):
+    protocol = game(result, outs=[[], [], [], []] if result == DRAW else [[]], kills=[victim],
+                    players={victim or 1: "P"})
+    assert ci_from_counts(protocol, counts, ruleset) == expected
+
+
+def test_ci_from_counts_of_the_others_plus_one_game_equals_ci_values():
+    # One game changes (its victim reversed to a miss): the counts of the other games plus its new share give the
+    # credit of every game that ci_values gives over the whole list.
+    games = [red_game(i, 1, killed=i % 2 == 0, result=BLACK if i % 3 else RED) for i in range(1, 9)]
+    games[3] = replace(games[3], nights=[])
+    others: dict[str, tuple[int, int]] = {}
+    for g in games[:3] + games[4:]:
+        for player, (k, r) in ci_counts(g).items():
+            others[player] = (others.get(player, (0, 0))[0] + k, others.get(player, (0, 0))[1] + r)
+    k, r = ci_counts(games[3])["P"]
+    counts = {**others, "P": (others["P"][0] + k, others["P"][1] + r)}
+    assert [ci_from_counts(g, counts, CML) for g in games] == ci_values(games, CML)
+    assert any(ci_values(games, CML))
 
 
 # ------------------------------------------------------------------------------------------------ purity

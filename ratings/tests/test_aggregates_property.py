@@ -1,5 +1,7 @@
 """Property: after any sequence of imports, sign-offs and protest decisions (reversed, penalised, annulled and
-replayed, rejected — on any game, the season's earliest included), every stored aggregate — facts,
+replayed, rejected, protocols corrected — on any game, the season's earliest included), every stored seat score
+and score item equals a full rescoring of its tournament after each step (a decision and a sign-off rescore only the
+games they change, games.services.scoring), and every stored aggregate — facts,
 tables, rating history, Elo — equals a recompute from scratch (and the season summary, computed when read, is the
 same function of the games either way). The inline limits are lowered so that the long-tail task paths (run at once
 by the test task backend) are taken too."""
@@ -20,12 +22,13 @@ from hypothesis import strategies as st
 from club.tests.factories import UserFactory
 from games.live.apply import live_apply
 from games.live.base import ActionRefused
-from games.models import Game, Protest
-from games.protests import REJECT, UPHOLD, protest_decide
+from games.models import Game, Protest, ScoreItem, Seat, Tournament
+from games.protests import REJECT, UPHOLD, ProtestError, protest_decide
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.ruleset import get_preset
-from games.services import import_documents
+from games.services import import_documents, score_games
+from games.services.scoring import ITEM_COLUMNS, SCORE_COLUMNS
 from ratings import services, services_elo
 
 from .test_aggregates import snapshot
@@ -39,6 +42,9 @@ operation = st.one_of(
     st.tuples(st.just("sign"), st.integers(0, 50)),
     st.tuples(st.just("protest"), st.integers(0, 50),
               st.sampled_from(["reverse_result", "add_penalty", "replay", "reject"])),
+    # Corrections that move the Ci counts (002 III.3): the Night-1 kill (K), a swap of a red and a black card (R).
+    st.tuples(st.just("correct"), st.integers(0, 3), st.sampled_from(["night_kill", "swap_roles"]),
+              st.integers(1, 10), st.integers(1, 10)),
 )
 
 
@@ -58,6 +64,49 @@ def do_import(day: int, slug: str, games: int, seed: int, n: list[int]) -> None:
 def pick(index: int, **filters) -> Game | None:
     games = list(Game.objects.filter(**filters).order_by("pk"))
     return games[index % len(games)] if games else None
+
+
+def stored_scores() -> dict:
+    """Every stored seat score and score item, by seat."""
+    items: dict[int, list] = {}
+    for row in ScoreItem.objects.order_by("seat_id", "id").values_list("seat_id", *ITEM_COLUMNS):
+        items.setdefault(row[0], []).append(row[1:])
+    return {row[0]: (row[1:], items.get(row[0], [])) for row in Seat.objects.values_list("id", *SCORE_COLUMNS)}
+
+
+def assert_scores_equal_a_full_rescoring() -> None:
+    stored = stored_scores()
+    assert any(kind == "ci" for _, seat_items in stored.values() for kind, *_ in seat_items)
+    for tournament in Tournament.objects.all():
+        score_games(tournament=tournament)
+    assert stored_scores() == stored
+
+
+def decide(game: Game, admin, decision: str, outcomes: list[dict]) -> None:
+    seat = game.seats.order_by("number").first()
+    protest = Protest.objects.create(game=game, player=seat.player, seat=seat.number, filed_by=admin,
+                                     category=Protest.Category.RESULT, text="x", filed_at=timezone.now())
+    protest_decide(protest=protest, by=admin, decision=decision, explanation="x",
+                   sk_representative="" if decision == REJECT else "СК", outcomes=outcomes)
+
+
+def correct(game: Game, admin, field: str, a: int, b: int) -> None:
+    """An upheld protest correcting the protocol; one the validator refuses changes nothing."""
+    if field == "night_kill":
+        outcomes = [{"kind": "correct_protocol", "field": "night_kill", "night": 1, "value": a if a != b else "miss"}]
+    else:
+        roles = dict(game.seats.values_list("number", "role"))
+        red = sorted(n for n, r in roles.items() if r in ("К", "Ш"))
+        black = sorted(n for n, r in roles.items() if r in ("Ч", "Д"))
+        if not red or not black:
+            return
+        x, y = red[a % len(red)], black[b % len(black)]
+        outcomes = [{"kind": "correct_protocol", "field": "seat_role", "seat": x, "value": roles[y]},
+                    {"kind": "correct_protocol", "field": "seat_role", "seat": y, "value": roles[x]}]
+    try:
+        decide(game, admin, UPHOLD, outcomes)
+    except ProtestError:
+        pass
 
 
 @pytest.mark.django_db
@@ -82,22 +131,23 @@ def test_every_stored_aggregate_equals_a_recompute_after_any_history(ops, monkey
                                    action_id=str(uuid.uuid4()))
                     except ActionRefused:
                         pass  # a protocol the engine refuses to sign stays finished
+            elif op[0] == "correct":  # the season's earliest games first
+                games = list(Game.objects.filter(status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
+                             .order_by("date", "number", "pk")[:4])
+                if games:
+                    correct(games[op[1] % len(games)], admin, op[2], op[3], op[4])
             else:
                 game = pick(op[1], status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
                 if game is None:
                     continue
-                seat = game.seats.order_by("number").first()
-                protest = Protest.objects.create(game=game, player=seat.player, seat=seat.number, filed_by=admin,
-                                                 category=Protest.Category.RESULT, text="x", filed_at=timezone.now())
                 outcomes = {"reverse_result": [{"kind": "reverse_result",
                                                 "result": "black" if game.result != "black" else "red"}],
                             "add_penalty": [{"kind": "add_penalty", "seat": 3, "points": "-0.5", "clause": "002 III.6",
                                              "note": ""}],
                             "replay": [{"kind": "replay"}],  # annulled: its rows leave every aggregate
                             "reject": []}[op[2]]
-                protest_decide(protest=protest, by=admin, decision=REJECT if op[2] == "reject" else UPHOLD,
-                               explanation="x", sk_representative="" if op[2] == "reject" else "СК",
-                               outcomes=outcomes)
+                decide(game, admin, REJECT if op[2] == "reject" else UPHOLD, outcomes)
+            assert_scores_equal_a_full_rescoring()
         incremental = snapshot()
         assert incremental["elo"] and incremental["stats"]
         services.recompute_all()
