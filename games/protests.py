@@ -6,8 +6,9 @@ I41–I45. Services are keyword-only, run in one transaction and raise a `Servic
 
 Audit: every write goes through `games.audit.log_action`; the protest row (django-simple-history) keeps who filed and who decided, with the decision's `outcomes`
 holding the before/after of every change it made; the game's own history records the result and status changes
-with the decider as `history_user`. After a decision the whole scoring scope is recomputed (`score_games`,
-docs/rules.md A27).
+with the decider as `history_user`. After an upheld decision the game is rescored with every game of its scope
+whose Ci moves with it (`score_games(game=…)`: what a recomputation of the whole scope would store; docs/rules.md
+A27, D4).
 """
 
 from __future__ import annotations
@@ -276,7 +277,8 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         protest.outcomes = ctx.records
         log_action(protest, by=by, reason=f"decision: {decision}")
         if decision == UPHOLD:
-            score_games(game=game, seated_before=seated_before)  # docs/rules.md A27: main points, Ci across the scope, standings cache
+            # docs/rules.md A27: main points, Ci across the scope, standings cache
+            score_games(game=game, seated_before=seated_before)
         else:
             _scores_provisional_cleared(game)
         transaction.on_commit(lambda: notify_decision(protest))

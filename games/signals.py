@@ -10,14 +10,15 @@ A receiver that wants to run after the commit wraps its work in `transaction.on_
 
 scores_changed(sender=Game, game_ids, tournament_ids, club_ids)
     `games.services.score_games` stored new scores for these games (seat scores and score items). Sent once per
-    scoring, inside the scoring transaction, after the scores are written. `game_ids` is every game of the scored
-    scope — those that do not count (unfinished, annulled) included, with empty scores — so a receiver also sees
-    a game that stopped counting. `tournament_ids` are the games' tournaments (club games have none), `club_ids`
+    scoring, inside the scoring transaction, after the scores are written. `game_ids` is every game scored: of a
+    whole scope's rescoring every game of it, of one game's change (`score_games(game=…)`) that game and the games
+    whose Ci moved with it — those that do not count (unfinished, annulled) included, with empty scores — so a
+    receiver also sees a game that stopped counting. A game left out has the scores it had. `tournament_ids` are the games' tournaments (club games have none), `club_ids`
     their clubs.
 
 protest_settled(sender=Game, game_ids, tournament_ids, club_ids)
     A protest on these games was rejected: no score changed, but they are no longer under protest, so whatever
-    marked their rows provisional is stale. (An upheld protest rescores the scope and sends `scores_changed`.)
+    marked their rows provisional is stale. (An upheld protest rescores the game and sends `scores_changed`.)
 
 lots_imported(sender=Tournament, tournament_id, lots)
     An import carried the stored lot of a tournament (`lots`: player id -> lot number, drawn once, 000 T6.2.4,

@@ -44,7 +44,7 @@ from games.rules.protocol import Protocol
 from games.rules.validate import validate
 from games.selectors import next_adjustment_order, ruleset_by_slug
 from games.services.import_guard import lock_stored_games, stale_game_problems
-from games.services.scoring import lock_scoring_scope, score_games
+from games.services.scoring import lock_scoring_scope, score_games, seated
 
 DEFAULT_CLUB_NAME = "Клуб"
 
@@ -284,6 +284,12 @@ def _store_document(target_club: Club, doc, version: RuleSetVersion, report: Imp
     nicknames = [s.player for p in doc.games for s in p.seats]
     nicknames += [pr.player for r in doc.records.values() for pr in r.protests if pr.player]
     players = _players_by_key(target_club, nicknames, report)
+    # A one-game document changes only that game's scores and the Ci of the games it moves (games.services.scoring):
+    # who sat in it before is read before it is rewritten.
+    one = doc.games[0].number if len(doc.games) == 1 else None
+    existing = (Game.objects.filter(tournament=tournament, number=one).values_list("pk", flat=True).first()
+                if one is not None else None)
+    seated_before = seated(existing) if existing is not None else frozenset()
     stored = {}
     for protocol in doc.games:
         record = doc.records.get(protocol.number) or GameRecord()
@@ -292,7 +298,10 @@ def _store_document(target_club: Club, doc, version: RuleSetVersion, report: Imp
         report.updated += not created
     _store_decisions(tournament, doc.records, stored, players)
     _store_lots(tournament, doc.tournament.lots, players)
-    score_games(tournament=tournament)
+    if one is not None:
+        score_games(game=stored[one], seated_before=seated_before)
+    else:
+        score_games(tournament=tournament)
     report.tournaments.append(tournament)
 
 
