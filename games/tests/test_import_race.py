@@ -10,7 +10,6 @@ re-written) or, when the file does not carry that game, leaves it alone; no answ
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import threading
@@ -22,12 +21,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from club.models import Membership, nickname_key
-from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
-from games.models import Game, GameAction, RuleSetVersion, Seat, Tournament
-from games.services import score_games, write_protocol
-from games.tests.live_fixtures import NICKS
-from games.tests.rules_builders import ex1, ex18
+from games.models import Game, GameAction, Seat
+from games.tests.cup_fixture import make_cup
 from games.tests.test_concurrency import CSRF, OPENER, Site, post_action, session_cookie, site_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -38,24 +33,7 @@ UPLOADS = 4
 
 @pytest.fixture
 def cup():
-    club = ClubFactory(name="Полночь")
-    players = [PlayerFactory(club=club, nickname=n) for n in NICKS[:10]]
-    judge = MembershipFactory(club=club, user=UserFactory(username="judge"), role=Membership.Role.JUDGE).user
-    admin = MembershipFactory(club=club, user=UserFactory(username="admin"), role=Membership.Role.ADMIN).user
-    ruleset = RuleSetVersion.objects.filter(slug="cml", club__isnull=True).order_by("-version").first()
-    tournament = Tournament.objects.create(club=club, name="Кубок", ruleset=ruleset)
-    names = dict(enumerate(NICKS[:10], start=1))
-    by_key = {nickname_key(p.nickname): p for p in players}
-    finished = Game(club=club, tournament=tournament, ruleset=ruleset, number=1, table=3, date="2026-11-28",
-                    judge=judge, judge_name="judge", status=Game.Status.FINISHED)
-    write_protocol(game=finished, protocol=ex18(players=names), players=by_key, fresh=True)
-    playing = Game(club=club, tournament=tournament, ruleset=ruleset, number=2, table=4, date="2026-11-28",
-                   judge=judge, judge_name="judge", status=Game.Status.IN_PROGRESS, phase="D3")
-    write_protocol(game=playing, protocol=dataclasses.replace(ex1(players=names), result=None), players=by_key,
-                   fresh=True)
-    score_games(tournament=tournament)
-    return dataclasses.make_dataclass("Cup", ["tournament", "finished", "playing", "judge", "admin"])(
-        tournament, finished, playing, judge, admin)
+    return make_cup()
 
 
 def _client(user) -> Client:

@@ -16,38 +16,19 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from club.models import Membership, nickname_key
-from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.live.apply import live_apply
-from games.models import Game, GameAction, JudgeExtra, RuleSetVersion, Seat, Tournament
+from games.models import Game, GameAction, JudgeExtra, Seat
 from games.rules.interchange import protocol_to_dict
-from games.services import ImportFailed, import_documents, score_games, write_protocol
-from games.tests.live_fixtures import NICKS
-from games.tests.rules_builders import ex1, ex18
+from games.services import ImportFailed, import_documents
+from games.tests.cup_fixture import make_cup
+from games.tests.rules_builders import ex18
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def cup():
-    club = ClubFactory(name="Полночь")
-    players = [PlayerFactory(club=club, nickname=n) for n in NICKS[:10]]
-    judge = MembershipFactory(club=club, user=UserFactory(username="judge"), role=Membership.Role.JUDGE).user
-    admin = MembershipFactory(club=club, user=UserFactory(username="admin"), role=Membership.Role.ADMIN).user
-    ruleset = RuleSetVersion.objects.filter(slug="cml", club__isnull=True).order_by("-version").first()
-    tournament = Tournament.objects.create(club=club, name="Кубок", ruleset=ruleset)
-    names = dict(enumerate(NICKS[:10], start=1))
-    by_key = {nickname_key(p.nickname): p for p in players}
-    finished = Game(club=club, tournament=tournament, ruleset=ruleset, number=1, table=3, date="2026-11-28",
-                    judge=judge, judge_name="judge", status=Game.Status.FINISHED)
-    write_protocol(game=finished, protocol=ex18(players=names), players=by_key, fresh=True)
-    playing = Game(club=club, tournament=tournament, ruleset=ruleset, number=2, table=4, date="2026-11-28",
-                   judge=judge, judge_name="judge", status=Game.Status.IN_PROGRESS, phase="D3")
-    write_protocol(game=playing, protocol=dataclasses.replace(ex1(players=names), result=None), players=by_key,
-                   fresh=True)
-    score_games(tournament=tournament)
-    return dataclasses.make_dataclass("Cup", ["club", "tournament", "finished", "playing", "judge", "admin",
-                                              "names"])(club, tournament, finished, playing, judge, admin, names)
+    return make_cup()
 
 
 def _export(client, cup) -> bytes:
