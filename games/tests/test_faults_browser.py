@@ -18,14 +18,20 @@ from games.tests.test_protests_browser import PHONE, log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_player_of_a_hidden_game_protests_on_a_phone_and_sees_no_result(transactional_db, browser, live_server):
-    cast = protest_cast(extra_games=False, ended_at=timezone.now() - dt.timedelta(minutes=2))
+def _hidden_game_on_a_phone(browser, live_server, *, ended):
+    """A game of a hidden round that ended at `ended`, opened by its player 5 ("participant") on a phone."""
+    cast = protest_cast(extra_games=False, ended_at=ended)
     Game.objects.filter(pk=cast.game.pk).update(results_hidden=True)
     context = browser.new_context(base_url=live_server.url, locale="ru-RU", viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(10_000)
     log_in(page, "participant")
     page.goto(f"/games/{cast.game.pk}/")
+    return cast, context, page
+
+
+def test_a_player_of_a_hidden_game_protests_on_a_phone_and_sees_no_result(transactional_db, browser, live_server):
+    cast, context, page = _hidden_game_on_a_phone(browser, live_server, ended=timezone.now() - dt.timedelta(minutes=2))
     expect(page.get_by_test_id("game-hidden")).to_have_text("Результат скрыт до награждения.")
     expect(page.get_by_test_id("protocol-seats")).to_contain_text(cast.game.seats.get(number=5).player.nickname)
     expect(page.get_by_test_id("game-result")).to_have_count(0)
@@ -47,13 +53,7 @@ def test_a_late_protest_of_a_hidden_game_is_refused_on_the_page_without_its_end(
                                                                                   live_server):
     """The refusal (409) is swapped into the panel: one neutral sentence, no end time, no window."""
     ended = timezone.now() - dt.timedelta(hours=2)
-    cast = protest_cast(extra_games=False, ended_at=ended)
-    Game.objects.filter(pk=cast.game.pk).update(results_hidden=True)
-    context = browser.new_context(base_url=live_server.url, locale="ru-RU", viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    log_in(page, "participant")
-    page.goto(f"/games/{cast.game.pk}/")
+    cast, context, page = _hidden_game_on_a_phone(browser, live_server, ended=ended)
     form = page.get_by_test_id("protest-form")  # offered after the window too: its absence would tell the end
     form.locator("select[name=category]").select_option("disputed_decision")
     form.locator("textarea[name=text]").fill("Меня не выслушали")
