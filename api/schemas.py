@@ -52,7 +52,7 @@ class RoleLine(Schema):
 
 
 class StatisticValue(Schema):
-    key: str  # the registry's key (ratings.statistics), e.g. sheriff_black_finds
+    key: str  # the registry's key (ratings.statistics.registry), e.g. sheriff_black_finds
     label: str  # in the request's language
     display: str  # integer / points / percent
     value: int | float | None  # an integer for "integer"; null when there is nothing to show (no games)
@@ -74,7 +74,7 @@ class PlayerCard(Player):
     elo: float | None
     elo_games: int
     roles: list[RoleLine]
-    statistics: list[StatisticValue]  # the season's statistics the card shows (ratings.statistics)
+    statistics: list[StatisticValue]  # the season's statistics the card shows (ratings.statistics.registry)
 
 
 class EloPoint(Schema):

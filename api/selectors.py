@@ -1,5 +1,5 @@
 """Reads of the API: every answer is built from the site's own selectors and visibility rules (games.visibility,
-games.permissions, ratings.selectors), never from a rule of its own about what is secret."""
+games.permissions, ratings.standings.selectors), never from a rule of its own about what is secret."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from club.models import Club, Player
 from games.live.screen import spectator_days
 from games.models import Game, Protest, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
-from games.schedule_read import schedule_rounds, staff_standings
-from games.selectors import (
+from games.protocol.selectors import (
     game_protests,
     game_to_dict,
     protest_to_dict,
@@ -27,12 +26,13 @@ from games.selectors import (
     with_protest_flag,
     with_protocol,
 )
-from games.signups.selectors import public_sheets, sheet_state
+from games.tournaments.selectors import schedule_rounds, staff_standings
+from games.tournaments.signups.selectors import public_sheets, sheet_state
 from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
+from ratings.elo.selectors import elo_table, recomputing
 from ratings.models import EloChange, EloRating, PlayerStats, Season
-from ratings.selectors import provisional_players, role_lines, scope_rows, season_scope, tournament_scope
-from ratings.selectors_elo import elo_table, recomputing
-from ratings.statistics import card_figures
+from ratings.standings.selectors import provisional_players, role_lines, scope_rows, season_scope, tournament_scope
+from ratings.statistics.registry import card_figures
 
 ROLE_NAMES = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
 MAX_PER_PAGE = 100
@@ -89,7 +89,7 @@ def _player(pk: int) -> Player:
 
 
 def _season_of(player: Player, season_id: int | None) -> Season | None:
-    from ratings.selectors import club_seasons, default_season
+    from ratings.standings.selectors import club_seasons, default_season
 
     seasons = club_seasons(player.club)
     if season_id is None:
@@ -276,7 +276,7 @@ def game_stamp(pk: int) -> str | None:
 
 
 def game_detail(pk: int, user) -> dict[str, Any]:
-    """The game as its spectator page shows it (games.views_live.live): during play no role, no check and no open
+    """The game as its spectator page shows it (games.live.views.live): during play no role, no check and no open
     night; after the end the whole protocol. A hidden game is the judge staff's (404 to anyone else)."""
     game, _can_write = get_game_for_user(user, pk)
     game = with_protest_flag(with_protocol(Game.objects.filter(pk=game.pk), scores=True)

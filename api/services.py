@@ -53,9 +53,9 @@ def token_revoke(*, token: ApiToken, by) -> ApiToken:
 
 def api_import(*, token: ApiToken, body: bytes) -> tuple[int, dict]:
     """`POST /api/v1/imports/`: the body is one mafclub/1 document, imported into the token's club by its holder
-    (games.services.import_documents: the permission check, one transaction, nothing written on any problem).
+    (games.protocol.services.imports.import_documents: the permission check, one transaction, nothing written on any problem).
     Returns the HTTP status and the answer: 201 and the report, or 400 and the problems."""
-    from games.services import ImportFailed, import_documents
+    from games.protocol.services.imports import ImportFailed, import_documents
 
     holder = token.holder
     if not is_club_admin(holder, token.club):

@@ -24,8 +24,8 @@ def run(n: int) -> dict:
     from generate import document
 
     from games.models import Game, Tournament
-    from games.services import import_documents
-    from ratings.selectors import tournament_standings
+    from games.protocol.services.imports import import_documents
+    from ratings.standings.selectors import tournament_standings
 
     started = time.perf_counter()
     text = json.dumps(document(n, "cml", seed=n, name=f"Бенчмарк {n}"), ensure_ascii=False)

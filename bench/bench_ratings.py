@@ -6,9 +6,9 @@
 Builds (once per size; `--fresh` rebuilds) N random valid games (games.rules.generate) in tournaments of 100 games
 over three calendar years (the default seasons), 300 players of whom 10 regulars play twice as often, stored with
 bulk_create (seats with their materialised scores from the pure engine, nights; not the days and score items the
-ratings do not read) — except the first and the last tournament of every year, stored whole (games.services
-.write_protocol) and scored by games.services.score_games, so that a sign-off and a protest there run the real
-code — then ratings.services.recompute_all() (tables, history, Elo). Then, each in a fresh process:
+ratings do not read) — except the first and the last tournament of every year, stored whole (games.protocol.services.imports
+.write_protocol) and scored by games.protocol.services.scoring.score_games, so that a sign-off and a protest there run the real
+code — then ratings.standings.services.recompute_all() (tables, history, Elo). Then, each in a fresh process:
 
 * the median server time (Django test client, full middleware) of: an empty view rendering base.html (the floor),
   the season standings, a tournament's standings, the busiest player's profile, first render after a change
@@ -16,7 +16,7 @@ code — then ratings.services.recompute_all() (tables, history, Elo). Then, eac
 * writes, in the latest season, as the judge's and head judge's requests do them (the task backend is the database
   one, as in production: a long tail is queued, not run): the sign-off of the season's last game (live_apply
   "sign"), an upheld protest reversing the result of the season's last game and of its first game
-  (games.protests.protest_decide, which rescores the tournament), and ratings.services.refresh of the last game
+  (games.protests.services.protest_decide, which rescores the tournament), and ratings.standings.services.refresh of the last game
   after one seat's score changed; then the time the worker takes for what was queued (run here, synchronously);
 * peak RSS of the full recompute of the largest season, of the process after serving the pages, and of the writes.
 """
@@ -58,11 +58,12 @@ def build(n: int, seed: int = 7) -> dict:
     from club.models import Club, Player
     from games import signals
     from games.models import Game, Night, Seat, Tournament
+    from games.protocol.selectors import ruleset_by_slug
+    from games.protocol.services.imports import write_protocol
+    from games.protocol.services.scoring import score_games
     from games.rules.generate import generate_game
     from games.rules.scoring import score_tournament
-    from games.selectors import ruleset_by_slug
-    from games.services import score_games, write_protocol
-    from ratings.services import recompute_all
+    from ratings.standings.services import recompute_all
 
     if connection.vendor != "sqlite":  # a server database is reused: start empty
         call_command("flush", interactive=False, verbosity=0)
@@ -146,7 +147,7 @@ def measure(runs: int) -> dict:
 
     from games.models import Game
     from ratings.models import PlayerStats, RatingScope
-    from ratings.services import recompute_scope
+    from ratings.standings.services import recompute_scope
 
     setup_test_environment()
     client = Client()
@@ -197,9 +198,10 @@ def writes(runs: int) -> dict:
 
     from games.live.apply import live_apply
     from games.models import Game, Protest, Seat
-    from games.protests import REJECT, UPHOLD, protest_decide
-    from ratings import services, services_elo
+    from games.protests.services import REJECT, UPHOLD, protest_decide
+    from ratings.elo import services as services_elo
     from ratings.models import PendingTail, RatingScope
+    from ratings.standings import services
 
     setup_test_environment()
     client = Client()
@@ -287,9 +289,9 @@ def recompute_season() -> dict:
     from django.db import transaction
 
     from games.models import Game
-    from ratings import services_elo
+    from ratings.elo import services as services_elo
     from ratings.models import RatingScope
-    from ratings.services import _store_history, recompute_scope
+    from ratings.standings.services import _store_history, recompute_scope
 
     scopes = list(RatingScope.objects.filter(kind="season").select_related("season"))
     largest = max(scopes, key=lambda s: Game.objects.filter(club_id=s.club_id, date__range=(

@@ -49,13 +49,13 @@ def _median_time(fn, repeat: int) -> tuple[float, object]:
 
 
 def _seed_round():
-    from games import services
     from games.models import Game
+    from games.protocol.services import imports, scoring
     from games.rules.generate import generate_game
     from games.rules.interchange import FORMAT, protocol_to_dict
     from games.rules.ruleset import get_preset
 
-    services._scores_changed = lambda games: None  # the standings cache is not what we measure
+    scoring._scores_changed = lambda games: None  # the standings cache is not what we measure
     rng = random.Random(5)
     pool = [f"Игрок {i:03d}" for i in range(1, 301)]
     protocols = []
@@ -66,7 +66,7 @@ def _seed_round():
         protocols.append(protocol)
     document = {"format": FORMAT, "tournament": {"name": "Бенчмарк протоколов", "ruleset": "cml"},
                 "games": [protocol_to_dict(p) for p in protocols]}
-    report = services.import_documents(documents=[("bench", json.dumps(document, ensure_ascii=False))],
+    report = imports.import_documents(documents=[("bench", json.dumps(document, ensure_ascii=False))],
                                        club_name="Бенчмарк")
     tournament = report.tournaments[0]
     assert Game.objects.filter(tournament=tournament).count() == TABLES
@@ -124,8 +124,8 @@ def main() -> None:
     from weasyprint import HTML
 
     from games.models import Game
-    from games.selectors import with_protocol
-    from games.sheets import game_sheet, render_sheets_html, render_sheets_pdf, round_sheets
+    from games.protocol.selectors import with_protocol
+    from games.sheets.render import game_sheet, render_sheets_html, render_sheets_pdf, round_sheets
 
     tournament = _seed_round()
     game = with_protocol(Game.objects.filter(tournament=tournament, number=1)).prefetch_related(

@@ -1,4 +1,4 @@
-"""How well does each rating recover a hidden skill? Elo (ratings.elo), OpenSkill (Plackett–Luce) and points per game.
+"""How well does each rating recover a hidden skill? Elo (ratings.elo.formula), OpenSkill (Plackett–Luce) and points per game.
 
     .venv/bin/python bench/bench_skill.py [--players 100] [--games 3000] [--beta 1.5] [--seed 1] [--k 20]
 
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.rules.generate import generate_game  # noqa: E402
 from games.rules.ruleset import get_preset  # noqa: E402
 from games.rules.scoring import score_game  # noqa: E402
-from ratings import elo  # noqa: E402
+from ratings.elo import formula as elo  # noqa: E402
 
 BLACK_ROLES = {"Ч", "Д"}
 

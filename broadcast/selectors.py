@@ -1,5 +1,5 @@
 """Reads of the overlays: the token, the game at a table, the board as the spectator (or the director) sees it,
-and the lower thirds. Secrecy is never re-derived here: the public board is `games.selectors.protocol_view` with
+and the lower thirds. Secrecy is never re-derived here: the public board is `games.protocol.selectors.protocol_view` with
 `can_see_secrets` of an anonymous visitor, hidden rounds follow `games.visibility` (docs/broadcast.md)."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from games.live.screen import spectator_days
 from games.live.state import day_speech
 from games.models import Game
 from games.permissions import can_see_secrets
+from games.protocol.selectors import protocol_of, protocol_view, with_protocol
 from games.rules.protocol import Tally
-from games.selectors import protocol_of, protocol_view, with_protocol
 from ratings.models import EloRating, PlayerStats
-from ratings.selectors import club_seasons, default_season, scope_rows, season_scope, tournament_scope
-from ratings.standings import StandingRow
+from ratings.standings.ranking import StandingRow
+from ratings.standings.selectors import club_seasons, default_season, scope_rows, season_scope, tournament_scope
 
 SPEECH_SECONDS, SHORT_SPEECH_SECONDS = 60, 30  # 000 S7.1 / S7.8: a minute; 30 s after the 3rd foul at 3–4 players
 STANDINGS_ROWS = 10

@@ -1,7 +1,7 @@
 """One helper for the writes that leave a trail (as pretix's `log_action`): who made the change and why.
 
 The trail itself is django-simple-history's rows (a player's, a season's, a game's, a protest's, an overlay
-token's); `games.selectors.audit_trail` reads a game's, with the live-entry actions and the head judge's decisions,
+token's); `games.protocol.selectors.audit_trail` reads a game's, with the live-entry actions and the head judge's decisions,
 as one list in the reader's words. The reason is stored in English and shown translated by
 `games.i18n.stored_reason_text`. Every app's writes use this helper (it sits in `club`, the lowest layer); no write
 sets simple-history's `_history_user` / `_change_reason` by hand.

@@ -8,10 +8,10 @@ admin.site.login_form = AdminLoginForm  # a login name over its length is the fi
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("ratings.urls_card")),  # the players list and the player card
+    path("", include("ratings.card.urls")),  # the players list and the player card
     path("", include("club.urls_site")),
     path("games/", include("games.urls")),
-    path("protocol/blank.pdf", include("games.urls_blank")),
+    path("protocol/blank.pdf", include("games.sheets.urls")),
     path("ratings/", include("ratings.urls")),
     path("api/", include("api.urls")),
     path("staff/api-tokens/", include("api.urls_staff")),

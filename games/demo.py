@@ -12,11 +12,11 @@ from django.utils import timezone
 from club.models import Club
 from club.selectors import known_name
 from games.models import Day, Game, RuleSetVersion, Seat, Tournament
+from games.protocol.services.imports import import_documents
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
 from games.rules.ruleset import get_preset
-from games.services import import_documents
 
 DEMO_TOURNAMENT = "Демо-кубок «Полночь» 2026"
 DEMO_RULESET = "cml"

@@ -1,7 +1,7 @@
 """The official game protocol and what is computed from it.
 
 The protocol is stored as rows (game header, ten seats, one row per day and per night, removals, colours, judge
-extras, adjustments) and converted to the pure engine's dataclasses by `games.selectors.protocol_of`. Scores are
+extras, adjustments) and converted to the pure engine's dataclasses by `games.protocol.selectors.protocol_of`. Scores are
 materialised as `ScoreItem` rows and per-seat columns so pages never recompute a season.
 """
 
@@ -32,7 +32,7 @@ class RuleSetVersion(models.Model):
     """One version of a rule set. Presets are seeded by a data migration; a club edits its own copy.
 
     A version that a game was scored under is never edited in place: an edit makes a new version
-    (games.services.ruleset_update), and the game keeps the one it was scored with.
+    (games.rulesets.services.ruleset_update), and the game keeps the one it was scored with.
     """
 
     slug = models.SlugField(_("code"), max_length=60)
@@ -78,7 +78,7 @@ class Tournament(models.Model):
     # what the home page lists of an event without a sign-up sheet (a sheet has its own start and place)
     start_time = models.TimeField(_("start time"), null=True, blank=True)
     place = models.CharField(_("place"), max_length=200, blank=True)
-    # the seating schedule (games.schedule): qualifying rounds, the draw's seed, published or not
+    # the seating schedule (games.tournaments.services): qualifying rounds, the draw's seed, published or not
     rounds = models.PositiveSmallIntegerField(_("qualifying rounds"), default=0)
     seating_seed = models.PositiveIntegerField(_("seating seed"), default=0)
     seating_published = models.BooleanField(_("seating published"), default=False)
@@ -198,7 +198,7 @@ class Game(models.Model):
 
     @property
     def seated_by_schedule(self) -> bool:
-        """A round's game of a tournament's schedule (games.schedule): its seats are the organiser's, changed only
+        """A round's game of a tournament's schedule (games.tournaments.services): its seats are the organiser's, changed only
         on the schedule page; the judge plays them as given (the printed charts and the cards show them)."""
         return self.tournament_id is not None and self.round is not None
 
@@ -211,7 +211,7 @@ class Game(models.Model):
     def under_protest(self) -> bool:
         """A protest of this game awaits its decision: its scores and the standings are provisional.
 
-        Lists annotate it (games.selectors.with_protest_flag) so that each row costs no query."""
+        Lists annotate it (games.protocol.selectors.with_protest_flag) so that each row costs no query."""
         annotated = self.__dict__.get("pending_protest")
         if annotated is not None:
             return bool(annotated)
@@ -371,7 +371,7 @@ class Adjustment(models.Model):
 
 
 class ScoreItem(models.Model):
-    """One computed line of a seat's score (materialised by games.services.score_games)."""
+    """One computed line of a seat's score (materialised by games.protocol.services.scoring.score_games)."""
 
     class Source(models.TextChoices):
         AUTO = "auto", _("Automatic")

@@ -9,7 +9,7 @@ The key holds the game's id and `version` (bumped by every protocol write: a jud
 open (it closes with time, not with a write), the language, and the club's *generation*: a random token kept in
 the cache and dropped after every write that changes what the page shows without touching the game's row —
 scores and the "under protest" mark (`games.signals`), a protest filed or decided, a player's nickname, the
-club's settings, the Elo changes (`ratings.services_elo`). A dropped token is replaced by a new one, so an entry
+club's settings, the Elo changes (`ratings.elo.services`). A dropped token is replaced by a new one, so an entry
 rendered before the write is never found again; a cache that loses the token loses only hits. The token is
 dropped at once and again after the write's commit, so a reader that stored the old state under a token made
 between the two loses it.
@@ -27,7 +27,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.models import Game
-from games.protests import protest_deadline
+from games.protests.services import protest_deadline
 
 TIMEOUT = 60 * 60 * 24
 

@@ -9,7 +9,7 @@ background task as they are. Receivers run synchronously, inside the transaction
 A receiver that wants to run after the commit wraps its work in `transaction.on_commit`.
 
 scores_changed(sender=Game, game_ids, tournament_ids, club_ids)
-    `games.services.score_games` stored new scores for these games (seat scores and score items). Sent once per
+    `games.protocol.services.scoring.score_games` stored new scores for these games (seat scores and score items). Sent once per
     scoring, inside the scoring transaction, after the scores are written. `game_ids` is every game scored: of a
     whole scope's rescoring every game of it, of one game's change (`score_games(game=…)`) that game and the games
     whose Ci moved with it — those that do not count (unfinished, annulled) included, with empty scores — so a

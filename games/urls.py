@@ -1,14 +1,12 @@
 from django.urls import path
 
-from games import (
-    views,
-    views_events,
-    views_live,
-    views_protests,
-    views_rulesets,
-    views_sheets,
-)
-from games.signups.urls import urlpatterns as signup_urls
+from games import views
+from games.live import views as views_live
+from games.protests import views as views_protests
+from games.rulesets import views as views_rulesets
+from games.sheets import views as views_sheets
+from games.tournaments import views as views_events
+from games.tournaments.signups.urls import urlpatterns as signup_urls
 
 app_name = "games"
 urlpatterns = [
@@ -51,6 +49,6 @@ urlpatterns = [
     path("protests/<int:pk>/decide/", views_protests.protest_decide_view, name="protest_decide"),
     path("<int:pk>/protests/file/", views_protests.protest_file_view, name="protest_file"),
     path("<int:pk>/protests/paper/", views_protests.protest_paper_view, name="protest_paper"),
-    # --- sign-ups (games/signups)
+    # --- sign-ups (games/tournaments/signups)
     *signup_urls,
 ]

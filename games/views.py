@@ -1,4 +1,4 @@
-"""Game and tournament pages: thin views over games.selectors and games.services."""
+"""Game and tournament pages: thin views over games.protocol.selectors and games.protocol.services."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from django.views.decorators.http import require_http_methods
 from club.selectors import get_site_club
 from club.services import ServiceError
 from games import page_cache
-from games.evenings import recent_evenings
 from games.forms import ImportForm
 from games.models import Game, Tournament
 from games.permissions import (
@@ -25,8 +24,8 @@ from games.permissions import (
     require_site_club_admin,
     site_club_admin,
 )
-from games.schedule_read import round_links
-from games.selectors import (
+from games.protests.views import hidden_game_page, protests_panel_context
+from games.protocol.selectors import (
     action_log,
     export_tournament,
     game_to_dict,
@@ -34,8 +33,9 @@ from games.selectors import (
     with_protest_flag,
     with_protocol,
 )
-from games.services import ImportFailed, import_documents
-from games.views_protests import hidden_game_page, protests_panel_context
+from games.protocol.services.imports import ImportFailed, import_documents
+from games.tournaments.selectors import round_links
+from games.tournaments.selectors_evenings import recent_evenings
 from games.visibility import can_see_hidden_in, hidden_from
 
 

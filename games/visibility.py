@@ -1,7 +1,7 @@
 """What the public may see of a tournament's results: one place for every page, export and rating.
 
 A tournament's organiser may hide the results from round N on (hidden standings before the final): those games
-carry `Game.results_hidden`, set by `games.schedule.results_hide` and cleared by `results_reveal`. While set, the
+carry `Game.results_hidden`, set by `games.tournaments.services.results_hide` and cleared by `results_reveal`. While set, the
 game's result, protocol, scores and rating changes are the judge staff's only: its pages answer 404 to anyone
 else, and the game counts in no public aggregate (tournament standings, club ratings, statistics, Elo) — the
 ratings read their games through `counting_games()`, so the standings the public sees are those of round N−1.
@@ -42,7 +42,7 @@ def hidden_from(user, game: Game) -> bool:
     """The game's results are hidden and `user` is not the judge staff: he sees the placeholder page (table,
     players, date), and of its protests only his own, with no decision, status or time window; a player of the
     game is offered the protest form whatever the window, and a refusal says one neutral sentence
-    (`games.protests.protest_file`), never the game's end or status."""
+    (`games.protests.services.protest_file`), never the game's end or status."""
     return not can_see_hidden(user, game)
 
 

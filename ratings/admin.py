@@ -3,7 +3,7 @@ from django.contrib import admin
 from club.admin import ScopedClubFilter
 from club.admin_scope import ClubScopedAdmin
 from ratings.models import Lot, Season
-from ratings.services import season_changed
+from ratings.standings.services import season_changed
 
 
 @admin.register(Season)

@@ -7,8 +7,10 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from club import task_queue
-        from games import schedule_base, signals
-        from ratings import final, receivers, services_tasks
+        from games import signals
+        from games.tournaments import base as schedule_base
+        from ratings import receivers, services_tasks
+        from ratings.standings import final
 
         task_queue.register_healer(services_tasks.HEALER)
 

@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from ratings.statistics import POINTS, contribute_facts, contribute_statistics
+from ratings.statistics.registry import POINTS, contribute_facts, contribute_statistics
 
 
 class Lot(models.Model):
@@ -34,7 +34,7 @@ class Season(models.Model):
     start = models.DateField(_("start date"))
     end = models.DateField(_("end date"))
 
-    history = HistoricalRecords()  # who created, moved or deleted a season (ratings.seasons)
+    history = HistoricalRecords()  # who created, moved or deleted a season (ratings.seasons.services)
 
     class Meta:
         verbose_name = _("season")
@@ -120,7 +120,7 @@ class PlayerGame(models.Model):
     date = models.DateField()
     seat = models.PositiveSmallIntegerField()
     role = models.CharField(max_length=1, blank=True)
-    # the facts (won, points, fouls, …) are the registry's: `contribute_facts` below (ratings.statistics)
+    # the facts (won, points, fouls, …) are the registry's: `contribute_facts` below (ratings.statistics.registry)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="player_game_once")]
@@ -145,7 +145,7 @@ class PlayerStats(models.Model):
     player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
     rank = models.PositiveIntegerField()
     decided_by = models.CharField(max_length=30, blank=True)
-    # the aggregates are the registry's: `contribute_statistics` below (ratings.statistics)
+    # the aggregates are the registry's: `contribute_statistics` below (ratings.statistics.registry)
 
     class Meta:
         ordering = ["scope_id", "rank", "id"]
@@ -176,7 +176,7 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["scope_id", "seq"]
         # (scope, player, n): the chart's sampled games and their number; (scope, player, rank): the best rank —
-        # the profile reads neither by going through the player's points (ratings.selectors_card)
+        # the profile reads neither by going through the player's points (ratings.card.selectors)
         indexes = [models.Index(fields=["scope", "player", "n"]), models.Index(fields=["scope", "seq"]),
                    models.Index(fields=["scope", "player", "rank"])]
 

@@ -6,7 +6,8 @@ run inside the transaction of the change (see `games.signals`).
 
 from __future__ import annotations
 
-from ratings import services, services_elo
+from ratings.elo import services as services_elo
+from ratings.standings import services
 
 
 def scores_changed(sender, *, game_ids, tournament_ids, club_ids, **kwargs) -> None:

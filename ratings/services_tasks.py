@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.db import transaction
 
 from club.task_queue import Healer, Stale
-from ratings import services, services_elo
+from ratings.elo import services as services_elo
 from ratings.models import PendingTail
+from ratings.standings import services
 from ratings.tasks import requeue, stale_reason
 
 MAX_ATTEMPTS = 3

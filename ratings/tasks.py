@@ -1,6 +1,6 @@
 """Background work on the task worker (django-tasks; `manage.py db_worker` with the database backend).
 
-Tasks are defined beside the code they run (`ratings.services_elo.recompute_elo`, …) and queued through `enqueue`.
+Tasks are defined beside the code they run (`ratings.elo.services.recompute_elo`, …) and queued through `enqueue`.
 Tests run them at once (`ImmediateBackend`); a task that fails there raises here, so an error is never swallowed.
 
 A long recompute is announced by a `PendingTail` marker carrying the id of the task that will do it. The marker is

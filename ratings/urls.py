@@ -1,6 +1,8 @@
 from django.urls import path
 
-from ratings import views, views_card, views_seasons
+from ratings.card import views as views_card
+from ratings.seasons import views as views_seasons
+from ratings.standings import views
 
 app_name = "ratings"
 urlpatterns = [

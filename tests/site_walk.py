@@ -14,8 +14,8 @@ from broadcast.models import OverlayToken
 from club.models import Club, Player, PlayerClaim
 from games.demo import DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
-from games.protests import protest_decide
-from games.signups.models import SignupSheet
+from games.protests.services import protest_decide
+from games.tournaments.signups.models import SignupSheet
 from ratings.models import Season
 from tests.url_walk import Params, fill, routes
 

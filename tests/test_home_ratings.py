@@ -9,7 +9,7 @@ from django.test import Client
 
 from club.models import Club
 from ratings.models import EloRating, PlayerStats
-from ratings.selectors import club_seasons, default_season
+from ratings.standings.selectors import club_seasons, default_season
 
 
 def _section(html: str, testid: str) -> str:

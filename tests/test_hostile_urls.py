@@ -54,7 +54,7 @@ LOGINS = {"anonymous": None, "admin": "admin"}  # the demo club's admin
 def params(db) -> Params:
     from club.models import Club, Player, PlayerClaim
     from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
-    from games.signups.models import SignupSheet
+    from games.tournaments.signups.models import SignupSheet
     from ratings.models import Season
 
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115

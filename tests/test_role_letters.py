@@ -37,8 +37,8 @@ def test_the_game_page_shows_english_role_letters_with_their_legend(scene):
 
 
 def test_the_protocol_sheet_in_english_uses_the_english_letters(scene):
-    from games.selectors import with_protocol
-    from games.sheets import game_sheet, render_sheets_html
+    from games.protocol.selectors import with_protocol
+    from games.sheets.render import game_sheet, render_sheets_html
 
     game = with_protocol(Game.objects.filter(status__in=["finished", "signed"])).prefetch_related(
         "seats__score_items").first()

@@ -37,7 +37,8 @@ DUMP = """
 import json
 from django.test import Client
 from club.models import Club
-from ratings import services, services_elo
+from ratings.standings import services
+from ratings.elo import services as services_elo
 from ratings.models import EloChange, EloRating, RatingPoint
 
 def state():
@@ -59,12 +60,12 @@ print(json.dumps({"stored": stored, "fresh": fresh,
 
 
 # The season holds the demo tournament twice (72 games): a change of its first game leaves a history tail longer
-# than is rewritten in the request (ratings.services.INLINE_HISTORY), so it goes to the worker.
+# than is rewritten in the request (ratings.standings.services.INLINE_HISTORY), so it goes to the worker.
 SECOND_ROUND = """
 import json
 from games.models import Tournament
-from games.selectors import export_tournament
-from games.services import import_documents
+from games.protocol.selectors import export_tournament
+from games.protocol.services.imports import import_documents
 tournament = Tournament.objects.order_by("pk").first()
 document = export_tournament(tournament)
 document["tournament"]["name"] += " (второй круг)"
@@ -115,7 +116,7 @@ def _queued(kind: str, url: str, env: dict, task: str) -> None:
         manage(env_for(url, TASKS_BACKEND="immediate"), "shell", "-c", SECOND_ROUND)
         manage(env, "shell", "-c", CHANGE_EARLY_SCORE)
     paths = query(url, "SELECT task_path FROM django_tasks_database_dbtaskresult")
-    assert paths == [(f"ratings.services{'_elo' if task == 'elo' else ''}.recompute_{task}",)], (kind, paths)
+    assert paths == [(f"ratings.{'elo' if task == 'elo' else 'standings'}.services.recompute_{task}",)], (kind, paths)
     markers = [key for (key,) in query(url, "SELECT key FROM ratings_pendingtail")]
     assert markers and all(key.startswith(f"{task}:") for key in markers)
 

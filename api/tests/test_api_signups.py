@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.signups import services
-from games.signups.models import SignupSheet
 from games.tests.signup_fixtures import build_cast
+from games.tournaments.signups import services
+from games.tournaments.signups.models import SignupSheet
 
 pytestmark = pytest.mark.django_db
 

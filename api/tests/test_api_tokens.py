@@ -15,8 +15,8 @@ from django.test import Client
 from api.models import ApiToken
 from api.tests.helpers import bearer, cast_in_night_one, token_for
 from games.models import Game
-from games.schedule import results_hide
 from games.tests.sheet_builders import sheet_game
+from games.tournaments.services import results_hide
 
 pytestmark = pytest.mark.django_db
 

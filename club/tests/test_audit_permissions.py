@@ -22,7 +22,7 @@ from django.utils import timezone
 from club.models import PlayerClaim
 from games.live.apply import live_apply
 from games.models import Game, Protest, RuleSetVersion, Seat
-from games.services import ruleset_copy
+from games.rulesets.services import ruleset_copy
 from games.tests.live_fixtures import ROLES, make_cast
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@
 action_id)`:
 
 * one `transaction.atomic()`, the Game row locked with `select_for_update`; an action that rescores the scope
-  locks the scope (tournament or club) before the game, the lock order of `games.services.scoring.lock_scoring_scope`;
+  locks the scope (tournament or club) before the game, the lock order of `games.protocol.services.scoring.lock_scoring_scope`;
 * `can_edit_protocol` checked on the server (PermissionDenied otherwise);
 * idempotent: `action_id` is unique per game (GameAction); a retried request is answered "already applied";
 * no lost update: `version` must equal the game's current version, else `StaleVersion` with the current state;
@@ -32,7 +32,7 @@ from games.live.targets import TARGET_KEYS, check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
-from games.services import lock_scoring_scope, score_games, seated
+from games.protocol.services.scoring import lock_scoring_scope, score_games, seated
 
 # The handler table: each phase's module declares its actions with their payloads (`games.live.actions.Action`).
 ACTIONS: dict[str, Action] = {
@@ -86,7 +86,7 @@ def live_apply(*, game_id: int, by, kind: str, payload: dict, version: int | str
 
 class _ScopeFirst(Exception):
     """The action rescores the game's scope but the game was locked alone: roll back and start again, locking the
-    scope first (the lock order of `games.services.scoring.lock_scoring_scope`)."""
+    scope first (the lock order of `games.protocol.services.scoring.lock_scoring_scope`)."""
 
     def __init__(self, game: Game):
         super().__init__("lock the scoring scope first")
@@ -147,7 +147,7 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         _refuse_closed(game, by, kind)
         if scope is None and _may_score(kind, game):
             raise _ScopeFirst(game)
-        # Who sat in the game before the action: their Ci counts may move (games.services.scoring).
+        # Who sat in the game before the action: their Ci counts may move (games.protocol.services.scoring).
         seated_before = seated(game) if scope is not None else None
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if _KEPT(k)}

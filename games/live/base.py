@@ -14,10 +14,10 @@ from django.utils.translation import gettext as _
 from club.services import ServiceError
 from games.i18n import problem_text
 from games.models import Game
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.problems import Problem
 from games.rules.protocol import Protocol
 from games.rules.validate import validate
-from games.selectors import protocol_of, with_protocol
 
 
 class ActionRefused(ServiceError):

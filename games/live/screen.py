@@ -21,12 +21,12 @@ from games.live.state import (
     vote_state,
 )
 from games.models import Game, GameAction
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.facts import best_move_right
 from games.rules.flow import Departure, alive_now, awaiting_approval, departures, game_end
 from games.rules.protocol import BLACK_ROLES, ROLE_COUNTS, SHERIFF, Protocol
 from games.rules.ruleset import RuleSet
 from games.rules.validate import validate
-from games.selectors import protocol_of, with_protocol
 
 
 @dataclass

@@ -22,7 +22,7 @@ so that an export imported into an empty database gives the same standings (000 
 - `replay_of`: the number of the annulled game (of the same tournament) this game replays.
 - `version`: the game's version on the site that made the file (every write there bumps it). An import re-writes
   a stored game only when its current version is the file's; a file without it re-writes only games nobody
-  entered on the judge's screen; a game in play is never re-written (games/services/import_guard.py).
+  entered on the judge's screen; a game in play is never re-written (games/protocol/services/import_guard.py).
 - `adjustments[].source`: `"protest"` for an item a protest decision added (a penalty, or the compensation of a
   removed automatic penalty); absent or `"judge"` for the judge's own. Protest items are not part of the protocol
   the judge signed, so the validator does not see them; they are stored and scored as decided.

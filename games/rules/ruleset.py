@@ -39,7 +39,7 @@ CANCEL_SAME_DAY_OR_NEXT = "same_day_or_next"  # 000 S7.1, S7.2
 CANCEL_UNLESS_KILLED_OR_LEAVING = "unless_killed_or_leaving"  # 002 I.8.1, I.8.2
 CANCEL_NOMINEE_ONLY = "nominee_only"  # 003 l.81
 
-# tie-breaker metric names; ratings/standings.py computes each of them
+# tie-breaker metric names; ratings/standings/ranking.py computes each of them
 TB_TOTAL = "total"
 TB_EXTRAS = "extras"
 TB_WINS = "wins"

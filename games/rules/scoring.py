@@ -388,7 +388,7 @@ def ci_values(games: Sequence[Protocol], ruleset: RuleSet) -> list[dict[int, Dec
     Credited only in games that red lost (result black) to the red Night-1 victim — not in a win or a draw, and
     whether or not the best-move right existed. Recomputed from scratch on every call (docs/rules.md D4); a change
     of one game is scored by difference from the same counts (`ci_counts`, `ci_from_counts`;
-    games.services.scoring).
+    games.protocol.services.scoring).
     """
     if not ruleset.ci_enabled:
         return [{} for _ in games]

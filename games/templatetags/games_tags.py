@@ -7,14 +7,14 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
-from games.evenings import recent_evenings
 from games.forms import CORRECTABLE_CHOICES
 from games.i18n import result_label as _result_label
 from games.i18n import role_letter as _role_letter
 from games.models import ROLE_CHOICES, Game
+from games.protocol.selectors import with_protest_flag
 from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
-from games.schedule_read import judge_tables_now
-from games.selectors import with_protest_flag
+from games.tournaments.selectors import judge_tables_now
+from games.tournaments.selectors_evenings import recent_evenings
 
 register = template.Library()
 

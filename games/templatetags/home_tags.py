@@ -7,10 +7,10 @@ from django import template
 from django.utils import timezone
 
 from club.selectors import get_site_club
-from games import selectors_home
 from games.models import ClubEvening
-from games.signups.permissions import can_organise_event
-from games.signups.selectors import home_cards, sheet_card, sheet_of
+from games.protocol import selectors_home
+from games.tournaments.signups.permissions import can_organise_event
+from games.tournaments.signups.selectors import home_cards, sheet_card, sheet_of
 
 register = template.Library()
 

@@ -6,10 +6,10 @@ from django.utils.safestring import mark_safe
 
 from games.i18n import note_text
 from games.i18n import problem_text as _problem_text
+from games.protocol.selectors import ProtocolView
 from games.rules.flow import Departure
 from games.rules.problems import Problem
-from games.selectors import ProtocolView
-from games.sheets import _kind_label, _left_text, sheet_from_view
+from games.sheets.render import _kind_label, _left_text, sheet_from_view
 
 register = template.Library()
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from games.models import Game
-from games.services import import_documents
+from games.protocol.services.imports import import_documents
 from games.tests.live_fixtures import LiveCast, make_cast
 from games.tests.sheet_builders import TOURNAMENT, sheet_game
 
@@ -19,7 +19,7 @@ def live(db, english) -> LiveCast:
 @pytest.fixture
 def games(monkeypatch):
     # Only the protocols matter here: keep the ratings' cache hook (another app, in flux) out of these tests.
-    monkeypatch.setattr("games.services.scoring._scores_changed", lambda games: None)
+    monkeypatch.setattr("games.protocol.services.scoring._scores_changed", lambda games: None)
     document = {"format": "mafclub/1", "tournament": {"name": TOURNAMENT, "ruleset": "cml"},
                 "games": [sheet_game(1, result="red", table=1), sheet_game(2, result=None, table=2)]}
     report = import_documents(documents=[("sheets.json", json.dumps(document, ensure_ascii=False))],

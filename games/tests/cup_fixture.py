@@ -8,7 +8,8 @@ import dataclasses
 from club.models import Membership, nickname_key
 from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.models import Game, RuleSetVersion, Tournament
-from games.services import score_games, write_protocol
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.tests.live_fixtures import NICKS
 from games.tests.rules_builders import ex1, ex18
 

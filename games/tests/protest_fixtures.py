@@ -13,8 +13,8 @@ from django.utils import timezone
 from club.models import Club, Membership, Player
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Game, Tournament
+from games.protocol.services.imports import import_documents
 from games.rules.interchange import protocol_to_dict
-from games.services import import_documents
 from games.tests.rules_builders import ex1, ex18
 
 NICKS = ["Гром", "Лиса", "Бард", "Шериф Ли", "Ворон", "Дон Кихот", "Сова", "Клык", "Рысь", "Туман"]

@@ -10,7 +10,7 @@ from django.utils import timezone
 from club.models import Membership
 from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.models import ClubEvening, RuleSetVersion, Tournament
-from games.signups.models import SignupSheet
+from games.tournaments.signups.models import SignupSheet
 
 
 @dataclass

@@ -22,7 +22,7 @@ from pypdf import PdfReader
 
 from games.live.apply import live_apply
 from games.models import Game, Protest, Seat
-from games.services import score_games
+from games.protocol.services.scoring import score_games
 from games.tests.live_fixtures import ROLES, make_cast
 from ratings.models import PlayerGame, PlayerStats, RatingPoint, Season
 

@@ -41,10 +41,11 @@ from club.models import Membership, nickname_key
 from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.live.apply import live_apply
 from games.models import Game, GameAction, RuleSetVersion, ScoreItem, Seat, Tournament
-from games.services import score_games, write_protocol
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.tests.live_fixtures import NICKS, ROLES
 from games.tests.rules_builders import ex1, ex18
-from ratings.selectors import standings_json
+from ratings.standings.selectors import standings_json
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

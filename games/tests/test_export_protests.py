@@ -2,7 +2,7 @@
 removed, rejected and pending protests, all come back, so the standings and every seat's stored score are the same.
 
 The tournaments are built the way a club builds them: generated games imported as mafclub/1, then protests
-decided by the head judge through games.protests (the services the site uses). Each tournament is exported,
+decided by the head judge through games.protests.services (the services the site uses). Each tournament is exported,
 imported into a club of its own (an empty club: new players, new tournament) and compared: the standings rows,
 every seat's stored score, each game's status, result and replay link, and each protest with its decision.
 The demo club's tournaments (seed_demo) go through the same round trip.
@@ -21,13 +21,13 @@ from django.utils import timezone
 from club.models import Club, Membership
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Adjustment, Game, Protest, ScoreItem, Seat, Tournament
-from games.protests import protest_decide
+from games.protests.services import protest_decide
+from games.protocol.selectors import _portable, export_tournament
+from games.protocol.services.imports import ImportFailed, import_documents
 from games.rules.generate import generate_games
 from games.rules.interchange import protocol_to_dict
 from games.rules.ruleset import get_preset
-from games.selectors import _portable, export_tournament
-from games.services import ImportFailed, import_documents
-from ratings.selectors import standings_json
+from ratings.standings.selectors import standings_json
 
 pytestmark = pytest.mark.django_db
 

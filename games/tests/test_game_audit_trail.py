@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.audit import log_action
 from games.models import Game
-from games.protests import protest_decide, protest_file
+from games.protests.services import protest_decide, protest_file
 from games.tests.live_fixtures import make_cast
 from games.tests.test_live_final import SK, play_to_red_win
 

@@ -16,11 +16,12 @@ import pytest
 from django.urls import reverse
 
 from club.tests.factories import PlayerFactory
-from games import schedule
 from games.models import Game, JudgeExtra, Seat
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.rules.generate import generate_game
-from games.services import score_games, write_protocol
 from games.tests.live_fixtures import make_cast
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from club.models import Club, Membership
 from games.management.commands.import_protocols import Command as ImportCommand
+from games.protocol.services.imports import ImportFailed, import_documents
 from games.rules.interchange import parse_document
-from games.services import ImportFailed, import_documents
 from games.tests.test_import_export import document, ex1_game
 
 pytestmark = pytest.mark.django_db
@@ -203,7 +203,7 @@ def test_a_deadlock_during_the_import_is_a_message_of_the_command_not_a_tracebac
                                                                                  club_admin):
     path = tmp_path / "good.json"
     path.write_bytes(_bytes(_doc()))
-    monkeypatch.setattr("games.services.imports.score_games", _deadlock)
+    monkeypatch.setattr("games.protocol.services.imports.score_games", _deadlock)
     before = snapshot()
     status, err = _run_command(monkeypatch, capsys, str(path))
     assert status == 1 and "Traceback" not in err
@@ -212,7 +212,7 @@ def test_a_deadlock_during_the_import_is_a_message_of_the_command_not_a_tracebac
 
 
 def test_a_deadlock_during_the_import_is_a_message_on_the_upload_page(client, club_admin, monkeypatch):
-    monkeypatch.setattr("games.services.imports.score_games", _deadlock)
+    monkeypatch.setattr("games.protocol.services.imports.score_games", _deadlock)
     client.force_login(club_admin)
     before = snapshot()
     response = client.post(reverse("games:import"), {"files": [SimpleUploadedFile("good.json", _bytes(_doc()))]})

@@ -4,7 +4,7 @@ DATABASE_URL): the admin uploads an export made before the judge's first foul wh
 fouls.
 
 Every tap the judge's screen was told is saved is in the protocol and in the game's log afterwards; the import
-either is refused naming the game the judge is in (games/services/import_guard.py: a game in play is never
+either is refused naming the game the judge is in (games/protocol/services/import_guard.py: a game in play is never
 re-written) or, when the file does not carry that game, leaves it alone; no answer is a 5xx.
 """
 

@@ -1,4 +1,4 @@
-"""An import never reverts what a judge entered after the file was made (games/services/import_guard.py).
+"""An import never reverts what a judge entered after the file was made (games/protocol/services/import_guard.py).
 
 The admin downloads the tournament's protocols.json; a judge then records something in one of its games; the
 earlier file is uploaded again: the import is refused, naming the game (table, number, event) and the judge's
@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from games.live.apply import live_apply
 from games.models import Game, GameAction, JudgeExtra, Seat
+from games.protocol.services.imports import ImportFailed, import_documents
 from games.rules.interchange import protocol_to_dict
-from games.services import ImportFailed, import_documents
 from games.tests.cup_fixture import make_cup
 from games.tests.rules_builders import ex18
 

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Day, Game, GameAction, Night, Seat
-from games.sheets import _header_of
+from games.sheets.render import _header_of
 from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, GameAction, Seat
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.scoring import score_game
-from games.selectors import protocol_of, with_protocol
 from games.tests.judge_screen import PHONE, login, settle
 from games.tests.live_fixtures import make_cast
 

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.scoring import score_game
-from games.selectors import protocol_of, with_protocol
 from games.tests.judge_screen import login, settle
 from games.tests.live_fixtures import ROLES, make_cast
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from games.live.apply import live_apply
 from games.models import Game, GameAction, Removal, Seat
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.scoring import score_game
-from games.selectors import protocol_of, with_protocol
 from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ recorded once (a re-entered result keeps it)."""
 import pytest
 
 from games.models import Game, GameAction, Protest
-from games.protests import protest_decide, protest_file
+from games.protests.services import protest_decide, protest_file
 from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db

@@ -37,11 +37,11 @@ from django.utils import translation
 from games.live.apply import live_apply
 from games.live.state import day_speech
 from games.models import Game, GameAction
+from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.generate import generate_game
 from games.rules.protocol import FOULS, Protocol
 from games.rules.scoring import ci_values, score_game
 from games.rules.validate import validate
-from games.selectors import protocol_of, with_protocol
 from games.tests.live_fixtures import make_cast
 
 pytestmark = pytest.mark.django_db

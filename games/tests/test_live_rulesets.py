@@ -20,7 +20,7 @@ from games.rules.facts import (
 )
 from games.rules.protocol import Day, Night, Protocol, SeatEntry
 from games.rules.ruleset import CML, KAMCHATKA, MOSCOW, SPEECH_SEAT_OF_DAY, XCRAFT, RuleSet
-from games.ruleset_forms import RuleSetForm
+from games.rulesets.forms import RuleSetForm
 from games.tests.live_fixtures import ROLES, act, seat_everyone
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,8 @@
-"""One lock order on a real PostgreSQL (games.services.scoring.lock_scoring_scope): a writer that rescores locks
+"""One lock order on a real PostgreSQL (games.protocol.services.scoring.lock_scoring_scope): a writer that rescores locks
 the scope (the tournament) before the games. An import re-writing a tournament and the judge's action that
 scores one of its games, at the same moment, then wait for each other instead of deadlocking; and the import,
 which reads the games only once it holds them, sees the judge's tap and refuses (the tap is kept: an import never
-reverts a judge's later entry, games/services/import_guard.py).
+reverts a judge's later entry, games/protocol/services/import_guard.py).
 
 The moment is forced: the judge's transaction holds its locks until the import holds what it takes first (or a
 second has passed: with one lock order the import cannot get there), then both go on.
@@ -23,8 +23,10 @@ from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, 
 from games.live import apply as live_apply_module
 from games.live.apply import live_apply
 from games.models import Game, GameAction, RuleSetVersion, ScoreItem, Seat, Tournament
+from games.protocol.services import imports
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.rules.interchange import protocol_to_dict
-from games.services import imports, score_games, write_protocol
 from games.tests.live_fixtures import NICKS
 from games.tests.rules_builders import ex1, ex18
 
@@ -148,7 +150,7 @@ def test_an_import_racing_a_judges_result_neither_deadlocks_nor_reverts_the_tap(
 def test_a_scoring_holding_its_tournament_does_not_block_a_new_game_of_that_tournament():
     """The scope lock is FOR NO KEY UPDATE: a game inserted into the tournament (its foreign key takes only a KEY
     SHARE lock) goes on while a scoring holds the tournament; a second scoring of it still waits."""
-    from games.services.scoring import lock_scoring_scope
+    from games.protocol.services.scoring import lock_scoring_scope
 
     club = ClubFactory(name="Полночь")
     ruleset = RuleSetVersion.objects.filter(slug="cml", club__isnull=True).order_by("-version").first()

@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from games.models import Day, Game, Night
 from games.permissions import can_see_secrets
+from games.protocol.selectors import protocol_view, with_protocol
 from games.rules.flow import KILLED, Departure
-from games.selectors import protocol_view, with_protocol
 from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
 
 pytestmark = pytest.mark.django_db

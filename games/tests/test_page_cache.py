@@ -87,7 +87,7 @@ def test_a_cached_game_page_costs_at_most_two_queries(live):
 
 
 def test_a_protest_filed_and_decided_shows_at_once_to_the_anonymous_visitor():
-    from games.protests import protest_decide
+    from games.protests.services import protest_decide
     from games.tests.protest_fixtures import protest_cast
     from games.tests.test_protests import file_p1
 
@@ -105,7 +105,7 @@ def test_an_elo_recompute_drops_the_clubs_cached_game_pages(live):
     from django.core.cache import cache
 
     from games.page_cache import _generation_key
-    from ratings.services_elo import recompute
+    from ratings.elo.services import recompute
 
     game = in_night_one(live)
     Client().get(reverse("games:game_detail", args=[game.pk]))

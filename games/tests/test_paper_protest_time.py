@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Protest
-from games.protests import ProtestError, protest_file, protest_record_paper
+from games.protests.services import ProtestError, protest_file, protest_record_paper
 from games.tests.protest_fixtures import fresh, minutes_after_end, now_in_window, protest_cast
 
 pytestmark = pytest.mark.django_db

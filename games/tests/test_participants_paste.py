@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from club.models import Player
-from games import schedule
 from games.models import ClubEvening, Game, Participant, Tournament
 from games.tests.live_fixtures import make_cast, seat_everyone
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

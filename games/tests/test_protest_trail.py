@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from games.models import Protest
-from games.protests import ProtestError, protest_decide, protest_file
-from games.selectors import audit_trail
+from games.protests.services import ProtestError, protest_decide, protest_file
+from games.protocol.selectors import audit_trail
 from games.tests.protest_fixtures import minutes_after_end, protest_cast
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_the_same_protest_posted_twice_answers_the_second_with_a_clear_refusal(c
     url = reverse("games:protest_file", args=[cast.game.pk])
     data = {"category": "non_game_advantage", "text": "Место 8 подглядывало ночью."}
     from unittest import mock
-    with mock.patch("games.protests.timezone.now", return_value=minutes_after_end(cast.game, 5)):
+    with mock.patch("games.protests.services.timezone.now", return_value=minutes_after_end(cast.game, 5)):
         client.post(url, data, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="ru")
         second = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="ru")
     assert "уже подан" in second.content.decode()

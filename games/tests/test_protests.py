@@ -17,19 +17,19 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.models import Adjustment, DecidedProtestIsFinal, Game, Protest, RuleSetVersion, ScoreItem, Seat
-from games.protests import (
+from games.protests.services import (
     ProtestError,
     protest_deadline,
     protest_decide,
     protest_file,
     protest_record_paper,
 )
+from games.protocol.selectors import audit_trail, protest_queue, protests_of_user
+from games.protocol.services.imports import import_documents
 from games.rules.interchange import protocol_to_dict
-from games.selectors import audit_trail, protest_queue, protests_of_user
-from games.services import import_documents
 from games.tests.protest_fixtures import NICKS, fresh, minutes_after_end, now_in_window, protest_cast
 from games.tests.rules_builders import BLACK, ex16, game
-from ratings.selectors import tournament_standings
+from ratings.standings.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db
 SK = "Иванов (СК)"

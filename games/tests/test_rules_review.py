@@ -15,7 +15,7 @@ from games.rules.interchange import parse_game
 from games.rules.ruleset import PRESETS
 from games.rules.scoring import score_game, score_tournament
 from games.rules.validate import validate
-from ratings.standings import PlayerRecord, rank
+from ratings.standings.ranking import PlayerRecord, rank
 
 L1 = "К Ч К Ш К Д К Ч К К".split()
 

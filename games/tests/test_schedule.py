@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from club.services import ServiceError
 from club.tests.factories import PlayerFactory
-from games import schedule
 from games.models import Game, Participant, Seat, SeatLock, TournamentJudge
 from games.tests.live_fixtures import make_cast
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

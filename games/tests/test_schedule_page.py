@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from club.tests.factories import PlayerFactory
-from games import schedule
 from games.models import Game, Seat
-from games.selectors import audit_trail
+from games.protocol.selectors import audit_trail
 from games.tests.live_fixtures import make_cast
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import schedule
 from games.models import ClubEvening, Game, Seat
 from games.tests.live_fixtures import act, make_cast, seat_everyone
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

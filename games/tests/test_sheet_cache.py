@@ -8,8 +8,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from games import views_sheets
 from games.models import Game, Seat
+from games.sheets import views as views_sheets
 
 pytestmark = pytest.mark.django_db
 

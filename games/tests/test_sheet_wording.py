@@ -8,9 +8,9 @@ import pytest
 from club.models import nickname_key
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion, Tournament
-from games.selectors import with_protocol
-from games.services import write_protocol
-from games.sheets import blank_sheet, game_sheet, render_sheets_html
+from games.protocol.selectors import with_protocol
+from games.protocol.services.imports import write_protocol
+from games.sheets.render import blank_sheet, game_sheet, render_sheets_html
 from games.tests.live_fixtures import NICKS
 from games.tests.rules_builders import ex7, ex18
 

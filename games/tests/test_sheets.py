@@ -15,8 +15,8 @@ from pypdf import PdfReader
 from club.models import Club, Membership, Player
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Day, Game, Night, Seat, Tournament
-from games.selectors import with_protocol
-from games.sheets import (
+from games.protocol.selectors import with_protocol
+from games.sheets.render import (
     blank_sheet,
     game_sheet,
     parse_numbers,
@@ -294,7 +294,7 @@ def test_round_document_refuses_bad_input_with_an_escaped_russian_page(client, g
 def test_round_document_is_bounded_by_the_tournaments_tables_for_the_public(client, games):
     """A round is at most the tournament's tables: anyone prints that much; the club's judge staff up to
     STAFF_MAX_SHEETS; beyond, nobody — refused before a protocol is loaded, with a message."""
-    from games.sheets import STAFF_MAX_SHEETS, round_sheet_limit, tournament_tables
+    from games.sheets.render import STAFF_MAX_SHEETS, round_sheet_limit, tournament_tables
 
     finished, _ = games
     tournament = finished.tournament
@@ -321,7 +321,7 @@ def test_round_document_is_bounded_by_the_tournaments_tables_for_the_public(clie
 def test_sheet_points_follow_the_sheets_language_like_the_pages(language, expected):
     from django.utils import translation
 
-    from games.sheets import points_text
+    from games.sheets.render import points_text
 
     value = points_text(Decimal("-0.0333"))  # built in one language, printed in the sheet's own
     with translation.override(language):
@@ -333,7 +333,7 @@ def test_sheet_css_and_its_fonts_are_parsed_once_per_thread_and_serve_every_rend
     the bundled font and the document links no second copy of the stylesheet."""
     import threading
 
-    from games.sheets import render_sheets_pdf, sheet_stylesheet
+    from games.sheets.render import render_sheets_pdf, sheet_stylesheet
 
     css, font_config = sheet_stylesheet()
     pdfs = [PdfReader(io.BytesIO(render_sheets_pdf([blank_sheet()]))) for _ in range(2)]

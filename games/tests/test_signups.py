@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from club.services import ServiceError
 from games.models import Game, Seat
-from games.signups import services
-from games.signups.models import Signup, SignupSheet
 from games.tests.signup_fixtures import build_cast
+from games.tournaments.signups import services
+from games.tournaments.signups.models import Signup, SignupSheet
 
 pytestmark = pytest.mark.django_db
 WAITING, CONFIRMED, CANCELLED = Signup.Status.WAITING, Signup.Status.CONFIRMED, Signup.Status.CANCELLED

@@ -11,11 +11,11 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Game, Seat
-from games.signups import services
-from games.signups.models import Signup
 from games.tests.judge_screen import PHONE, login
 from games.tests.live_fixtures import ROLES, act
 from games.tests.signup_fixtures import build_cast
+from games.tournaments.signups import services
+from games.tournaments.signups.models import Signup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,9 +13,9 @@ import time
 import pytest
 from django.db import connections
 
-from games.signups import services
-from games.signups.models import Signup
 from games.tests.signup_fixtures import build_cast
+from games.tournaments.signups import services
+from games.tournaments.signups.models import Signup
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 RACERS = 6

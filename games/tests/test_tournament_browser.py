@@ -9,12 +9,13 @@ import pytest
 from playwright.sync_api import expect
 
 from club.tests.factories import PlayerFactory
-from games import schedule
 from games.models import Game, Tournament
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.rules.generate import generate_game
-from games.services import score_games, write_protocol
 from games.tests.judge_screen import login, settle
 from games.tests.live_fixtures import make_cast
+from games.tournaments import services as schedule
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

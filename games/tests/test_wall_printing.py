@@ -10,8 +10,8 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from club.tests.factories import PlayerFactory
-from games import schedule
 from games.tests.live_fixtures import make_cast
+from games.tournaments import services as schedule
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ register = template.Library()
 @register.simple_tag
 def game_elo(game):
     """The Elo changes of a game by player id (the protocol page; one query; empty for a game that does not count)."""
-    from ratings.selectors_elo import game_elo as changes
+    from ratings.elo.selectors import game_elo as changes
 
     return changes(game) if game.counts else {}
 
@@ -23,7 +23,7 @@ def elo_of(changes, player_id):
 @register.inclusion_tag("ratings/_home_top.html")
 def home_top(club):
     """The home page's season top ten and Elo top five."""
-    from ratings.selectors_home import elo_top, season_top
+    from ratings.standings.selectors_home import elo_top, season_top
 
     season, top = season_top(club)
     return {"season": season, "top": top, "elo": elo_top(club)}

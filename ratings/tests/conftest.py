@@ -1,4 +1,4 @@
-"""Helpers for the ratings tests: store protocols as games and score them through games.services."""
+"""Helpers for the ratings tests: store protocols as games and score them through games.protocol.services."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from django.db import transaction
 from club.models import Club, Player, nickname_key
 from club.tests.conftest import cast  # noqa: F401  (the club's fixed cast, shared with the ratings pages)
 from games.models import Game, Tournament
+from games.protocol.selectors import ruleset_by_slug
+from games.protocol.services.imports import write_protocol
+from games.protocol.services.scoring import score_games
 from games.rules.generate import generate_game
-from games.selectors import ruleset_by_slug
-from games.services import score_games, write_protocol
 
 
 def players_for(club: Club, protocol) -> dict[str, Player]:

@@ -12,12 +12,12 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import Game, Seat
+from games.protocol.services.scoring import score_games
 from games.rules.protocol import Night as NightEntry
-from games.services import score_games
 from games.tests.rules_builders import game
-from ratings import services
 from ratings.models import EloChange, EloRating, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season
-from ratings.selectors import tournament_standings
+from ratings.standings import services
+from ratings.standings.selectors import tournament_standings
 
 from .conftest import generated, make_tournament, store
 

@@ -1,7 +1,7 @@
 """Property: after any sequence of imports, sign-offs and protest decisions (reversed, penalised, annulled and
 replayed, rejected, protocols corrected — on any game, the season's earliest included), every stored seat score
 and score item equals a full rescoring of its tournament after each step (a decision and a sign-off rescore only the
-games they change, games.services.scoring), and every stored aggregate — facts,
+games they change, games.protocol.services.scoring), and every stored aggregate — facts,
 tables, rating history, Elo — equals a recompute from scratch (and the season summary, computed when read, is the
 same function of the games either way). The inline limits are lowered so that the long-tail task paths (run at once
 by the test task backend) are taken too."""
@@ -23,13 +23,14 @@ from club.tests.factories import UserFactory
 from games.live.apply import live_apply
 from games.live.base import ActionRefused
 from games.models import Game, Protest, ScoreItem, Seat, Tournament
-from games.protests import REJECT, UPHOLD, ProtestError, protest_decide
+from games.protests.services import REJECT, UPHOLD, ProtestError, protest_decide
+from games.protocol.services.imports import ImportFailed, import_documents
+from games.protocol.services.scoring import ITEM_COLUMNS, SCORE_COLUMNS, score_games
 from games.rules.generate import generate_game
 from games.rules.interchange import FORMAT, protocol_to_dict
 from games.rules.ruleset import get_preset
-from games.services import ImportFailed, import_documents, score_games
-from games.services.scoring import ITEM_COLUMNS, SCORE_COLUMNS
-from ratings import services, services_elo
+from ratings.elo import services as services_elo
+from ratings.standings import services
 
 from .test_aggregates import snapshot
 

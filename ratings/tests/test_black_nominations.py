@@ -1,4 +1,4 @@
-"""«Выставлял чёрных» — the statistic added as one registry entry (ratings.statistics) and one migration: the
+"""«Выставлял чёрных» — the statistic added as one registry entry (ratings.statistics.registry) and one migration: the
 nominations a player made of a black seat (Ч or Д), withdrawn ones not counted. Its fact, its aggregate, the
 incremental path and the full recompute agree, and the card and the API show it."""
 
@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game
+from games.protocol.services.scoring import score_games
 from games.rules.protocol import Day, Nomination
-from games.services import score_games
 from games.tests.rules_builders import game
-from ratings import services
 from ratings.models import PlayerGame, PlayerStats, Season
+from ratings.standings import services
 
 from .conftest import make_tournament, store
 

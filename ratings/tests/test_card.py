@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from club.models import Player
 from games.models import Seat
-from ratings import selectors_card
+from ratings.card import selectors as selectors_card
 from ratings.models import EloChange, PlayerGame, RatingScope, Season
 
 from .conftest import generated, make_tournament

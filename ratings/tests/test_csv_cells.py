@@ -11,8 +11,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from ratings.csv_cells import safe_cell
 from ratings.models import Season
+from ratings.standings.csv_cells import safe_cell
 
 from .conftest import generated, make_tournament
 

@@ -12,10 +12,10 @@ from club.db import insert_rows, raw_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion
 from ratings.models import PlayerGame
-from ratings.services import FACT_FIELDS
-from ratings.statistics import FACT_KEYS
+from ratings.standings.services import FACT_FIELDS
+from ratings.statistics.registry import FACT_KEYS
 
-FIELDS = FACT_FIELDS  # every stored fact, the registry's included (ratings.statistics)
+FIELDS = FACT_FIELDS  # every stored fact, the registry's included (ratings.statistics.registry)
 COMPARED = [f for f in FIELDS if f != "game_id"]
 
 

@@ -12,9 +12,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Game
-from games.services import score_games
+from games.protocol.services.scoring import score_games
 from games.visibility import COUNTED
-from ratings import elo, services_elo
+from ratings.elo import formula as elo
+from ratings.elo import services as services_elo
 from ratings.models import EloChange, EloRating, PendingTail
 
 from .conftest import generated, make_tournament

@@ -26,8 +26,8 @@ from django.utils import timezone
 from club.models import Club, Player, PlayerClaim
 from games.demo import DEMO_LIVE_NUMBER, DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, Tournament
-from games.services import ruleset_copy
-from games.signups.models import SignupSheet
+from games.rulesets.services import ruleset_copy
+from games.tournaments.signups.models import SignupSheet
 from ratings.models import Season
 from tests.url_walk import Params, fill, routes
 
@@ -113,7 +113,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "games:ruleset_edit": [w.club_rules], "games:ruleset_default": [w.club_rules],
         "games:game_detail": games, "games:game_json": games, "games:protocol_pdf": [w.finished.pk],
         "games:evening_detail": [w.evening.pk],
-        # the demo's sign-ups: tonight's club evening and the upcoming cup (games/signups/demo.py)
+        # the demo's sign-ups: tonight's club evening and the upcoming cup (games/tournaments/signups/demo.py)
         **{name: list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)) for name in (
             "games:signup_sheet", "games:signup_join", "games:signup_leave", "games:signup_remove",
             "games:signup_convert")},

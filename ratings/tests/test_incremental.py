@@ -14,9 +14,9 @@ from django.urls import reverse
 from club.tests.factories import UserFactory
 from games.live.apply import live_apply
 from games.models import Game
-from games.services import score_games
-from ratings import services
+from games.protocol.services.scoring import score_games
 from ratings.models import PendingTail, PlayerStats, RatingPoint, RatingScope
+from ratings.standings import services
 
 from .conftest import generated, make_tournament
 from .test_aggregates import assert_matches_scratch

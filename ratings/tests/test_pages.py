@@ -179,7 +179,9 @@ def test_a_long_history_is_read_as_the_charts_sample_and_drawn_as_the_whole_hist
     """The card reads only the chart's sampled games (selectors_card.CHART_SAMPLES); the chart equals the one drawn
     from every stored point sampled the same way. The sample is narrowed to 5 points so that a small history needs
     sampling."""
-    from ratings import card_chart, charts, selectors_card
+    from ratings.card import chart as card_chart
+    from ratings.card import sampling as charts
+    from ratings.card import selectors as selectors_card
     from ratings.models import EloChange, RatingPoint, RatingScope
 
     t2, player = build(club, 12, 12)

@@ -12,11 +12,12 @@ from django.urls import reverse
 
 from games import signals
 from games.models import Game
-from games.selectors import export_tournament
-from games.services import import_documents, score_games
+from games.protocol.selectors import export_tournament
+from games.protocol.services.imports import import_documents
+from games.protocol.services.scoring import score_games
 from games.tests.rules_builders import game
-from ratings import selectors
 from ratings.models import Lot, PlayerStats, RatingScope
+from ratings.standings import selectors
 
 from .conftest import generated, make_tournament, store
 
@@ -99,7 +100,7 @@ def test_imported_lot_is_stored_by_ratings(club):
 
 def test_every_tiebreaker_a_rule_set_may_name_is_computed_by_ratings():
     from games.rules.ruleset import PRESETS, TIEBREAKER_LABELS
-    from ratings.standings import METRICS
+    from ratings.standings.ranking import METRICS
 
     assert set(METRICS) == set(TIEBREAKER_LABELS)
     assert all(name in METRICS for preset in PRESETS.values() for name in preset.tiebreakers)

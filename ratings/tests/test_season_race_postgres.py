@@ -17,10 +17,10 @@ import pytest
 from django.db import connection, transaction
 
 from club.models import Club
+from games.protocol.services.scoring import score_games
 from games.rules.generate import generate_game
-from games.services import score_games
-from ratings import services
 from ratings.models import PlayerStats, RatingScope, Season
+from ratings.standings import services
 from ratings.tests.conftest import make_tournament, store
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from club.models import Club
 from ratings.models import PlayerStats, RatingPoint, RatingScope, Season
-from ratings.selectors import season_summary
+from ratings.standings.selectors import season_summary
 
 from .conftest import generated, make_tournament
 from .test_aggregates import POOL, assert_matches_scratch, assert_season_equals_seats

@@ -1,4 +1,4 @@
-"""Standings and tie-breakers (ratings/standings.py): docs/rules.md Ex 14, the lot, `decided_by`. No database."""
+"""Standings and tie-breakers (ratings/standings/ranking.py): docs/rules.md Ex 14, the lot, `decided_by`. No database."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from games.rules.scoring import (
     seat_score,
 )
 from games.tests.rules_builders import ex1, ex2, ex3, ex16
-from ratings.standings import METRICS, PlayerRecord, aggregate, draw_lots, rank
+from ratings.standings.ranking import METRICS, PlayerRecord, aggregate, draw_lots, rank
 
 D = Decimal
 

@@ -1,5 +1,5 @@
 """On a 390×844 phone a player opens his card, plays a game in which he nominates two blacks, and his card's
-statistics (read from the registry, ratings.statistics) say so (real chromium)."""
+statistics (read from the registry, ratings.statistics.registry) say so (real chromium)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The standings and profile rows are the templates' row partials (ratings.tables gives them plain values): each
+"""The standings and profile rows are the templates' row partials (ratings.standings.selectors_tables gives them plain values): each
 partial renders on its own, escapes what a player typed, and marks a provisional row and a decided tie."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import datetime as dt
 
 from django.template.loader import render_to_string
 
-from ratings.tables import GameRow, StandingsRow, TournamentRow
+from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow
 
 HOSTILE = '<b onclick="x">Злой</b>'
 

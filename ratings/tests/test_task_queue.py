@@ -18,10 +18,12 @@ from club import task_queue
 from club.models import Membership
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Game
-from games.services import score_games
+from games.protocol.services.scoring import score_games
 from games.visibility import COUNTED
-from ratings import services, services_elo, services_tasks
+from ratings import services_tasks
+from ratings.elo import services as services_elo
 from ratings.models import EloChange, EloRating, PendingTail, RatingPoint, RatingScope
+from ratings.standings import services
 from ratings.tasks import stale_reason
 
 from .test_elo import POOL, replayed, two_tournaments  # noqa: F401 (a fixture)
@@ -210,3 +212,21 @@ def test_a_history_rewrite_lost_with_its_worker_is_queued_again_and_brings_the_h
     assert row.status == TaskResultStatus.READY and row.task_path.endswith("recompute_history")
     run_queued()
     assert points() == right and not PendingTail.objects.exists()
+
+
+def test_a_task_queued_before_the_modules_moved_into_rooms_runs_after_the_upgrade(settings):
+    """Tasks queued under the old paths (ratings.services_elo, ratings.services) are pointed at the rooms' modules
+    by migration ratings 0014, so the worker started after the upgrade runs them instead of failing them."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("ratings.migrations.0014_task_paths_of_the_rooms")
+    settings.TASKS = DB_TASKS
+    elo = services_elo.recompute_elo.enqueue(0)
+    history = services.recompute_history.enqueue(0)
+    DBTaskResult.objects.filter(pk=elo.id).update(task_path="ratings.services_elo.recompute_elo")
+    DBTaskResult.objects.filter(pk=history.id).update(task_path="ratings.services.recompute_history")
+    migration.forwards(apps, None)
+    assert DBTaskResult.objects.get(pk=elo.id).task == services_elo.recompute_elo
+    assert DBTaskResult.objects.get(pk=history.id).task == services.recompute_history

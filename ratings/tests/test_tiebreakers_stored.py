@@ -1,6 +1,6 @@
 """The stored standings order crafted ties by each tie-breaker of xcraft and cml (docs/rules.md D8, Ex 14).
 
-Every case goes through the real pipeline: protocols → games.services.score_games → ratings.services.refresh →
+Every case goes through the real pipeline: protocols → games.protocol.services.scoring.score_games → ratings.standings.services.refresh →
 PlayerStats → the standings page. A and B tie on total; only the named tie-breaker separates them.
 """
 
@@ -15,7 +15,7 @@ from django.urls import reverse
 from club.models import Player
 from games.tests.rules_builders import game
 from ratings.models import Lot
-from ratings.selectors import tournament_standings
+from ratings.standings.selectors import tournament_standings
 
 from .conftest import make_tournament, store
 
@@ -41,7 +41,7 @@ def order_of(tournament):
 
 
 def score(tournament):
-    from games.services import score_games
+    from games.protocol.services.scoring import score_games
 
     score_games(tournament=tournament)
 

@@ -40,7 +40,7 @@ from games.models import (
     Seat,
     Tournament,
 )
-from games.services import ruleset_copy
+from games.rulesets.services import ruleset_copy
 from ratings.models import Lot, Season
 
 pytestmark = pytest.mark.django_db

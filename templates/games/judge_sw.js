@@ -1,4 +1,4 @@
-{% load static %}/* The judge's screen without network: a service worker served from /games/judge-sw.js (games.views_live) and
+{% load static %}/* The judge's screen without network: a service worker served from /games/judge-sw.js (games.live.views) and
    registered by static/js/live.js with the scope of ONE game's judge screen, /games/<pk>/judge/. It controls nothing
    else: the public pages, the spectator view and the protocol pages are never handled here.
 

@@ -27,7 +27,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from games.live.apply import live_apply
 from games.models import Game, Protest
-from games.protests import protest_decide
+from games.protests.services import protest_decide
 
 users = get_user_model().objects
 judge, head = users.get(username="judge1"), users.get(username="headjudge")

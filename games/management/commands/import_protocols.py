@@ -16,7 +16,7 @@ from django_tasks_db.backend import DatabaseBackend
 
 from club import task_queue
 from club.services import ServiceError
-from games.services import ImportFailed, import_documents
+from games.protocol.services.imports import ImportFailed, import_documents
 
 WAIT_SECONDS = 600  # the longest the command waits for a recompute another worker runs
 

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from club.demo import DEMO_LOGINS, seed_club
 from games.demo import seed_games
-from games.signups.demo import seed_signups
+from games.tournaments.signups.demo import seed_signups
 
 
 class Command(BaseCommand):

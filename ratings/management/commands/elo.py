@@ -8,7 +8,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Club
-from ratings.selectors_elo import elo_json, recomputing
+from ratings.elo.selectors import elo_json, recomputing
 
 
 class Command(BaseCommand):

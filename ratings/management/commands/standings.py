@@ -7,8 +7,8 @@ import json
 from django.core.management.base import BaseCommand
 
 from games.management.commands.export_protocols import find_tournament
-from ratings.csv_cells import safe_row
-from ratings.selectors import standings_json, standings_recomputing
+from ratings.standings.csv_cells import safe_row
+from ratings.standings.selectors import standings_json, standings_recomputing
 
 
 class Command(BaseCommand):

@@ -1,0 +1,113 @@
+"""Forms of the tournament schedule page: each names its fields so a refusal says which field and which rule."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from club.selectors import person_name
+from games.tournaments.services import MAX_ROUNDS
+
+
+def _confirm_field() -> forms.BooleanField:
+    """The organiser's confirmation that a published seating changes (shown only once it is published)."""
+    return forms.BooleanField(label=_("I know the published seating, its printed charts and the players' cards "
+                                      "change"), required=False)
+
+
+class ParticipantForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
+    nickname = forms.CharField(label=_("or a new player's nickname"), max_length=60, required=False)
+    team = forms.CharField(label=_("Team"), max_length=120, required=False)
+    family = forms.CharField(label=_("Relatives"), max_length=120, required=False)
+    from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=MAX_ROUNDS, initial=1)
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = (tournament.club.players.exclude(participations__tournament=tournament)
+                                          .order_by("nickname"))
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("player") and not (data.get("nickname") or "").strip():
+            raise forms.ValidationError(_("Player: choose a club player or enter a new player's nickname."))
+        return data
+
+
+class WithdrawForm(forms.Form):
+    number = forms.IntegerField(label=_("Participant number"), min_value=1, max_value=10_000)
+    after_round = forms.IntegerField(label=_("Withdrawn after round"), min_value=0, max_value=MAX_ROUNDS)
+    confirm = _confirm_field()
+
+
+class GenerateForm(forms.Form):
+    rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=MAX_ROUNDS)
+    seed = forms.IntegerField(label=_("Draw number"), min_value=0, max_value=1_000_000, required=False,
+                              help_text=_("Another number, another draw; the same number, the same seating."))
+    confirm = _confirm_field()
+
+
+class PublishForm(forms.Form):
+    published = forms.BooleanField(required=False)
+
+
+class SwapForm(forms.Form):
+    round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
+    a = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
+    b = forms.IntegerField(label=_("with participant"), min_value=1, max_value=10_000)
+    confirm = _confirm_field()
+
+
+class LockForm(forms.Form):
+    round = forms.IntegerField(label=pgettext_lazy("tournament round", "Round"), min_value=1, max_value=MAX_ROUNDS)
+    number = forms.IntegerField(label=_("Participant"), min_value=1, max_value=10_000)
+    locked = forms.BooleanField(required=False)
+
+
+class JudgeForm(forms.Form):
+    user = forms.ModelChoiceField(label=_("Judge"), queryset=None)
+    table = forms.IntegerField(label=_("Table"), min_value=1, max_value=99)
+    team = forms.CharField(label=_("Team"), max_length=120, required=False)
+    family = forms.CharField(label=_("Relatives"), max_length=120, required=False)
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["user"].queryset = get_user_model().objects.filter(
+            memberships__club=tournament.club).distinct().order_by("first_name", "last_name", "username")
+        self.fields["user"].label_from_instance = person_name
+
+
+class MoveForm(forms.Form):
+    game = forms.IntegerField(label=_("Game number"), min_value=1, max_value=100_000)
+    round = forms.IntegerField(label=_("to round"), min_value=1, max_value=MAX_ROUNDS + 1)
+    confirm = _confirm_field()
+
+
+class JudgeSwapForm(forms.Form):
+    a = forms.IntegerField(label=_("Game number"), min_value=1, max_value=100_000)
+    b = forms.IntegerField(label=_("with game number"), min_value=1, max_value=100_000)
+
+
+class HideForm(forms.Form):
+    from_round = forms.IntegerField(label=_("Hide results from round"), min_value=1, max_value=MAX_ROUNDS + 1)
+
+
+class FinalForm(forms.Form):
+    games = forms.IntegerField(label=_("Final games"), min_value=1, max_value=10, initial=3)
+    order = forms.ChoiceField(label=_("Final seating"), choices=[("rank", _("in rank order")),
+                                                                   ("draw", _("drawn"))])
+
+
+class PasteForm(forms.Form):
+    nicknames = forms.CharField(label=_("Nicknames, one per line"), max_length=20_000,
+                                widget=forms.Textarea(attrs={"rows": 8}))
+
+
+class CopyForm(forms.Form):
+    event = forms.ChoiceField(label=_("Participants of an earlier event"), choices=[])
+
+    def __init__(self, *args, events=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [(e.key, f"{e.label} ({e.players})") for e in events]

@@ -1,9 +1,0 @@
-"""`/protocol/blank.pdf` lives at the site root (club/urls.py includes this with one line)."""
-
-from django.urls import path
-
-from games import views_sheets
-
-urlpatterns = [
-    path("", views_sheets.blank_protocol_pdf, name="protocol_blank_pdf"),
-]

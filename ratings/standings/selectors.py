@@ -1,0 +1,269 @@
+"""Reads of the stored ratings: standings tables, seasons, a player's profile, club statistics.
+
+Every page reads the aggregates `ratings.standings.services` keeps (PlayerStats, RatingPoint, RatingScope.summary) in a
+fixed number of queries, whatever the number of games. Rendered tables are cached under the scope's `version`,
+a counter stored in the database and bumped in the scoring transaction, so a cache that loses or culls entries
+can only miss, never serve a stale table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Min
+from django.db.models.functions import TruncMonth
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from games.models import Protest, Seat, Tournament
+from games.visibility import counting_games
+from ratings.keys import history_key, pending_key
+from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
+from ratings.standings.ranking import METRICS, PlayerRecord, StandingRow
+
+CACHE_TIMEOUT = 24 * 3600
+GAMES_PER_PAGE = 25
+
+
+# ---------------------------------------------------------------------------------------------- scopes
+def tournament_scope(tournament: Tournament) -> RatingScope | None:
+    """The tournament's stored scope; None until one of its games is scored (scoring creates it)."""
+    scope = RatingScope.objects.filter(tournament=tournament).first()
+    if scope is not None:
+        scope.tournament = tournament
+    return scope
+
+
+def club_seasons(club) -> list[Season]:
+    return list(Season.objects.filter(club=club).select_related("scope")) if club else []
+
+
+def default_season(seasons: list[Season], today: dt.date | None = None) -> Season | None:
+    """The season covering today (the shortest if several), else the latest one."""
+    today = today or timezone.localdate()
+    covering = [s for s in seasons if s.covers(today)]
+    if covering:
+        return min(covering, key=lambda s: (s.end - s.start, -s.pk))
+    return max(seasons, key=lambda s: (s.start, s.pk), default=None)
+
+
+def season_scope(season: Season) -> RatingScope | None:
+    """The season's stored scope; None until the season is saved by its service or one of its games is scored."""
+    try:
+        scope = season.scope
+    except RatingScope.DoesNotExist:
+        return None
+    scope.season = season
+    return scope
+
+
+# ---------------------------------------------------------------------------------------------- standings
+def provisional_players(scope: RatingScope) -> set[int]:
+    """Players with a game under protest in the scope: their rows are provisional until the decision."""
+    # Pending protests are few at any time: read them (with their game's scope fields) and match in Python, so the
+    # cost does not grow with the games of a season (a date-range join over a season's games did).
+    # A hidden game (games.visibility) counts in no public table, and its protest marks no row: it would tell.
+    pending = Protest.objects.filter(status=Protest.Status.PENDING, game__results_hidden=False).values_list(
+        "game_id", "game__tournament_id", "game__club_id", "game__date")
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        games = [g for g, tournament_id, _club, _date in pending if tournament_id == scope.tournament_id]
+    else:
+        season = scope.season
+        games = [g for g, _t, club_id, date in pending
+                 if club_id == season.club_id and season.start <= date <= season.end]
+    if not games:
+        return set()
+    return set(Seat.objects.filter(game_id__in=games).values_list("player_id", flat=True))
+
+
+def label_of(name: str) -> str:
+    """A tie-breaker's label in the page's language."""
+    metric = METRICS.get(name)
+    if metric is None:
+        return ""
+    return metric.label_en if (get_language() or "").startswith("en") else metric.label
+
+
+def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[StandingRow]:
+    if provisional is None:
+        provisional = provisional_players(scope)
+    rows = []
+    for s in PlayerStats.objects.filter(scope=scope).select_related("player").order_by("rank", "id"):
+        record = PlayerRecord(player=s.player.nickname, games=s.games, wins=s.wins, main=s.main, extras=s.extras,
+                              total=s.total, tiebreak_extras=s.tiebreak_extras, wins_difficult=s.wins_difficult,
+                              extras_difficult=s.extras_difficult, first_night_deaths=s.first_night_deaths)
+        row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
+                          provisional=s.player_id in provisional, player_id=s.player_id)
+        row.decided_by_label = label_of(s.decided_by)
+        row.average = s.total / s.games if s.games else Decimal(0)
+        rows.append(row)
+    return rows
+
+
+def tournament_standings(tournament: Tournament) -> list[StandingRow]:
+    """The tournament's table, ordered by total and the rule set's tie-breakers (docs/rules.md D8), from stored rows;
+    empty before any of its games is scored."""
+    scope = tournament_scope(tournament)
+    return scope_rows(scope) if scope is not None else []
+
+
+def standings_recomputing(tournament: Tournament) -> bool:
+    """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
+    return (history_pending(tournament_scope(tournament))
+            or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
+
+
+def standings_json(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "tournament": tournament.name,
+        "rows": [
+            {"rank": r.rank, "player": r.player, "games": r.record.games, "wins": r.record.wins,
+             "main": _num(r.record.main), "extras": _num(r.record.extras), "total": _num(r.record.total),
+             **({"decided_by": r.decided_by} if r.decided_by else {}),
+             **({"provisional": True} if r.provisional else {})}
+            for r in tournament_standings(tournament)
+        ],
+    }
+
+
+def _num(value):
+    from games.rules.interchange import points_json
+
+    return points_json(value)
+
+
+def cached(parts: tuple, render: Callable[[], str]) -> tuple[str, bool]:
+    """The rendered fragment for `parts` (which include the scope's stored version) and whether it was cached."""
+    raw = ":".join(str(p) for p in (*parts, get_language()))
+    key = "ratings:" + hashlib.sha1(raw.encode()).hexdigest()
+    html = cache.get(key)
+    if html is not None:
+        return html, True
+    html = render()
+    cache.set(key, html, CACHE_TIMEOUT)
+    return html, False
+
+
+def cached_value(parts: tuple, compute: Callable[[], Any]) -> tuple[Any, bool]:
+    """Like `cached`, for any picklable value."""
+    key = "ratings:" + hashlib.sha1(":".join(str(p) for p in parts).encode()).hexdigest()
+    value = cache.get(key)
+    if value is not None:
+        return value, True
+    value = compute()
+    cache.set(key, value, CACHE_TIMEOUT)
+    return value, False
+
+
+def history_pending(scope: RatingScope | None) -> bool:
+    """A long rewrite of the scope's rating history is queued: the chart says "пересчитывается"."""
+    return scope is not None and PendingTail.objects.filter(key=history_key(scope.pk)).exists()
+
+
+def provisional_key(provisional: set[int]) -> str:
+    return ",".join(map(str, sorted(provisional))) or "-"
+
+
+def club_ratings_key(seasons: list[Season]) -> str:
+    """A cache key part that changes whenever any stored aggregate of the club may have changed.
+
+    Every scored game's date lies in a season (a calendar year is made when none covers it), and every change of
+    scores bumps the versions of the seasons covering the game, so the seasons' versions, read with the season list
+    (no extra query), stand for the state of all the club's scopes, tournaments included.
+    """
+    parts = []
+    for s in seasons:
+        try:
+            version = s.scope.version
+        except RatingScope.DoesNotExist:
+            version = -1
+        parts.append(f"{s.pk}.{version}.{s.start:%Y%m%d}.{s.end:%Y%m%d}.{s.name}")
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------- the player
+@dataclass
+class RoleLine:
+    letter: str
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return 100 * self.wins / self.games if self.games else None
+
+
+def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
+    if stats is None:
+        return []
+    return [RoleLine(letter, getattr(stats, f"{name}_games"), getattr(stats, f"{name}_wins"))
+            for letter, name in (("К", "citizen"), ("Ч", "mafia"), ("Ш", "sheriff"), ("Д", "don"))]
+
+
+def player_tournaments(player, limit: int = 20) -> list[tuple]:
+    """The latest tournaments the player played, newest first: (tournament id, name, rank, games, total), the
+    final (current) rank.
+
+    The tournaments are found from the player's latest games (the (player, date, game) index, newest first), not by
+    sorting every tournament line he ever had: a regular of ten years has a thousand of them.
+    """
+    recent: list[int] = []
+    games = PlayerGame.objects.filter(player=player, tournament__isnull=False).order_by("-date", "-game_id")
+    batch = 8 * limit
+    for start in range(0, 1_000_000, batch):
+        ids = list(games.values_list("tournament_id", flat=True)[start:start + batch])
+        recent += [t for t in dict.fromkeys(ids) if t not in recent]
+        if len(recent) >= limit or len(ids) < batch:
+            break
+    scopes = list(RatingScope.objects.filter(tournament_id__in=recent[:limit]).values_list("pk", flat=True))
+    return list(PlayerStats.objects.filter(scope_id__in=scopes, player=player)  # the (scope, player) unique index
+                .order_by("-scope__tournament__start_date", "-scope_id")
+                .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
+
+
+# ---------------------------------------------------------------------------------------------- the club
+@dataclass
+class ClubStatistics:
+    scope: RatingScope
+    rulesets: list[dict]
+    months: list[dict]
+    games: int
+    most_active: list[PlayerStats]
+
+
+def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
+    summary, _ = cached_value(("summary", scope.pk, scope.version), lambda: season_summary(scope))
+    rulesets = []
+    for entry in summary.get("rulesets", []):
+        n = entry["games"] or 1
+        rulesets.append({**entry, "red_share": 100 * entry["red"] / n, "black_share": 100 * entry["black"] / n,
+                         "draw_share": 100 * entry["draw"] / n})
+    months = summary.get("months", [])
+    peak = max((m["games"] for m in months), default=0) or 1
+    months = [{**m, "width": round(100 * m["games"] / peak, 1)} for m in months]
+    most_active = list(PlayerStats.objects.filter(scope=scope).select_related("player").order_by("-games", "rank")[:top])
+    return ClubStatistics(scope=scope, rulesets=rulesets, months=months, games=summary.get("games", 0),
+                          most_active=most_active)
+
+
+def season_summary(scope: RatingScope) -> dict:
+    """The club statistics of a season: results per rule set, games per month (computed when read)."""
+    games = counting_games().filter(scope.games_q())
+    by_ruleset: dict[str, dict] = {}
+    for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
+        entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
+        entry["games"] += n
+        entry[result] += n
+    months = [{"month": row["m"].strftime("%Y-%m"), "start": row["m"], "games": row["n"]} for row in
+              games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
+    first_last = games.aggregate(first=Min("date"), last=Max("date"))
+    return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,
+            "games": sum(e["games"] for e in by_ruleset.values()),
+            "first": first_last["first"].isoformat() if first_last["first"] else None,
+            "last": first_last["last"].isoformat() if first_last["last"] else None}

@@ -1,0 +1,121 @@
+"""Standings tables' rows as plain values for the templates' row partials (`{% partialdef %}` in
+`ratings/_standings_table.html` and `ratings/_card_body.html`): Python reads and formats, the templates write the
+HTML.
+
+A table of a few hundred rows is read with `values_list`, its numbers formatted here as the `|points` and
+`|floatformat:"3"` filters do (the locale's decimal separator, never thousands separators) and its links built
+from one reversed URL, so the row partial is a few variable lookups per cell, no filters and no `{% url %}`. The
+rendered table is cached under the scope's version (`ratings.standings.views._standings_table`, the player card's
+`selectors.cached`), so a render happens once per change of the scope, whatever the number of readers.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.urls import reverse
+from django.utils.formats import get_format
+from django.utils.translation import gettext as _
+
+from games.i18n import role_letter
+from ratings.models import PlayerStats, RatingScope
+from ratings.standings.selectors import label_of
+
+THOUSANDTH = Decimal("0.001")
+
+
+def _points(value: Decimal, sep: str) -> str:
+    """As the `|points` filter: at most 3 decimals, no trailing zeros."""
+    number = value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP).normalize()
+    if number == 0:
+        return "0"
+    return f"{number:f}".replace(".", sep)
+
+
+def _three(value: Decimal, sep: str) -> str:
+    """As `|floatformat:"3"`: exactly 3 decimals."""
+    return f"{value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP):f}".replace(".", sep)
+
+
+def _url_of(name: str) -> str:
+    """The URL pattern `name` with a "%d" for its one id: reversed once per table, not once per row."""
+    return reverse(name, args=[0]).replace("/0/", "/%d/")
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    rank: int
+    url: str
+    nickname: str
+    games: int
+    wins: int
+    main: str
+    extras: str
+    total: str
+    average: str
+    ties: list[int]  # the footnotes of the decided ties this row is part of
+    provisional: bool  # a game of this player is under protest
+
+
+def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[StandingsRow], list[str]]:
+    """The rows of the scope's table and the footnotes of the ties a tie-breaker decided.
+
+    A decided tie is marked on both of its rows (the tie-breaker describes the pair, not the lower player alone):
+    a footnote number in the tie-breaker column, and under the table «¹ Места 3 и 4: суммы равны, порядок решил
+    показатель «…»»."""
+    sep, profile = get_format("DECIMAL_SEPARATOR"), _url_of("player_detail")
+    stored = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
+        "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
+    marks: list[list[int]] = [[] for _row in stored]
+    notes = []
+    for i, row in enumerate(stored):
+        if row[8] and i > 0:
+            notes.append(_("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
+                         % {"upper": stored[i - 1][0], "lower": row[0], "label": label_of(row[8])})
+            marks[i - 1].append(len(notes))
+            marks[i].append(len(notes))
+    rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
+                         main=_points(main, sep), extras=_points(extras, sep), total=_points(total, sep),
+                         average=_three(total / games if games else Decimal(0), sep), ties=refs,
+                         provisional=player_id in provisional)
+            for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs
+            in zip(stored, marks, strict=True)]
+    return rows, notes
+
+
+@dataclass(frozen=True)
+class GameRow:
+    date: dt.date  # shown with the SHORT_DATE_FORMAT
+    url: str
+    tournament: str
+    number: int
+    role: str
+    won: bool
+    total: str
+
+
+def profile_games_rows(games: list[dict]) -> list[GameRow]:
+    """The rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
+    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("games:game_detail")
+    return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
+                    number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
+                    total=_points(g["total"], sep))
+            for g in games]
+
+
+@dataclass(frozen=True)
+class TournamentRow:
+    url: str
+    name: str
+    rank: int
+    games: int
+    total: str
+
+
+def player_tournaments_rows(rows: list[tuple]) -> list[TournamentRow]:
+    """The rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
+    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("ratings:tournament_standings")
+    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=_points(total, sep))
+            for tournament_id, name, rank, games, total in rows]

@@ -1,0 +1,500 @@
+"""Writes of the stored ratings: per-game facts, per-scope aggregates, rating history.
+
+`refresh(game_ids)` runs in the scoring transaction (`ratings.receivers` on `games.signals.scores_changed`). Its
+cost follows what changed, not the season:
+
+* the `PlayerGame` facts of the games are rebuilt in memory and compared with the stored ones; games whose facts
+  did not change (a sign-off, the other games of a rescored tournament) are left alone — nothing else runs for them;
+* each scope holding a changed game (the tournament, the seasons covering its date) has its `PlayerStats` updated
+  incrementally: the changed games' old rows subtracted, the new ones added, the few hundred players re-ranked in
+  Python; only the rows whose values or rank moved are written;
+* the `RatingPoint` history is rewritten from the first changed game on, starting from the cumulative totals the
+  stats give (no scan of the earlier history): at once for a short tail — a new game at the end is an append —
+  and by the task worker for a long one (`recompute_history`), the pages saying "пересчитывается" meanwhile;
+* the club statistics are computed when read (`ratings.standings.selectors.club_statistics`, cached per scope version);
+* the club Elo follows the same rule (`ratings.elo.services`).
+
+`recompute_scope` / `recompute_all` rebuild everything from the seat scores (one SQL aggregate per scope): after an
+upgrade, for a moved season, and as the reference the tests compare the incremental path with.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+import random
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+
+from django.db import connection, transaction
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+from django_tasks import task
+
+from club.db import insert_rows, raw_rows, update_rows
+from club.models import Club, Player
+from games.models import Day, Game, Night, RuleSetVersion, Seat
+from games.visibility import counting_games
+from ratings.elo import services as services_elo
+from ratings.keys import history_key
+from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
+from ratings.standings.ranking import PlayerRecord, draw_lots, rank
+from ratings.statistics.registry import FACT_KEYS, FACTS, STAT_FIELDS, STATISTICS, GameFacts, SeatFacts
+from ratings.tasks import pause_for_tests, requeue, stale_reason
+
+CHUNK = 2000  # games per streamed chunk
+UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
+
+
+def counted_games():
+    """Games that count in scores and standings (Game.counts, as a queryset)."""
+    return counting_games()  # hidden results (games.visibility) count nowhere until revealed
+
+
+# ---------------------------------------------------------------------------------------------- entry points
+def refresh(game_ids: Iterable[int]) -> None:
+    """Bring the stored ratings up to date after these games were (re)scored. Call inside the scoring transaction.
+
+    Creates the scopes the games belong to when missing (their tournament, the club's seasons covering their
+    dates): scopes are made here, when games are scored, never by a page that reads them.
+    """
+    game_ids = list(game_ids)
+    if not game_ids:
+        return
+    with transaction.atomic():
+        old_rows = _stored_facts(game_ids)
+        new_rows = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(counted_games().filter(
+            pk__in=game_ids)) for r in chunk}
+        changed = _changed_games(old_rows, new_rows)
+        if not changed:
+            return
+        old = [r for r in old_rows.values() if r["game_id"] in changed]
+        new = [r for r in new_rows.values() if r["game_id"] in changed]
+        PlayerGame.objects.filter(game_id__in=changed).delete()
+        _insert_facts(new)
+        touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
+                   | set(Game.objects.filter(pk__in=changed).values_list("club_id", "tournament_id", "date", "pk")))
+        since = min((date, pk) for _, _, date, pk in touched)
+        tournament_ids = {t for _, t, _, _ in touched if t}
+        dates_by_club: dict[int, set[dt.date]] = {}
+        for club_id, _, date, _ in touched:
+            dates_by_club.setdefault(club_id, set()).add(date)
+        rulesets = set(Game.objects.filter(pk__in=changed).values_list("ruleset_id", flat=True))
+        for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
+            update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)],
+                         since=since, rulesets=rulesets)
+        # Elo reads only who played on which side, the result and the date: a change of points leaves it alone.
+        elo_key = ("player_id", "role", "won", "date", "club_id")
+
+        def sides(rows):
+            found: dict[int, set] = {}
+            for r in rows:
+                found.setdefault(r["game_id"], set()).add(tuple(r[k] for k in elo_key))
+            return found
+
+        before, after = sides(old), sides(new)
+        moved = {g for g in before.keys() | after.keys() if before.get(g) != after.get(g)}
+        services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
+
+
+def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since: tuple[dt.date, int],
+                 rulesets: set[int]) -> None:
+    """Apply changed games to a scope: stats by difference, history from `since` (inline or queued), version."""
+    if scope.refreshed_at is None:  # a scope never computed (just made): build it whole, once
+        recompute_scope(scope)
+        return
+    with transaction.atomic():
+        RatingScope.objects.select_for_update().filter(pk=scope.pk).first()
+        if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
+            scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
+        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+        values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
+        for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
+            _add(values, row, sign)
+        _store_stats(scope, {p: v for p, v in values.items() if v["games"] > 0}, stored)
+        schedule_history(scope, since)
+        scope.refreshed_at = timezone.now()
+        scope.save(update_fields=["ruleset", "refreshed_at"])
+        bump_versions(RatingScope.objects.filter(pk=scope.pk))
+        scope.refresh_from_db(fields=["version"])
+
+
+def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
+                    rebuild_games: bool = False) -> None:
+    """Recompute a scope's table (one SQL aggregate) and history (from `since` = (date, game id) on; all if None)."""
+    with transaction.atomic():
+        if rebuild_games:
+            PlayerGame.objects.filter(scope.games_q()).delete()
+            _store_player_games(counted_games().filter(scope.games_q()))
+        scope.ruleset_id = _scope_ruleset_id(scope)
+        _store_stats(scope, {row["player_id"]: row for row in _stats_values(scope)})
+        PendingTail.objects.filter(key=history_key(scope.pk)).delete()
+        _store_history(scope, since)
+        scope.refreshed_at = timezone.now()
+        scope.save(update_fields=["ruleset", "refreshed_at"])
+        bump_versions(RatingScope.objects.filter(pk=scope.pk))
+        scope.refresh_from_db(fields=["version"])
+
+
+def recompute_all(club=None) -> int:
+    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench)."""
+    scopes = 0
+    games = counted_games() if club is None else counted_games().filter(club=club)
+    PlayerGame.objects.filter(**({} if club is None else {"club": club})).delete()
+    _store_player_games(games)
+    tournament_ids = set(games.exclude(tournament=None).values_list("tournament_id", flat=True).distinct())
+    for scope in _tournament_scopes(tournament_ids):
+        recompute_scope(scope)
+        scopes += 1
+    dates_by_club: dict[int, set[dt.date]] = {}
+    for club_id, date in games.values_list("club_id", "date").distinct():
+        dates_by_club.setdefault(club_id, set()).add(date)
+    for scope in _season_scopes(dates_by_club):
+        recompute_scope(scope)
+        scopes += 1
+    for club_id in (Club.objects.values_list("pk", flat=True) if club is None else [club.pk]):
+        services_elo.recompute(club_id)
+    return scopes
+
+
+def season_changed(season: Season) -> None:
+    """A club admin created or moved a season: rebuild its table and history."""
+    scope, _ = RatingScope.objects.get_or_create(season=season, defaults={"kind": RatingScope.Kind.SEASON,
+                                                                          "club_id": season.club_id})
+    recompute_scope(scope)
+
+
+def bump_versions(scopes) -> None:
+    scopes.update(version=F("version") + 1)
+
+
+def invalidate_standings(tournament_ids: Iterable[int | None], club_ids: Iterable[int | None]) -> None:
+    """Scores or protests changed: bump the stored versions the page caches are keyed by (the tournaments' scopes
+    and every season of the clubs)."""
+    tournament_ids = [i for i in tournament_ids if i is not None]
+    club_ids = [i for i in club_ids if i is not None]
+    bump_versions(RatingScope.objects.filter(Q(tournament_id__in=tournament_ids)
+                                             | Q(kind=RatingScope.Kind.SEASON, club_id__in=club_ids)))
+
+
+def store_lots(tournament_id: int, lots: dict[int, int]) -> None:
+    """Keep a tournament's lot as an import carried it (player id -> number; drawn once, 000 T6.2.4)."""
+    for player_id, number in lots.items():
+        Lot.objects.update_or_create(tournament_id=tournament_id, player_id=player_id, defaults={"number": number})
+
+
+# ---------------------------------------------------------------------------------------------- scopes
+
+
+def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
+    from games.models import Tournament
+
+    existing = {s.tournament_id: s for s in RatingScope.objects.filter(tournament_id__in=tournament_ids)}
+    for t in Tournament.objects.filter(pk__in=tournament_ids - set(existing)):
+        existing[t.pk] = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=t.club_id, tournament=t)
+    return [existing[t] for t in sorted(existing)]
+
+
+def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
+    """The seasons covering these dates; a date no season covers gets its calendar year as a season (the default)."""
+    scopes: list[RatingScope] = []
+    for club_id, dates in dates_by_club.items():
+        seasons = list(Season.objects.filter(club_id=club_id, start__lte=max(dates), end__gte=min(dates)))
+        for year in sorted({d.year for d in dates if not any(s.covers(d) for s in seasons)}):
+            # Two scorings (tables of two tournaments) may make the same new year at once: the unique constraint
+            # on the club and dates makes the second wait for the first, fail in get_or_create's savepoint and read
+            # the first's season; the scope, one to one with its season, the same.
+            season, _ = Season.objects.get_or_create(club_id=club_id, start=dt.date(year, 1, 1),
+                                                     end=dt.date(year, 12, 31), defaults={"name": str(year)})
+            seasons.append(season)
+        for season in seasons:
+            if any(season.covers(d) for d in dates):
+                scope, _ = RatingScope.objects.get_or_create(
+                    season=season, defaults={"kind": RatingScope.Kind.SEASON, "club_id": club_id})
+                scope.season = season
+                scopes.append(scope)
+    return scopes
+
+
+def _scope_ruleset_id(scope: RatingScope) -> int | None:
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        return scope.tournament.ruleset_id
+    # A season may mix rule sets: the one most of its games were played under orders the table.
+    top = (counted_games().filter(scope.games_q()).values("ruleset_id").annotate(n=Count("id"))
+           .order_by("-n", "-ruleset_id").first())
+    return top["ruleset_id"] if top else None
+
+
+# ---------------------------------------------------------------------------------------------- per-game facts
+def _chunks(games) -> Iterator[list[dict]]:
+    ids = list(games.order_by("pk").values_list("pk", flat=True))
+    for start in range(0, len(ids), CHUNK):
+        yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(
+            "pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles"))
+
+
+def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
+    return {(r["game_id"], r["player_id"]): r
+            for r in PlayerGame.objects.filter(game_id__in=game_ids).values(*FACT_FIELDS)}
+
+
+def _changed_games(old: dict[tuple[int, int], dict], new: dict[tuple[int, int], dict]) -> set[int]:
+    """The games whose stored facts differ from the rebuilt ones (a seat score, a role, a player, counting or not)."""
+    changed = {game_id for game_id, player_id in old.keys() ^ new.keys()}
+    for key, row in new.items():
+        if key[0] not in changed and row != old[key]:
+            changed.add(key[0])
+    return changed
+
+
+def _in_scope(scope: RatingScope, row: dict) -> bool:
+    if scope.kind == RatingScope.Kind.TOURNAMENT:
+        return row["tournament_id"] == scope.tournament_id
+    season = scope.season
+    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end
+
+
+def _store_player_games(games) -> int:
+    stored = 0
+    for rows in _build_facts(games):
+        stored += _insert_facts(rows)
+    return stored
+
+
+# the row's keys, then the registry's facts (ratings.statistics.registry.FACTS)
+FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", *FACT_KEYS]
+
+
+def _insert_facts(rows: list[dict]) -> int:
+    """Store PlayerGame rows (dicts of FACT_FIELDS, as _game_rows makes them) with one prepared INSERT."""
+    return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))
+
+
+def _build_facts(games) -> Iterator[list[dict]]:
+    """The PlayerGame rows of the games as dicts of FACT_FIELDS (chunked; no model instances: cheaper to compare)."""
+    difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
+    for chunk in _chunks(games):
+        ids = [g["pk"] for g in chunk]
+        seats: dict[int, list[tuple]] = {}
+        for row in Seat.objects.filter(game_id__in=ids).values_list(
+                "game_id", "number", "player_id", "role", "won", "main", "extras", "total", "tiebreak_extras",
+                "fouls", "first_night_death"):
+            seats.setdefault(row[0], []).append(row)
+        nights: dict[int, list[tuple]] = {}
+        for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
+                "game_id", "index", "kill", "don_check", "sheriff_check"):
+            nights.setdefault(row[0], []).append(row)
+        nominations: dict[int, list[dict]] = {}
+        for game_id, day_nominations in Day.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
+                "game_id", "nominations"):
+            nominations.setdefault(game_id, []).extend(day_nominations or [])
+        rows: list[dict] = []
+        for g in chunk:
+            difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
+                g["ruleset_id"], difficult_by_ruleset)
+            rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult,
+                               nominations.get(g["pk"], []))
+        yield rows
+
+
+def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+    if ruleset_id not in memo:
+        memo[ruleset_id] = RuleSetVersion.objects.get(pk=ruleset_id).ruleset().difficult_roles
+    return memo[ruleset_id]
+
+
+def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...],
+               nominations: list[dict] | None = None) -> list[dict]:
+    """The PlayerGame rows of one game: the seat's keys, then each registry fact (ratings.statistics.registry.FACTS)."""
+    best_move = game["best_move"]
+    facts = GameFacts(roles={number: role for _, number, _, role, *_ in seats},
+                      best_move=list(best_move) if best_move is not None else None,
+                      first_victim=nights[0][2] if nights and nights[0][1] == 1 else None,
+                      nights=[n[1:] for n in nights], nominations=nominations or [])
+    rows = []
+    for _, number, player_id, role, won, main, extras, total, tb_extras, fouls, fnd in seats:
+        seat = SeatFacts(number=number, role=role or "", won=won, main=main, extras=extras, total=total,
+                         tiebreak_extras=tb_extras, fouls=fouls, first_night_death=fnd, difficult=role in difficult)
+        row = dict(game_id=game["pk"], player_id=player_id, club_id=game["club_id"],
+                   tournament_id=game["tournament_id"], date=game["date"], seat=number, role=role or "")
+        row.update((fact.key, fact.compute(facts, seat)) for fact in FACTS)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------- the table
+def _stats_values(scope: RatingScope) -> Iterator[dict]:
+    """One SQL aggregate over the scope's PlayerGame rows: a dict of PlayerStats fields per player (the registry's
+    `Statistic.aggregate` of each)."""
+    aggregates = {s.key: s.aggregate() for s in STATISTICS}
+    # aliased: an annotation may not shadow the model field it sums
+    rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
+            .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
+    for row in rows:
+        yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
+
+
+def _add(values: dict[int, dict], row: dict, sign: int) -> None:
+    """Add (sign 1) or subtract (-1) one PlayerGame row's share of its player's PlayerStats values (the registry's
+    `Statistic.share` of each)."""
+    v = values.get(row["player_id"])
+    if v is None:
+        v = values[row["player_id"]] = {"player_id": row["player_id"], **{s.key: s.zero() for s in STATISTICS}}
+    for statistic in STATISTICS:
+        v[statistic.key] += sign * statistic.share(row)
+
+
+def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None) -> None:
+    """Rank the players' values (player id → PlayerStats fields) and write the rows that changed (`stored`: the
+    scope's PlayerStats rows as read, when the caller has them)."""
+    nicknames = dict(Player.objects.filter(pk__in=list(values)).values_list("pk", "nickname"))
+    records = {}
+    for player_id, row in values.items():
+        records[player_id] = PlayerRecord(
+            player=nicknames[player_id], games=row["games"], wins=row["wins"], main=row["main"],
+            extras=row["extras"], total=row["total"], tiebreak_extras=row["tiebreak_extras"],
+            wins_difficult=row["wins_difficult"], extras_difficult=row["extras_difficult"],
+            first_night_deaths=row["first_night_deaths"])
+    ruleset = RuleSetVersion.objects.get(pk=scope.ruleset_id).ruleset() if scope.ruleset_id else None
+    tiebreakers = ruleset.tiebreakers if ruleset else ()
+    lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
+    ids = {nick: pid for pid, nick in nicknames.items()}
+    if stored is None:
+        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
+            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+    stored = dict(stored)
+    create, moved, changed = [], [], []
+    for standing in rank(list(records.values()), tiebreakers, lots):
+        player_id = ids[standing.player]
+        fields = {f: values[player_id][f] for f in STAT_FIELDS}
+        fields.update(rank=standing.rank, decided_by=standing.decided_by or "")
+        old = stored.pop(player_id, None)
+        if old is None:
+            create.append((scope.pk, player_id, fields["rank"], fields["decided_by"], *(fields[f] for f in STAT_FIELDS)))
+        elif any(old[f] != fields[f] for f in STAT_FIELDS):
+            changed.append((old["id"], fields))
+        elif (old["rank"], old["decided_by"]) != (fields["rank"], fields["decided_by"]):
+            moved.append((old["id"], fields))
+    if stored:
+        PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
+    update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
+    update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
+    insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], create)
+
+
+def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
+    """The stored lot; players without one get theirs drawn now, once (000 T6.2.4, 002 III.14.6)."""
+    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+    missing = [pid for pid in players.values() if pid not in stored]
+    if missing:
+        start = max(stored.values(), default=0)
+        numbers = draw_lots([str(pid) for pid in missing], random.SystemRandom())
+        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,
+                                     number=start + numbers[str(pid)]) for pid in missing], ignore_conflicts=True)
+        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+    return {nick: stored[pid] for nick, pid in players.items() if pid in stored}
+
+
+# ---------------------------------------------------------------------------------------------- the history
+INLINE_HISTORY = 50  # games after a change rewritten in the request; a longer tail goes to the worker
+
+
+def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
+    """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long."""
+    pending = PendingTail.objects.filter(key=history_key(scope.pk)).first()
+    if pending is not None:  # a rewrite is queued: it will cover this change too
+        if since < (pending.since_date, pending.since_game):
+            pending.since_date, pending.since_game = since
+            pending.save()
+        if stale_reason(pending):  # ... unless its task is gone (failed, or lost with its worker)
+            requeue(recompute_history, pending, scope.pk)
+        return
+    date, game_id = since
+    tail = PlayerGame.objects.filter(scope.games_q(since=since)).values("game_id").distinct()
+    if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
+        _store_history(scope, since)
+        return
+    pending = PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
+    requeue(recompute_history, pending, scope.pk)
+
+
+@task()
+def recompute_history(scope_id: int) -> int:
+    """The worker's task: the queued history tail of a scope (the table is already up to date)."""
+    with transaction.atomic():
+        scope = RatingScope.objects.select_for_update().filter(pk=scope_id).first()
+        pending = PendingTail.objects.filter(key=history_key(scope_id)).first()
+        if scope is None or pending is None:
+            return 0
+        pending.delete()
+        pause_for_tests()  # the fault tests kill the worker here: the transaction, and so the marker, stay
+        written = _store_history(scope, (pending.since_date, pending.since_game))
+        bump_versions(RatingScope.objects.filter(pk=scope_id))
+        return written
+
+
+POINT_FIELDS = ["scope_id", "player_id", "game_id", "date", "seq", "n", "points", "cumulative", "rank"]
+
+
+def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int:
+    """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
+
+    The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
+    tail's (plus the scope's few hundred players), not the whole history's. Returns the points written.
+    """
+    points = RatingPoint.objects.filter(scope=scope)
+    games = PlayerGame.objects.filter(scope.games_q(since=since))
+    totals: dict[int, int] = {}  # player → cumulative points in 1/1,000,000
+    played: dict[int, int] = {}  # player → his games before the rows written (the next point's `n`)
+    seq = 0
+    if since is None:
+        points.delete()
+    else:
+        last = points.exclude(at_or_after(*since)).order_by("-seq").values_list("seq", flat=True).first()
+        seq = 0 if last is None else last + 1
+        for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
+            totals[player_id], played[player_id] = int(total * UNITS), n
+        tail = games.values("player_id").order_by("player_id").annotate(t=Sum("total"), n=Count("id"))
+        for player_id, total, n in tail.values_list("player_id", "t", "n"):
+            totals[player_id] -= int(total * UNITS)
+            played[player_id] -= n
+        totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
+        points.filter(seq__gte=seq).delete()
+    ranking = sorted(-units for units in totals.values())  # ascending: the leader first
+    rows: list[tuple] = []
+    written = 0
+    # The tail is read and written as the driver gives it (club.db.raw_rows): on SQLite a point is a float, the
+    # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
+    cumulative = (lambda units: units / UNITS) if connection.vendor == "sqlite" else (
+        lambda units: Decimal(units) / UNITS)
+    current: list[tuple] = []
+
+    def flush_game() -> None:
+        for player_id, _game_id, _date, total in current:
+            old = totals.get(player_id)
+            if old is not None:
+                del ranking[bisect.bisect_left(ranking, -old)]
+            new = (old or 0) + round(total * UNITS)
+            totals[player_id] = new
+            bisect.insort(ranking, -new)
+        for player_id, game_id, date, total in current:
+            units = totals[player_id]
+            n = played.get(player_id, 0)
+            played[player_id] = n + 1
+            rows.append((scope.pk, player_id, game_id, date, seq, n, total, cumulative(units),
+                         bisect.bisect_left(ranking, -units) + 1))
+
+    for row in raw_rows(games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total")):
+        if current and current[0][1] != row[1]:
+            flush_game()
+            seq += 1
+            current = []
+            if len(rows) >= 5000:
+                pause_for_tests()
+                written += insert_rows(RatingPoint, POINT_FIELDS, rows)
+                rows = []
+        current.append(row)
+    if current:
+        flush_game()
+    return written + insert_rows(RatingPoint, POINT_FIELDS, rows)

@@ -1,0 +1,251 @@
+"""The statistics registry: each statistic of a player is declared here once (Tabbycat's `standings/metrics.py`).
+
+A `Fact` is what one game says of one seat, stored as a `PlayerGame` column; a `Statistic` is a `PlayerStats`
+column aggregated over a scope's facts (a count of the games meeting a condition, or a sum of a fact over them),
+with its label and how it shows. Everything else reads these lists:
+
+* the model columns (`contribute_facts` / `contribute_statistics` in `ratings.models`; migrations stay ordinary
+  Django migrations, made by `makemigrations` from the fields generated here);
+* the facts of a game (`ratings.standings.services._game_rows` calls each fact's `compute`);
+* the incremental update (`ratings.standings.services._add`: `Statistic.share`) and the full recompute
+  (`ratings.standings.services._stats_values`: `Statistic.aggregate`) — the two agree by construction, and the property
+  test `ratings/tests/test_aggregates_property.py` checks that they do;
+* the player's card (`card_figures`, the statistics with a `display`) and the API's player statistics.
+
+Adding a statistic is one entry here and one migration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import models
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.protocol import BLACK_ROLES, SHERIFF
+
+POINTS = {"max_digits": 14, "decimal_places": 6}
+ZERO = Decimal(0)
+NOT_NULL = object()  # a condition's value: the fact is present (not None)
+ROLE_FIELDS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
+DON = "Д"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game's protocol says, as `ratings.standings.services._build_facts` reads it (plain values, no models)."""
+
+    roles: dict[int, str]  # seat number → role letter ("" unknown)
+    best_move: list[int] | None  # the seats the Night-1 victim named
+    first_victim: int | None  # the seat killed on Night 1
+    nights: list[tuple[int, int | None, int | None, int | None]]  # (index, kill, don check, sheriff check)
+    nominations: list[dict]  # every day's nominations in order: {"by": seat, "nominee": seat, "withdrawn": bool}
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """One seat of the game: the seat's own stored columns."""
+
+    number: int
+    role: str
+    won: bool
+    main: Decimal
+    extras: Decimal
+    total: Decimal
+    tiebreak_extras: Decimal
+    fouls: int
+    first_night_death: bool
+    difficult: bool  # the role is a "difficult card" of the game's rule set (docs/rules.md A17)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A `PlayerGame` column: what one game contributes for one seat."""
+
+    key: str
+    field: Callable[[], models.Field]
+    compute: Callable[[GameFacts, SeatFacts], Any]
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """A `PlayerStats` column: `how` = "count" (games meeting `when`) or "sum" (of `fact` over them).
+
+    `when` is a tuple of (fact, value) pairs, all of which must hold (`NOT_NULL`: the fact is present). `display`
+    is how the card and the API show it ("integer"; "points"; "percent": the share of the player's games), None
+    when they show it otherwise (the standings' columns, the role bars) or not at all.
+
+    A statistic with `compute` (game, seat → a count) brings its own fact: a `PlayerGame` column of the same key,
+    summed over the scope — one entry declares both.
+    """
+
+    key: str
+    label: Any
+    how: str = "count"
+    fact: str | None = None
+    when: tuple[tuple[str, Any], ...] = ()
+    decimal: bool = False
+    display: str | None = None
+    testid: str = field(default="", compare=False)
+    compute: Callable[[GameFacts, SeatFacts], int] | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.compute is not None:  # its own fact, summed
+            object.__setattr__(self, "how", "sum")
+            object.__setattr__(self, "fact", self.key)
+
+    def field(self) -> models.Field:
+        return models.DecimalField(**POINTS) if self.decimal else models.PositiveIntegerField(default=0)
+
+    def zero(self):
+        return ZERO if self.decimal else 0
+
+    def condition(self) -> Q:
+        return Q(**{(f"{f}__isnull" if v is NOT_NULL else f): (False if v is NOT_NULL else v) for f, v in self.when})
+
+    def holds(self, row: dict) -> bool:
+        return all((row[f] is not None) if v is NOT_NULL else row[f] == v for f, v in self.when)
+
+    def aggregate(self):
+        """The SQL aggregate over a scope's PlayerGame rows (the full recompute)."""
+        filter_ = self.condition() if self.when else None
+        if self.how == "count":
+            return Count("id", filter=filter_)
+        out = {"output_field": models.DecimalField(**POINTS)} if self.decimal else {}
+        return Coalesce(Sum(self.fact, filter=filter_), ZERO if self.decimal else 0, **out)
+
+    def share(self, row: dict):
+        """One PlayerGame row's share of the statistic (the incremental update adds or subtracts it)."""
+        if not self.holds(row):
+            return self.zero()
+        return 1 if self.how == "count" else row[self.fact]
+
+
+# ---------------------------------------------------------------------------------------------- facts
+def _seat(name: str) -> Callable[[GameFacts, SeatFacts], Any]:
+    return lambda game, seat: getattr(seat, name)
+
+
+def _best_move_blacks(game: GameFacts, seat: SeatFacts) -> int | None:
+    # 000 S7.12 / 002 III.2: the best move of the Night-1 victim; "accuracy" = the blacks it names.
+    if game.best_move is None or not game.first_victim or seat.number != game.first_victim:
+        return None
+    return sum(1 for n in set(game.best_move) if game.roles.get(n) in BLACK_ROLES)
+
+
+def _sheriff_black_finds(game: GameFacts, seat: SeatFacts) -> int:
+    if seat.role != SHERIFF:
+        return 0
+    return sum(1 for _, _, _, check in game.nights if check and game.roles.get(check) in BLACK_ROLES)
+
+
+def _don_sheriff_finds(game: GameFacts, seat: SeatFacts) -> int:
+    if seat.role != DON:
+        return 0
+    return sum(1 for _, _, check, _ in game.nights if check and game.roles.get(check) == SHERIFF)
+
+
+def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
+    # nominations this seat made of a black seat (Ч or Д); a withdrawn nomination (001 r.20–22) is not counted
+    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
+               and game.roles.get(n.get("nominee")) in BLACK_ROLES)
+
+
+def _flag():
+    return models.BooleanField(default=False)
+
+
+def _points():
+    return models.DecimalField(**POINTS)
+
+
+def _small():
+    return models.PositiveSmallIntegerField(default=0)
+
+
+FACTS: list[Fact] = [
+    Fact("won", _flag, _seat("won")),
+    Fact("main", _points, _seat("main")),
+    Fact("extras", _points, _seat("extras")),
+    Fact("total", _points, _seat("total")),
+    Fact("tiebreak_extras", _points, _seat("tiebreak_extras")),
+    Fact("difficult", _flag, _seat("difficult")),
+    Fact("fouls", _small, _seat("fouls")),
+    Fact("first_night_death", _flag, _seat("first_night_death")),
+    Fact("best_move_blacks", lambda: models.PositiveSmallIntegerField(null=True), _best_move_blacks),
+]
+
+
+# ---------------------------------------------------------------------------------------------- statistics
+STATISTICS: list[Statistic] = [
+    Statistic("games", _("Games")),
+    Statistic("wins", _("Wins"), when=(("won", True),)),
+    Statistic("main", _("points"), how="sum", fact="main", decimal=True),
+    Statistic("extras", _("extra points"), how="sum", fact="extras", decimal=True),
+    Statistic("total", _("Total"), how="sum", fact="total", decimal=True),
+    Statistic("tiebreak_extras", _("extra points"), how="sum", fact="tiebreak_extras", decimal=True),
+    Statistic("wins_difficult", _("Wins"), when=(("won", True), ("difficult", True))),
+    Statistic("extras_difficult", _("extra points"), how="sum", fact="tiebreak_extras", decimal=True,
+              when=(("difficult", True),)),
+    Statistic("first_night_deaths", _("First-night deaths"), when=(("first_night_death", True),),
+              display="integer"),
+    Statistic("fouls", _("Fouls"), how="sum", fact="fouls"),
+    *(Statistic(f"{name}_{what}", _("Games") if what == "games" else _("Wins"),
+                when=(("role", letter),) if what == "games" else (("role", letter), ("won", True)))
+      for letter, name in ROLE_FIELDS.items() for what in ("games", "wins")),
+    Statistic("best_moves", _("Best moves"), when=(("best_move_blacks", NOT_NULL),)),
+    Statistic("best_move_blacks", _("Best moves"), how="sum", fact="best_move_blacks",
+              when=(("best_move_blacks", NOT_NULL),)),
+    # as Ш: checks that found Ч or Д
+    Statistic("sheriff_black_finds", _("Sheriff's black finds"), compute=_sheriff_black_finds, display="integer",
+              testid="sheriff-finds"),
+    # as Д: checks that found the Ш
+    Statistic("don_sheriff_finds", _("Don's sheriff finds"), compute=_don_sheriff_finds, display="integer",
+              testid="don-finds"),
+    Statistic("black_nominations", _("Выставлял чёрных"), compute=_black_nominations, display="integer"),
+]
+FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not None]
+
+STAT_FIELDS = [s.key for s in STATISTICS]
+FACT_KEYS = [f.key for f in FACTS]
+
+
+def contribute_facts(model) -> None:
+    """Add the registry's fact columns to `PlayerGame` (called once, below the class)."""
+    for fact in FACTS:
+        model.add_to_class(fact.key, fact.field())
+
+
+def contribute_statistics(model) -> None:
+    """Add the registry's statistic columns to `PlayerStats` (called once, below the class)."""
+    for statistic in STATISTICS:
+        model.add_to_class(statistic.key, statistic.field())
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    label: Any
+    value: Any
+    display: str
+    testid: str
+
+
+def _shown(statistic: Statistic, stats):
+    value = getattr(stats, statistic.key)
+    if statistic.display == "percent":  # a share of the player's games
+        return 100 * value / stats.games if stats.games else None
+    return value
+
+
+def card_figures(stats) -> list[Figure]:
+    """The statistics the card and the API show as they are (those with a `display`), from a PlayerStats row."""
+    if stats is None:
+        return []
+    return [Figure(s.key, s.label, _shown(s, stats), s.display, s.testid or f"stat-{s.key}")
+            for s in STATISTICS if s.display]
