@@ -1,5 +1,6 @@
 """Project-wide pytest fixtures."""
 
+import functools
 import os
 from pathlib import Path
 
@@ -109,11 +110,35 @@ def _needs_the_database(item) -> bool:
 PAGE_WALKS = {"test_accessibility.py", "test_site_layout.py", "test_csp_browser.py"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     _leave_out_pure_tests_on_postgres(config, items)
-    if config.getoption("dist", "no") == "loadgroup":
-        _group_for_workers(items)
+    # The browser tests first: they are the longest, and the worker that starts them early ends with the other.
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)  # stable: file order kept
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist
+def pytest_xdist_make_scheduler(config, log):
+    """`./dev.sh test` runs two pytest-xdist workers (`-n 2 --dist loadfile`): every test file is one unit of work,
+    so its module fixtures (a server, a database of its own) are made once and never twice at the same time, and
+    the files of browser tests are two units: the ones that play through the site with timers and polls run one
+    after another on one worker, never sharing the cores with each other; the page walks are the other."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BrowserFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _work_unit(nodeid.split("::", 1)[0])
+
+    return BrowserFilesTogether(config, log)
+
+
+@functools.cache
+def _work_unit(path: str) -> str:
+    name = Path(path).name
+    if "pytest.mark.browser" not in (Path(__file__).parent / path).read_text(encoding="utf-8"):
+        return path
+    return "browser pages" if name in PAGE_WALKS else "browser"
 
 
 def _leave_out_pure_tests_on_postgres(config, items) -> None:
@@ -126,17 +151,3 @@ def _leave_out_pure_tests_on_postgres(config, items) -> None:
         config.hook.pytest_deselected(items=pure)
         items[:] = [item for item in items if _needs_the_database(item)]
 
-
-def _group_for_workers(items) -> None:
-    """Two pytest-xdist workers (./dev.sh test, `--dist loadgroup`): the browser tests that play through the site run
-    one after another on one worker (their timers and polls are measured, so two of them never share the cores),
-    the page walks as a group of their own; every other file is a group, so its module fixtures (a server, a
-    database of its own) are made once and never twice at the same time. The browser groups go first: they are
-    the longest, and a worker that starts them early ends with the others."""
-    for item in items:
-        if item.get_closest_marker("browser"):
-            group = "browser-pages" if item.path.name in PAGE_WALKS else "browser"
-        else:
-            group = str(item.path.relative_to(item.config.rootpath))
-        item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)  # stable: file order kept

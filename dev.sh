@@ -120,7 +120,7 @@ cmd_test() {
     # Two workers (pytest-xdist): the machines have two cores. conftest.py groups the tests so that the browser
     # tests that play through the site never share the cores with each other (MAFCLUB_TEST_WORKERS=0: one process).
     if [ "${MAFCLUB_TEST_WORKERS:-2}" != 0 ]; then
-        workers=(-n "${MAFCLUB_TEST_WORKERS:-2}" --dist loadgroup)
+        workers=(-n "${MAFCLUB_TEST_WORKERS:-2}" --dist loadfile)
     fi
     pg=$(postgres_url || true)
     if [ -n "$pg" ]; then
