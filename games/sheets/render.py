@@ -23,6 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
@@ -500,8 +501,6 @@ def _collected_file(name: str) -> str | None:
     """`name` (a hashed name in production) inside STATIC_ROOT, through the static files storage; None if absent.
 
     `storage.path` joins safely (a `..` escaping STATIC_ROOT raises SuspiciousFileOperation)."""
-    from django.contrib.staticfiles.storage import staticfiles_storage
-
     try:
         path = staticfiles_storage.path(name)
     except NotImplementedError:  # a storage without local files: nothing on disk to read

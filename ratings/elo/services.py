@@ -4,6 +4,7 @@ Games are ordered by (date, game id) within a club. When games change (scored, a
 Elo of every game from the earliest changed one on is recomputed: a short tail at once, in the scoring
 transaction; a long one (more than INLINE_TAIL games) by the task worker (`recompute_elo`), with a
 `PendingTail` row saying "пересчитывается" until it is done. The recompute streams the games in chunks and starts
+from club.models import Player
 from the ratings stored before the changed game, so its cost is the tail's, not the club's history.
 """
 
@@ -156,8 +157,6 @@ def _last_rows(players: set[int]) -> list[tuple[int, float, int]]:
     """(player, Elo, games) after each player's latest stored game (players without one are left out)."""
     if not players:
         return []
-    from club.models import Player
-
     # The tail from `since` on was deleted and a player new to it has no row in it yet, so his latest row is his
     # last one before `since`: no date condition, a plain backward scan of the (player, date, game) index.
     last = EloChange.objects.filter(player_id=OuterRef("pk")).order_by("-date", "-game_id")
