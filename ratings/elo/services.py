@@ -4,7 +4,6 @@ Games are ordered by (date, game id) within a club. When games change (scored, a
 Elo of every game from the earliest changed one on is recomputed: a short tail at once, in the scoring
 transaction; a long one (more than INLINE_TAIL games) by the task worker (`recompute_elo`), with a
 `PendingTail` row saying "пересчитывается" until it is done. The recompute streams the games in chunks and starts
-from club.models import Player
 from the ratings stored before the changed game, so its cost is the tail's, not the club's history.
 """
 
@@ -18,7 +17,7 @@ from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
 from club.db import insert_rows, raw_rows
-from club.models import Club
+from club.models import Club, Player
 from games.models import Seat
 from games.page_cache import invalidate_clubs
 from games.visibility import counting_games
