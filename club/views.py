@@ -188,7 +188,7 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
-def favicon(request):
+def favicon(request):  # noqa: ARG001 — request: Django's view signature
     """Browsers ask for /favicon.ico by themselves (a PDF tab, an old browser): send them to the static icon."""
     return redirect(static("favicon.svg"), permanent=True)
 
