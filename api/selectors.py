@@ -31,7 +31,15 @@ from games.tournaments.signups.selectors import public_sheets, sheet_state
 from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
 from ratings.elo.selectors import elo_table, recomputing
 from ratings.models import EloChange, EloRating, PlayerStats, Season
-from ratings.standings.selectors import provisional_players, role_lines, scope_rows, season_scope, tournament_scope
+from ratings.standings.selectors import (
+    club_seasons,
+    default_season,
+    provisional_players,
+    role_lines,
+    scope_rows,
+    season_scope,
+    tournament_scope,
+)
 from ratings.statistics.registry import card_figures
 
 ROLE_NAMES = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
@@ -89,8 +97,6 @@ def _player(pk: int) -> Player:
 
 
 def _season_of(player: Player, season_id: int | None) -> Season | None:
-    from ratings.standings.selectors import club_seasons, default_season
-
     seasons = club_seasons(player.club)
     if season_id is None:
         return default_season(seasons)

@@ -15,6 +15,7 @@ from api.models import ApiToken
 from club.models import Club, Membership
 from club.permissions import is_club_admin
 from club.services import ServiceError
+from games.protocol.services.imports import ImportFailed, import_documents
 
 KEY_PREFIX = "mc_"
 
@@ -55,8 +56,6 @@ def api_import(*, token: ApiToken, body: bytes) -> tuple[int, dict]:
     """`POST /api/v1/imports/`: the body is one mafclub/1 document, imported into the token's club by its holder
     (games.protocol.services.imports.import_documents: the permission check, one transaction, nothing written on any problem).
     Returns the HTTP status and the answer: 201 and the report, or 400 and the problems."""
-    from games.protocol.services.imports import ImportFailed, import_documents
-
     holder = token.holder
     if not is_club_admin(holder, token.club):
         raise PermissionDenied(_("Only a club admin may import protocols."))

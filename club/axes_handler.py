@@ -20,6 +20,8 @@ from axes.helpers import get_lockout_parameters
 from django.conf import settings
 from django.db.models import Sum
 
+from club.selectors import trusted_networks
+
 IP_ONLY = "ip_address"
 USERNAME_ONLY = "username"
 
@@ -34,8 +36,6 @@ def _limit(parameter) -> int:
 
 def is_trusted_address(address: str | None) -> bool:
     """Whether the address is one of the venues' the clubs' admins trust (club.selectors.trusted_networks)."""
-    from club.selectors import trusted_networks
-
     try:
         ip = ipaddress.ip_address(address or "")
     except ValueError:

@@ -16,7 +16,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+from club.models import Club, Player
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
@@ -71,10 +74,6 @@ def pg_versions(tool: str = "pg_dump") -> tuple[int, int]:
 def has_data() -> bool:
     """Does the database hold a club's data (logins, clubs, players; games belong to a club)? An unmigrated one
     holds none, nor one with only what the migrations seed (the rule-set presets)."""
-    from django.contrib.auth import get_user_model
-
-    from club.models import Club, Player
-
     tables = set(connection.introspection.table_names())
     return any(model._meta.db_table in tables and model.objects.exists() for model in (get_user_model(), Club, Player))
 

@@ -1,9 +1,13 @@
 """Russian for every visitor until they choose otherwise with the switch in the header."""
 
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.translation import gettext as _
 
+from club.db import is_conflict, is_unavailable
 from club.language import club_language
+from club.views_errors import database_unavailable
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -29,9 +33,6 @@ class RejectNulMiddleware:
     def __call__(self, request):
         field = self._nul_field(request)
         if field is not None:
-            from django.http import HttpResponseBadRequest
-            from django.utils.translation import gettext as _
-
             message = _("Field “%(field)s”: the NUL character (\\0) is not allowed; nothing was saved.") % {
                 "field": field.replace("\x00", "\\0")[:60]}
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
@@ -67,17 +68,10 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from club.db import is_conflict, is_unavailable
-
         if is_unavailable(exception):
-            from club.views_errors import database_unavailable
-
             return database_unavailable(request)
         if not is_conflict(exception):
             return None
-        from django.http import HttpResponse
-        from django.utils.translation import gettext as _
-
         response = HttpResponse(_("The site is busy with another write; nothing was saved. Please try again in a "
                                   "moment."), status=503, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = "2"

@@ -4,6 +4,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from club.models import Membership
+from club.services import sync_admin_access
 
 
 @receiver(post_save, sender=Membership, dispatch_uid="club_membership_saved")
@@ -11,6 +12,4 @@ from club.models import Membership
 def membership_changed(sender, instance: Membership, raw: bool = False, **kwargs) -> None:
     if raw:  # loaddata: leave the fixture as it is
         return
-    from club.services import sync_admin_access
-
     sync_admin_access(instance.user)

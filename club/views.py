@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -187,7 +188,7 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
-def favicon(request):
+def favicon(request):  # noqa: ARG001 — request: Django's view signature
     """Browsers ask for /favicon.ico by themselves (a PDF tab, an old browser): send them to the static icon."""
     return redirect(static("favicon.svg"), permanent=True)
 
@@ -203,8 +204,6 @@ class ThrottledPasswordResetView(PasswordResetView):
     PERIOD_SECONDS = 3600
 
     def form_valid(self, form):
-        from django.conf import settings
-
         address = client_ip(self.request) or ""
         email = form.cleaned_data["email"]
         checks = [("reset-email", email, settings.PASSWORD_RESET_LIMIT_PER_EMAIL)]

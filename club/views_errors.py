@@ -62,7 +62,7 @@ def permission_denied(request, exception=None):
     return render_error(request, 403, {"exception": message, "signed_out": signed_out, "path": request.path})
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request, exception=None):  # noqa: ARG001 — exception: Django's handler404 signature
     return render_error(request, 404)
 
 

@@ -1,17 +1,18 @@
 from django.apps import AppConfig
+from django.apps import apps as global_apps
 from django.db.models.signals import post_migrate
 
+from games.rules.ruleset import PRESETS
 
-def ensure_presets(sender, *, apps=None, using="default", **kwargs) -> None:
+
+def ensure_presets(sender, *, apps=None, using="default", **kwargs) -> None:  # noqa: ARG001 — sender: post_migrate calls receiver(sender=..., **kwargs)
     """Keep the four rule-set presets present after every migrate and flush (docs/rules.md, Decisions).
 
     The data migration seeds them; `flush` (used by tests that commit, and by admins) would leave a site without
     them, so they are restored from the code here. Existing rows are never changed.
     """
-    from games.rules.ruleset import PRESETS
-
     if apps is None:  # `flush` sends the signal without the migration state
-        from django.apps import apps
+        apps = global_apps
     try:
         RuleSetVersion = apps.get_model("games", "RuleSetVersion")
     except LookupError:  # migrating backwards past the model

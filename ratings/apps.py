@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_save, pre_save
 
 
 class RatingsConfig(AppConfig):
@@ -20,8 +21,6 @@ class RatingsConfig(AppConfig):
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
         signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")
-
-        from django.db.models.signals import post_save, pre_save
 
         from club.models import Club
 

@@ -16,8 +16,9 @@ def scores_changed(sender, *, game_ids, tournament_ids, club_ids, **kwargs) -> N
     services.invalidate_standings(tournament_ids, club_ids)
 
 
-def protest_settled(sender, *, game_ids, tournament_ids, club_ids, **kwargs) -> None:
-    """A protest was rejected: the scores stand, the provisional marks go; the cached tables are stale."""
+def protest_settled(sender, *, tournament_ids, club_ids, **kwargs) -> None:
+    """A protest was rejected: the scores stand (its games need no rebuild), the provisional marks go; the cached
+    tables are stale."""
     services.invalidate_standings(tournament_ids, club_ids)
 
 

@@ -96,7 +96,7 @@ def _seat_numbers(payload: dict, key: str) -> list[int]:
         raise ActionRefused(_("Name up to three seat numbers.")) from None
 
 
-def _vote_counts(payload: dict, key: str) -> dict[int, Any]:
+def _vote_counts(payload: dict, key: str) -> dict[int, Any]:  # noqa: ARG001 — key: every payload reader is called as reader(payload, key)
     """The counts a vote round sends (`v<seat>`), as typed; the handler reads the candidates' ones."""
     return {int(k[1:]): v for k, v in payload.items() if _VOTE_KEY.fullmatch(k)}
 

@@ -25,7 +25,7 @@ def _current_day(ctx: Ctx) -> tuple[int, Day]:
     return index, day
 
 
-def _speech(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _speech(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
     index, day = _current_day(ctx)
     order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
@@ -172,7 +172,7 @@ def _lift(ctx: Ctx, payload: LiftInput) -> ActionResult:
     return ActionResult(ctx.game, "lift", "board")
 
 
-def _to_night(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _to_night(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     index, day = _current_day(ctx)
     protocol = ctx.protocol()
     state = vote_state(protocol, ctx.ruleset, index)

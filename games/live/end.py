@@ -158,7 +158,7 @@ def _extra_approve(ctx: Ctx, payload: SeatNumber) -> ActionResult:
                         log={"points": str(extra.points)})
 
 
-def _sign(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _sign(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """Sign-off: the whole protocol must pass the engine; then it is read-only (protests aside)."""
     protocol = ctx.protocol()
     pending = awaiting_approval(protocol, ctx.ruleset)

@@ -61,7 +61,7 @@ def _check(ctx: Ctx, payload: NightSeat, attr: str) -> ActionResult:
     return ActionResult(ctx.game, attr, "board", seat)
 
 
-def _to_day(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _to_day(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     kind, index = ctx.phase()
     if kind != "N":
         ctx.refuse(_("It is day already."))

@@ -80,7 +80,7 @@ def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
     return ActionResult(ctx.game, "seat_clear", "board", number)
 
 
-def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """A random seating of the players already picked (000 4.1.1: random draw by the table judge)."""
     _not_from_schedule(ctx)
     ctx.snap.all_seats()
@@ -96,7 +96,7 @@ def _seats_draw(ctx: Ctx, payload: NoInput) -> ActionResult:
     return ActionResult(ctx.game, "seats_draw", "board", message=_("Seats drawn at random."))
 
 
-def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """The same players as the last game at this table, their seats drawn at random (000 4.1.1): one tap."""
     _not_from_schedule(ctx)
     if Seat.objects.filter(game=ctx.game).exists():
@@ -181,7 +181,7 @@ def _role_correct(ctx: Ctx, payload: RoleInput) -> ActionResult:
     return ActionResult(ctx.game, "role_correct", "board", number, message, log={"was": was})
 
 
-def _start(ctx: Ctx, payload: NoInput) -> ActionResult:
+def _start(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """Night 0 is over: Day 1 begins with seat 1's speech (000 4.3.1)."""
     if Seat.objects.filter(game=ctx.game).count() != 10:
         ctx.refuse(_("%(clause)s: a game has exactly 10 seats; fill every seat first.") % {

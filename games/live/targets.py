@@ -145,7 +145,7 @@ def _undo(ctx: Ctx, payload: dict) -> None:
     raise ActionRefused(_("The last action is not the one this screen showed; look again before undoing."))
 
 
-def _start(ctx: Ctx, payload: dict) -> None:
+def _start(ctx: Ctx, payload: dict) -> None:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     if ctx.game.status != Game.Status.DRAFT and GameAction.objects.filter(game=ctx.game, kind="start",
                                                                          undone=False).exists():
         raise AlreadyDone(_("The game has started already (sent twice)."))

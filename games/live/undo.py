@@ -137,7 +137,7 @@ def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:
         ctx.refuse(_("The game is finished: only the head judge (or a club admin) reopens the result."))
 
 
-def undo(ctx: Ctx, payload: NoInput) -> ActionResult:
+def undo(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """Undo the last action still in effect (the log keeps it, marked undone)."""
     last = (GameAction.objects.filter(game=ctx.game, undone=False).exclude(kind="undo")
             .order_by("-seq").first())

@@ -77,7 +77,7 @@ def judge_action(request, pk: int, kind: str):
     return response
 
 
-def _fouls_fragment(request, result, message: str) -> HttpResponse:
+def _fouls_fragment(request, result, message: str) -> HttpResponse:  # noqa: ARG001 — request: Django's view signature
     """A foul ±1 re-renders only that seat's foul cell and the version (no protocol load, no extra query)."""
     context = {"seat": {"number": result.seat, "fouls": result.fouls, "alive": True, "consequence": message},
                "version": result.game.version, "message": message, "level": "success", "game_pk": result.game.pk,
@@ -92,7 +92,7 @@ def _fouls_fragment(request, result, message: str) -> HttpResponse:
 
 @require_GET
 @cache_control(no_cache=True)
-def judge_service_worker(request):
+def judge_service_worker(request):  # noqa: ARG001 — request: Django's view signature
     """The judge screen's service worker (templates/games/judge_sw.js). Served from /games/ so that it may control
     /games/<pk>/judge/ (a worker's scope lies under its script's folder); it holds nothing secret."""
     script = render_to_string("games/judge_sw.js", {"static_network_first": settings.DEBUG})

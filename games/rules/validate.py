@@ -363,7 +363,7 @@ class Replay:
     def _day(self, index: int, code: str, where: str) -> None:
         day = self.protocol.days[index]
         number = index + 1
-        self._check_nominations(day, index, where)
+        self._check_nominations(day, where)
         # a malformed log may have more days than nights + 1 (reported by check_phase_count): do not crash
         previous_kill = self.protocol.nights[index - 1].kill if 1 <= index <= len(self.protocol.nights) else None
         self._removals(code, after_vote=False, farewell={previous_kill} if previous_kill else set())
@@ -384,7 +384,7 @@ class Replay:
                                        clause=cite(self.ruleset, "002 I.1.4", "001 r.4", "003 l.64"), code=code))
         self._removals(code, after_vote=True, farewell=set(day.out))
 
-    def _check_nominations(self, day: Day, index: int, where: str) -> None:
+    def _check_nominations(self, day: Day, where: str) -> None:
         """docs/rules.md I11–I13 (000 4.4.2–4.4.4; 001 r.20–22; 002 I.6.8–6.9; 003 l.24, l.47–49)."""
         if day.nominations is None:
             return

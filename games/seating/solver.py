@@ -487,7 +487,7 @@ def _seats_cp_sat(block: Sequence[Sequence[Sequence[int]]], start: int, locks: l
                   seed: int) -> list[list[int]]:
     """Seats with some of them locked: a pre-coloured edge colouring, which no simple path-flipping handles, so
     OR-Tools CP-SAT places everyone else (each seat once per table, each participant's seats distinct)."""
-    from ortools.sat.python import cp_model
+    from ortools.sat.python import cp_model  # noqa: PLC0415 — heavy import (OR-Tools), only when a seat is locked
 
     n = TABLE_SIZE
     model = cp_model.CpModel()

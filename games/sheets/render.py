@@ -23,6 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.db.models import Count, Max
 from django.template.loader import render_to_string
@@ -386,7 +387,7 @@ def round_sheet_limit(tournament: Tournament, user) -> int:
     return max(1, min(tournament_tables(tournament), STAFF_MAX_SHEETS))
 
 
-def too_large_message(tournament: Tournament, size: int, limit: int) -> str:
+def too_large_message(size: int, limit: int) -> str:
     if limit >= STAFF_MAX_SHEETS:
         return _("This document would have %(size)s sheets; at most %(limit)s fit in one document. Print it "
                  "round by round or in smaller ranges of games.") % {"size": size, "limit": limit}
@@ -428,7 +429,7 @@ def round_sheets(tournament: Tournament, user, *, stage: str | None = None, roun
         present = {g.table for g in picked}
         size = len(picked) + sum(1 for table in range(1, tables + 1) if table not in present)
         if size > max_sheets:
-            raise RoundTooLarge(too_large_message(tournament, size, max_sheets))
+            raise RoundTooLarge(too_large_message(size, max_sheets))
     ids = [g.pk for g in picked]
     loaded = {g.pk: g for g in with_protocol(Game.objects.filter(pk__in=ids)).select_related("judge")
               .prefetch_related("seats__score_items")}
@@ -500,8 +501,6 @@ def _collected_file(name: str) -> str | None:
     """`name` (a hashed name in production) inside STATIC_ROOT, through the static files storage; None if absent.
 
     `storage.path` joins safely (a `..` escaping STATIC_ROOT raises SuspiciousFileOperation)."""
-    from django.contrib.staticfiles.storage import staticfiles_storage
-
     try:
         path = staticfiles_storage.path(name)
     except NotImplementedError:  # a storage without local files: nothing on disk to read
@@ -512,7 +511,7 @@ def _collected_file(name: str) -> str | None:
 def static_url_fetcher(**kwargs):
     """A WeasyPrint URL fetcher that serves the sheet's static files from disk and fails loudly otherwise
     (a missing font must not silently fall back to whatever the machine has installed)."""
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # noqa: PLC0415 — heavy import (WeasyPrint), only when a PDF is made
 
     class StaticDiskFetcher(URLFetcher):
         def fetch(self, url, headers=None):
@@ -543,7 +542,7 @@ def _drop_parsed_stylesheet() -> None:
 
 
 def render_pdf(html: str) -> bytes:
-    from weasyprint import HTML  # heavy import: only when a PDF is made
+    from weasyprint import HTML  # noqa: PLC0415 — heavy import: only when a PDF is made
 
     return HTML(string=html, base_url=SHEET_BASE_URL, url_fetcher=static_url_fetcher()).write_pdf()
 
@@ -554,8 +553,8 @@ def sheet_stylesheet():
     Every sheet PDF is laid out with the same stylesheet and fonts, so neither the CSS nor the four TTFs are parsed
     and registered with Fontconfig again for each render. Keyed on the stylesheet's static URL (a new deploy's
     hashed name is a new stylesheet)."""
-    from weasyprint import CSS
-    from weasyprint.text.fonts import FontConfiguration
+    from weasyprint import CSS  # noqa: PLC0415 — heavy import (WeasyPrint), only when a PDF is made
+    from weasyprint.text.fonts import FontConfiguration  # noqa: PLC0415 — heavy import (WeasyPrint), only when a PDF is made
 
     url = urljoin(SHEET_BASE_URL, static(SHEET_CSS))
     cached = getattr(_parsed, "sheet", None)
@@ -574,7 +573,7 @@ def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE, l
 
 def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> bytes:
     """One PDF: every sheet on two A4 landscape pages (front, back)."""
-    from weasyprint import HTML  # heavy import: only when a PDF is made
+    from weasyprint import HTML  # noqa: PLC0415 — heavy import: only when a PDF is made
 
     css, font_config = sheet_stylesheet()
     html = render_sheets_html(sheets, language=language, link_stylesheet=False)

@@ -148,7 +148,7 @@ def _act_hide(request, t, d):
     return _("Done: %(n)d game(s) of those rounds are for the judge staff only now.") % {"n": hidden}
 
 
-def _act_reveal(request, t, d):
+def _act_reveal(request, t, d):  # noqa: ARG001 — d: every action of the table is called as act(request, tournament, data)
     schedule.results_reveal(tournament=t, by=request.user)
     return _("All results revealed.")
 

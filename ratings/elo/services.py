@@ -17,7 +17,7 @@ from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
 from club.db import insert_rows, raw_rows
-from club.models import Club
+from club.models import Club, Player
 from games.models import Seat
 from games.page_cache import invalidate_clubs
 from games.visibility import counting_games
@@ -156,8 +156,6 @@ def _last_rows(players: set[int]) -> list[tuple[int, float, int]]:
     """(player, Elo, games) after each player's latest stored game (players without one are left out)."""
     if not players:
         return []
-    from club.models import Player
-
     # The tail from `since` on was deleted and a player new to it has no row in it yet, so his latest row is his
     # last one before `since`: no date condition, a plain backward scan of the (player, date, game) index.
     last = EloChange.objects.filter(player_id=OuterRef("pk")).order_by("-date", "-game_id")

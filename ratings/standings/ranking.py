@@ -101,7 +101,7 @@ def _first_night_deaths(record: PlayerRecord) -> int:
 
 
 # The lot has no value over the record: it is drawn once and stored (docs/rules.md D8); `rank()` reads it from `lots`.
-METRICS[LOT] = Metric(LOT, *TIEBREAKER_LABELS[LOT], lambda record: None)
+METRICS[LOT] = Metric(LOT, *TIEBREAKER_LABELS[LOT], lambda record: None)  # noqa: ARG005 — record: every metric is called with the record
 
 
 @dataclass

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from games.models import Protest, Seat, Tournament
+from games.rules.interchange import points_json
 from games.visibility import counting_games
 from ratings.keys import history_key, pending_key
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
@@ -133,8 +134,6 @@ def standings_json(tournament: Tournament) -> dict[str, Any]:
 
 
 def _num(value):
-    from games.rules.interchange import points_json
-
     return points_json(value)
 
 

@@ -33,7 +33,7 @@ from django_tasks import task
 
 from club.db import insert_rows, raw_rows, update_rows
 from club.models import Club, Player
-from games.models import Day, Game, Night, RuleSetVersion, Seat
+from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
@@ -188,8 +188,6 @@ def store_lots(tournament_id: int, lots: dict[int, int]) -> None:
 
 
 def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
-    from games.models import Tournament
-
     existing = {s.tournament_id: s for s in RatingScope.objects.filter(tournament_id__in=tournament_ids)}
     for t in Tournament.objects.filter(pk__in=tournament_ids - set(existing)):
         existing[t.pk] = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=t.club_id, tournament=t)

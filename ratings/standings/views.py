@@ -26,7 +26,7 @@ def _int(value) -> int | None:
         return None
 
 
-def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[str, bool]:
+def _standings_table(request, scope: RatingScope | None, csv_url: str) -> tuple[str, bool]:  # noqa: ARG001 — request: Django's view signature
     if scope is None:  # nothing scored yet: the scope is created when the first game is scored
         return render_to_string("ratings/_standings_table.html", {"rows": [], "csv_url": ""}), False
     provisional = selectors.provisional_players(scope)
@@ -58,14 +58,14 @@ def _csv_response(name: str, header: list[str], rows) -> HttpResponse:
     return response
 
 
-def tournament_standings_csv(request, pk: int):
+def tournament_standings_csv(request, pk: int):  # noqa: ARG001 — request: Django's view signature
     tournament = get_object_or_404(Tournament, pk=pk)
     data = selectors.standings_json(tournament)
     return _csv_response(f"standings-{tournament.pk}.csv", CSV_COLUMNS,
                          ([row[c] for c in CSV_COLUMNS] for row in data["rows"]))
 
 
-def tournament_standings_json(request, pk: int):
+def tournament_standings_json(request, pk: int):  # noqa: ARG001 — request: Django's view signature
     tournament = get_object_or_404(Tournament, pk=pk)
     return JsonResponse(selectors.standings_json(tournament), json_dumps_params={"ensure_ascii": False})
 
@@ -88,7 +88,7 @@ def club_rating(request):
     return render(request, template, {"club": club, "seasons": seasons, "season": season, "table": table})
 
 
-def season_standings_csv(request, pk: int):
+def season_standings_csv(request, pk: int):  # noqa: ARG001 — request: Django's view signature
     season = get_object_or_404(Season, pk=pk)
     scope = selectors.season_scope(season)
     rows = selectors.scope_rows(scope) if scope is not None else []

@@ -128,7 +128,7 @@ class Statistic:
 
 # ---------------------------------------------------------------------------------------------- facts
 def _seat(name: str) -> Callable[[GameFacts, SeatFacts], Any]:
-    return lambda game, seat: getattr(seat, name)
+    return lambda game, seat: getattr(seat, name)  # noqa: ARG005 — game: every fact is called as fact(game, seat)
 
 
 def _best_move_blacks(game: GameFacts, seat: SeatFacts) -> int | None:

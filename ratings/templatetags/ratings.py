@@ -3,6 +3,8 @@ from django.utils.dateformat import format as format_date
 from django.utils.translation import gettext as _
 
 from club.templatetags.points import points
+from ratings.elo.selectors import game_elo as changes
+from ratings.standings.selectors_home import elo_top, season_top
 
 register = template.Library()
 
@@ -10,8 +12,6 @@ register = template.Library()
 @register.simple_tag
 def game_elo(game):
     """The Elo changes of a game by player id (the protocol page; one query; empty for a game that does not count)."""
-    from ratings.elo.selectors import game_elo as changes
-
     return changes(game) if game.counts else {}
 
 
@@ -23,8 +23,6 @@ def elo_of(changes, player_id):
 @register.inclusion_tag("ratings/_home_top.html")
 def home_top(club):
     """The home page's season top ten and Elo top five."""
-    from ratings.standings.selectors_home import elo_top, season_top
-
     season, top = season_top(club)
     return {"season": season, "top": top, "elo": elo_top(club)}
 
