@@ -10,10 +10,10 @@ from games.tournaments.signups.urls import urlpatterns as signup_urls
 
 app_name = "games"
 urlpatterns = [
-    path("", views.tournament_list, name="tournament_list"),
+    path("", views_events.tournament_list, name="tournament_list"),
     path("import/", views.import_upload, name="import"),
-    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
-    path("tournaments/<int:pk>/protocols.json", views.tournament_json, name="tournament_json"),
+    path("tournaments/<int:pk>/", views_events.tournament_detail, name="tournament_detail"),
+    path("tournaments/<int:pk>/protocols.json", views_events.tournament_json, name="tournament_json"),
     path("rulesets/", views_rulesets.ruleset_list, name="ruleset_list"),
     path("rulesets/<int:pk>/", views_rulesets.ruleset_detail, name="ruleset_detail"),
     path("rulesets/<int:pk>/copy/", views_rulesets.ruleset_copy_view, name="ruleset_copy"),

@@ -1,4 +1,4 @@
-"""Game and tournament pages: thin views over games.protocol.selectors and games.protocol.services."""
+"""Game pages and the protocol import: thin views over games.protocol.selectors and games.protocol.services."""
 
 from __future__ import annotations
 
@@ -11,61 +11,20 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from club.selectors import get_site_club
 from club.services import ServiceError
 from games import page_cache
-from games.forms import ImportForm
-from games.models import Game, Tournament
-from games.permissions import (
-    can_export_tournament,
-    can_see_secrets,
-    can_start_game,
-    get_game_for_user,
-    require_site_club_admin,
-    site_club_admin,
-)
+from games.models import Game
+from games.permissions import can_see_secrets, get_game_for_user, require_site_club_admin
 from games.protests.views import hidden_game_page, protests_panel_context
+from games.protocol.forms import ImportForm
 from games.protocol.selectors import (
     action_log,
-    export_tournament,
     game_to_dict,
     protocol_view,
-    with_protest_flag,
     with_protocol,
 )
 from games.protocol.services.imports import ImportFailed, import_documents
-from games.tournaments.selectors import round_links
-from games.tournaments.selectors_evenings import recent_evenings
-from games.visibility import can_see_hidden_in, hidden_from
-
-
-def tournament_list(request):
-    club = get_site_club()
-    tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
-    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament", "evening")
-              .order_by("-date", "-id")[:20] if club else [])
-    return render(request, "games/tournament_list.html", {
-        "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
-        "can_import": site_club_admin(request.user)[1],
-    })
-
-
-def tournament_detail(request, pk: int):
-    tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
-    games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
-    return render(request, "games/tournament_detail.html", {
-        "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
-        "can_start": can_start_game(request.user, tournament.club),
-        "round_links": round_links(tournament, request.user)})
-
-
-def tournament_json(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if not can_export_tournament(request.user, tournament):
-        # An unfinished game's roles and checks are secret: only the staff may export them.
-        raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
-    data = export_tournament(tournament, include_hidden=can_see_hidden_in(request.user, tournament))
-    return _json_download(data, f"tournament-{tournament.pk}.json")
+from games.visibility import hidden_from
 
 
 def game_detail(request, pk: int):

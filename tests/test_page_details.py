@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from games.forms import PaperProtestForm, ProtestDecisionForm
 from games.models import Game, RuleSetVersion
+from games.protests.forms import PaperProtestForm, ProtestDecisionForm
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.selectors import player_search
 from club.services import ServiceError
 from games import page_cache
-from games.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.actions import answer
 from games.live.apply import ACTIONS, live_apply
+from games.live.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.screen import spectator_days
 from games.live.ui import judge_page
 from games.models import ClubEvening, Game, Tournament

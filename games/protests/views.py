@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from club.permissions import is_club_staff
-from games.forms import PaperProtestForm, ProtestDecisionForm, ProtestForm
 from games.models import Game, Protest
 from games.permissions import can_file_protest, can_review_protest, can_see_secrets, is_table_judge
+from games.protests.forms import PaperProtestForm, ProtestDecisionForm, ProtestForm
 from games.protests.services import ProtestError, protest_deadline, protest_decide, protest_file, protest_record_paper
 from games.protocol.selectors import (
     audit_trail,

@@ -7,10 +7,10 @@ from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
-from games.forms import CORRECTABLE_CHOICES
 from games.i18n import result_label as _result_label
 from games.i18n import role_letter as _role_letter
 from games.models import ROLE_CHOICES, Game
+from games.protests.forms import CORRECTABLE_CHOICES
 from games.protocol.selectors import with_protest_flag
 from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
 from games.tournaments.selectors import judge_tables_now

@@ -1,4 +1,5 @@
-"""Club evenings and tournament schedules: thin views over games.tournaments.selectors_evenings / games.tournaments.services."""
+"""Tournament pages, club evenings and tournament schedules: thin views over games.tournaments.selectors*,
+games.tournaments.services and games.protocol.selectors."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_start_game
+from games.permissions import can_export_tournament, can_start_game, site_club_admin
+from games.protocol.selectors import export_tournament, with_protest_flag
 from games.sheets.render import render_pdf
 from games.tournaments import services as schedule
 from games.tournaments.forms import (
@@ -32,11 +35,52 @@ from games.tournaments.forms import (
     SwapForm,
     WithdrawForm,
 )
-from games.tournaments.selectors import participant_cards, schedule_contract, schedule_rounds, staff_standings
-from games.tournaments.selectors_evenings import evening_tables, next_tables
+from games.tournaments.selectors import (
+    participant_cards,
+    round_links,
+    schedule_contract,
+    schedule_rounds,
+    staff_standings,
+)
+from games.tournaments.selectors_evenings import evening_tables, next_tables, recent_evenings
 from games.tournaments.selectors_roster import earlier_events, roster_preview
 from games.tournaments.services import can_manage_schedule
 from games.visibility import can_see_hidden_in
+
+
+def tournament_list(request):
+    club = get_site_club()
+    tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
+    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament", "evening")
+              .order_by("-date", "-id")[:20] if club else [])
+    return render(request, "games/tournament_list.html", {
+        "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
+        "can_import": site_club_admin(request.user)[1],
+    })
+
+
+def tournament_detail(request, pk: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
+    games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
+    return render(request, "games/tournament_detail.html", {
+        "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
+        "can_start": can_start_game(request.user, tournament.club),
+        "round_links": round_links(tournament, request.user)})
+
+
+def tournament_json(request, pk: int):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if not can_export_tournament(request.user, tournament):
+        # An unfinished game's roles and checks are secret: only the staff may export them.
+        raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
+    data = export_tournament(tournament, include_hidden=can_see_hidden_in(request.user, tournament))
+    return _json_download(data, f"tournament-{tournament.pk}.json")
+
+
+def _json_download(data, filename: str) -> HttpResponse:
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def evening_detail(request, pk: int):
