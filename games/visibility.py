@@ -9,17 +9,18 @@ ratings read their games through `counting_games()`, so the standings the public
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from club.permissions import is_judge
 from games.models import Game
 
 COUNTED = (Game.Status.FINISHED, Game.Status.SIGNED)
+COUNTS = Q(status__in=COUNTED) & ~Q(result="")  # `Game.counts` in SQL: finished or signed, with a result
 
 
 def counting_games() -> QuerySet[Game]:
     """Games that count in scores, standings and ratings: finished with a result, and not hidden."""
-    return Game.objects.filter(status__in=COUNTED, results_hidden=False).exclude(result="")
+    return Game.objects.filter(COUNTS, results_hidden=False)
 
 
 def visible_games(qs: QuerySet[Game], user, club) -> QuerySet[Game]:

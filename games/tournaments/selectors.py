@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
 from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
-from games.visibility import COUNTED, can_see_hidden_in
+from games.visibility import COUNTS, can_see_hidden_in
 
 # statuses a judge still has work at
 OPEN = (Game.Status.DRAFT, Game.Status.IN_PROGRESS)
@@ -136,7 +136,7 @@ def staff_standings(tournament: Tournament) -> list[StaffRow]:
 
     if not RANKERS:
         return []
-    games = list(tournament.games.filter(status__in=COUNTED).exclude(result=""))
+    games = list(tournament.games.filter(COUNTS))
     sums: dict[int, list] = {}
     for player_id, nickname, total in (Seat.objects.filter(game__in=games)
                                        .values_list("player_id", "player__nickname", "total")):

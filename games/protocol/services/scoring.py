@@ -23,7 +23,7 @@ from games.models import (
 from games.protocol.selectors import protocol_rows
 from games.rules.protocol import BLACK, RED_ROLES
 from games.rules.scoring import ci_counts, ci_from_counts, score_game, score_tournament
-from games.visibility import COUNTED
+from games.visibility import COUNTS
 
 
 def scoring_scope(game: Game):
@@ -97,10 +97,7 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         for g in games:
             if not g.counts:
                 _no_score_changes(read[g.pk], stored_items, items_changed, seats_to_update)
-        _write_seat_scores(seats_to_update)
-        ScoreItem.objects.filter(seat_id__in=items_changed).delete()
-        ScoreItem.objects.bulk_create(items, batch_size=1000)
-        _scores_changed(games)  # in the same transaction: the stored ratings change with the scores
+        _store_changes(games, items, items_changed, seats_to_update)
     return len(counting)
 
 
@@ -113,14 +110,14 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
     players seated in it before or after (`players`), so the other games that may change are the counting games of
     the scope where black won and one of them is the red Night-1 victim. Their counts come from the stored seats
     of the other counting games (role, first_night_death: what the engine stored for them) plus `game`'s new
-    protocol. "Counting" is `Game.counts`: finished or signed with a result (COUNTED). Returns the number of
+    protocol. "Counting" is `Game.counts` (in SQL `games.visibility.COUNTS`). Returns the number of
     games rescored.
     """
     with transaction.atomic():
         lock_scoring_scope(tournament_id=game.tournament_id, club_id=game.club_id)  # before any game is read
         game = Game.objects.select_related("ruleset").get(pk=game.pk)
         scope = scoring_scope(game)
-        counting_others = scope.exclude(pk=game.pk).filter(status__in=COUNTED).exclude(result="")
+        counting_others = scope.exclude(pk=game.pk).filter(COUNTS)
         read = protocol_rows([game], seat_fields=SCORE_COLUMNS)
         players = set(seated_before) | {s.nickname for s in read[game.pk].seats}
         affected = list(Game.objects.filter(pk__in=Seat.objects.filter(
@@ -149,11 +146,18 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
             by_player = {p: c for (version, p), c in counts.items() if version == g.ruleset_id}
             score = score_game(read[g.pk].protocol, ruleset, ci=ci_from_counts(read[g.pk].protocol, by_player, ruleset))
             _seat_changes(read[g.pk], score, stored_items, items, items_changed, seats_to_update)
-        _write_seat_scores(seats_to_update)
-        ScoreItem.objects.filter(seat_id__in=items_changed).delete()
-        ScoreItem.objects.bulk_create(items, batch_size=1000)
-        _scores_changed(games)
+        _store_changes(games, items, items_changed, seats_to_update)
     return len(games)
+
+
+def _store_changes(games: list[Game], items: list[ScoreItem], items_changed: list[int],
+                   seats_to_update: list[tuple[int, dict]]) -> None:
+    """Write what the rescoring found changed (the seats' score columns, the changed seats' items) and announce it,
+    in the caller's transaction: the stored ratings change with the scores."""
+    _write_seat_scores(seats_to_update)
+    ScoreItem.objects.filter(seat_id__in=items_changed).delete()
+    ScoreItem.objects.bulk_create(items, batch_size=1000)
+    _scores_changed(games)
 
 
 def _stored_items(games: list[Game]) -> dict[int, list[tuple]]:
