@@ -5,12 +5,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from club.downloads import json_download
 from club.services import ServiceError
 from games import page_cache
 from games.models import Game
@@ -57,7 +57,7 @@ def game_json(request, pk: int):
     if not can_see_secrets(request.user, game):
         raise PermissionDenied(_("The game is still in play: its protocol is not public yet."))
     game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
-    return _json_download({"format": "mafclub/1", "game": game_to_dict(game)}, f"game-{game.pk}.json")
+    return json_download({"format": "mafclub/1", "game": game_to_dict(game)}, f"game-{game.pk}.json")
 
 
 @login_required
@@ -84,9 +84,4 @@ def import_upload(request):
             return redirect("games:tournament_list")
     return render(request, "games/import.html", {"form": form, "problems": problems}, status=400 if problems else 200)
 
-
-def _json_download(data, filename: str) -> HttpResponse:
-    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 

@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from club.downloads import json_download
 from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
@@ -74,13 +75,8 @@ def tournament_json(request, pk: int):
         # An unfinished game's roles and checks are secret: only the staff may export them.
         raise PermissionDenied(_("A game of this tournament is still in play; its export is for the staff only."))
     data = export_tournament(tournament, include_hidden=can_see_hidden_in(request.user, tournament))
-    return _json_download(data, f"tournament-{tournament.pk}.json")
+    return json_download(data, f"tournament-{tournament.pk}.json")
 
-
-def _json_download(data, filename: str) -> HttpResponse:
-    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 def evening_detail(request, pk: int):
