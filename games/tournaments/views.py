@@ -331,7 +331,6 @@ def _schedule_visible(request, tournament: Tournament) -> None:
 
 
 def _pdf_response(html: str, filename: str) -> HttpResponse:
-
     response = HttpResponse(render_pdf(html), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
