@@ -175,10 +175,9 @@ class RatingPoint(models.Model):
 
     class Meta:
         ordering = ["scope_id", "seq"]
-        # (scope, player, n): the chart's sampled games and their number; (scope, player, rank): the best rank —
-        # the profile reads neither by going through the player's points (ratings.card.selectors)
-        indexes = [models.Index(fields=["scope", "player", "n"]), models.Index(fields=["scope", "seq"]),
-                   models.Index(fields=["scope", "player", "rank"])]
+        # (scope, player, n): the chart's sampled games and their number (ratings.card.selectors); (scope, seq):
+        # the history rewritten from a game on. No more: every index is paid by each rewritten point.
+        indexes = [models.Index(fields=["scope", "player", "n"]), models.Index(fields=["scope", "seq"])]
 
     def __str__(self) -> str:
         return f"{self.player_id} #{self.seq}: {self.cumulative} ({self.rank})"

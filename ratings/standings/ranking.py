@@ -146,26 +146,37 @@ def rank(
     """
     rows = list(records.values()) if isinstance(records, Mapping) else list(records)
     names = ["total", *[n for n in tiebreakers if n != "total"]]
+    unknown = [n for n in names if n not in METRICS]
+    if unknown:  # refused even when no tie needs it
+        raise KeyError(f"unknown tie-breaker {unknown[0]!r}; known: {', '.join(METRICS)}")
 
     def key(record: PlayerRecord) -> tuple:
         return (*(_key_part(name, record, lots) for name in names), record.player)
 
-    ordered = sorted(rows, key=key)
+    # By total first; the tie-breakers are computed only inside a group of equal totals (most totals differ).
+    by_total: dict[Decimal, list[PlayerRecord]] = {}
+    for record in rows:
+        by_total.setdefault(record.total, []).append(record)
     standings: list[StandingRow] = []
-    for position, record in enumerate(ordered, start=1):
-        if not standings:
-            standings.append(StandingRow(1, record.player, record, None))
-            continue
-        above = standings[-1]
-        decided_by = None
-        for name in names:
-            if _key_part(name, record, lots) != _key_part(name, above.record, lots):
-                decided_by = name
-                break
-        if decided_by is None:  # equal on every key: same rank
-            standings.append(StandingRow(above.rank, record.player, record, None))
-        else:
-            standings.append(StandingRow(position, record.player, record, None if decided_by == "total" else decided_by))
+    position = 0
+    for total in sorted(by_total, reverse=True):
+        group = by_total[total]
+        group = sorted(group, key=key) if len(group) > 1 else group
+        for index, record in enumerate(group):
+            position += 1
+            if index == 0:  # below a higher total (or the first row)
+                standings.append(StandingRow(position, record.player, record, None))
+                continue
+            above = standings[-1]
+            decided_by = None
+            for name in names[1:]:
+                if _key_part(name, record, lots) != _key_part(name, above.record, lots):
+                    decided_by = name
+                    break
+            if decided_by is None:  # equal on every key: same rank
+                standings.append(StandingRow(above.rank, record.player, record, None))
+            else:
+                standings.append(StandingRow(position, record.player, record, decided_by))
     return standings
 
 

@@ -31,7 +31,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import insert_rows, raw_rows, update_rows
+from club.db import insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
@@ -107,17 +107,21 @@ def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since:
         RatingScope.objects.select_for_update().filter(pk=scope.pk).first()
         if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
             scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
-        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
-            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
+        stored = _stored_stats(scope)
         values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
         for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
             _add(values, row, sign)
-        _store_stats(scope, {p: v for p, v in values.items() if v["games"] > 0}, stored)
-        schedule_history(scope, since)
-        scope.refreshed_at = timezone.now()
-        scope.save(update_fields=["ruleset", "refreshed_at"])
-        bump_versions(RatingScope.objects.filter(pk=scope.pk))
-        scope.refresh_from_db(fields=["version"])
+        values = {p: v for p, v in values.items() if v["games"] > 0}
+        _store_stats(scope, values, stored)
+        schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()})
+        _stamp(scope)
+
+
+def _stamp(scope: RatingScope) -> None:
+    """The scope's rule set and refresh time stored, its version bumped (the page caches' key), in one UPDATE."""
+    RatingScope.objects.filter(pk=scope.pk).update(ruleset_id=scope.ruleset_id, refreshed_at=timezone.now(),
+                                                   version=F("version") + 1)
+    scope.refresh_from_db(fields=["version", "refreshed_at"])
 
 
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
@@ -131,10 +135,7 @@ def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = N
         _store_stats(scope, {row["player_id"]: row for row in _stats_values(scope)})
         PendingTail.objects.filter(key=history_key(scope.pk)).delete()
         _store_history(scope, since)
-        scope.refreshed_at = timezone.now()
-        scope.save(update_fields=["ruleset", "refreshed_at"])
-        bump_versions(RatingScope.objects.filter(pk=scope.pk))
-        scope.refresh_from_db(fields=["version"])
+        _stamp(scope)
 
 
 def recompute_all(club=None) -> int:
@@ -345,8 +346,13 @@ def _add(values: dict[int, dict], row: dict, sign: int) -> None:
 
 def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None) -> None:
     """Rank the players' values (player id → PlayerStats fields) and write the rows that changed (`stored`: the
-    scope's PlayerStats rows as read, when the caller has them)."""
-    nicknames = dict(Player.objects.filter(pk__in=list(values)).values_list("pk", "nickname"))
+    scope's PlayerStats rows as read (`_stored_stats`), when the caller has them)."""
+    if stored is None:
+        stored = _stored_stats(scope)
+    nicknames = {p: stored[p]["player__nickname"] for p in values if p in stored}
+    if len(nicknames) < len(values):
+        nicknames.update(Player.objects.filter(pk__in=[p for p in values if p not in stored])
+                         .values_list("pk", "nickname"))
     records = {}
     for player_id, row in values.items():
         records[player_id] = PlayerRecord(
@@ -358,9 +364,6 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
-    if stored is None:
-        stored = {row["player_id"]: row for row in PlayerStats.objects.filter(scope=scope).values(
-            "id", "player_id", "rank", "decided_by", *STAT_FIELDS)}
     stored = dict(stored)
     create, moved, changed = [], [], []
     for standing in rank(list(records.values()), tiebreakers, lots):
@@ -370,7 +373,7 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
         old = stored.pop(player_id, None)
         if old is None:
             create.append((scope.pk, player_id, fields["rank"], fields["decided_by"], *(fields[f] for f in STAT_FIELDS)))
-        elif any(old[f] != fields[f] for f in STAT_FIELDS):
+        elif [old[f] for f in STAT_FIELDS] != [fields[f] for f in STAT_FIELDS]:
             changed.append((old["id"], fields))
         elif (old["rank"], old["decided_by"]) != (fields["rank"], fields["decided_by"]):
             moved.append((old["id"], fields))
@@ -379,6 +382,13 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
     update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
     update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
     insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], create)
+
+
+def _stored_stats(scope: RatingScope) -> dict[int, dict]:
+    """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values (read
+    without Django's per-value converters: club.db.values_rows)."""
+    return {row["player_id"]: row for row in values_rows(PlayerStats.objects.filter(scope=scope).values(
+        "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS))}
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
@@ -398,8 +408,10 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 INLINE_HISTORY = 50  # games after a change rewritten in the request; a longer tail goes to the worker
 
 
-def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
-    """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long."""
+def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
+                     totals: dict[int, tuple[Decimal, int]] | None = None) -> None:
+    """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long (`totals`:
+    each player's total and games in the scope as just stored, when the caller has them)."""
     pending = PendingTail.objects.filter(key=history_key(scope.pk)).first()
     if pending is not None:  # a rewrite is queued: it will cover this change too
         if since < (pending.since_date, pending.since_game):
@@ -411,7 +423,7 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int]) -> None:
     date, game_id = since
     tail = PlayerGame.objects.filter(scope.games_q(since=since)).values("game_id").distinct()
     if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
-        _store_history(scope, since)
+        _store_history(scope, since, totals)
         return
     pending = PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
     requeue(recompute_history, pending, scope.pk)
@@ -435,11 +447,13 @@ def recompute_history(scope_id: int) -> int:
 POINT_FIELDS = ["scope_id", "player_id", "game_id", "date", "seq", "n", "points", "cumulative", "rank"]
 
 
-def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int:
+def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
+                   stats: dict[int, tuple[Decimal, int]] | None = None) -> int:
     """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
 
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
-    tail's (plus the scope's few hundred players), not the whole history's. Returns the points written.
+    tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
+    the PlayerStats hold them, when the caller has them. Returns the points written.
     """
     points = RatingPoint.objects.filter(scope=scope)
     games = PlayerGame.objects.filter(scope.games_q(since=since))
@@ -451,7 +465,10 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None) -> int
     else:
         last = points.exclude(at_or_after(*since)).order_by("-seq").values_list("seq", flat=True).first()
         seq = 0 if last is None else last + 1
-        for player_id, total, n in PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games"):
+        if stats is None:
+            stats = {row["player_id"]: (row["total"], row["games"]) for row in values_rows(
+                PlayerStats.objects.filter(scope=scope).values("player_id", "total", "games"))}
+        for player_id, (total, n) in stats.items():
             totals[player_id], played[player_id] = int(total * UNITS), n
         tail = games.values("player_id").order_by("player_id").annotate(t=Sum("total"), n=Count("id"))
         for player_id, total, n in tail.values_list("player_id", "t", "n"):

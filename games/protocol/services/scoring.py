@@ -118,12 +118,11 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
         game = Game.objects.select_related("ruleset").get(pk=game.pk)
         scope = scoring_scope(game)
         counting_others = scope.exclude(pk=game.pk).filter(COUNTS)
-        read = protocol_rows([game], seat_fields=SCORE_COLUMNS)
-        players = set(seated_before) | {s.nickname for s in read[game.pk].seats}
+        players = set(seated_before) | set(Seat.objects.filter(game=game).values_list("player__nickname", flat=True))
         affected = list(Game.objects.filter(pk__in=Seat.objects.filter(
             game__in=counting_others, game__result=BLACK, first_night_death=True, role__in=RED_ROLES,
             player__nickname__in=players).values("game_id")).select_related("ruleset").order_by("date", "number", "id"))
-        read |= protocol_rows(affected, seat_fields=SCORE_COLUMNS)
+        read = protocol_rows([game, *affected], seat_fields=SCORE_COLUMNS)  # one read of every protocol rescored
         counts: dict[tuple[int, str], tuple[int, int]] = {
             (row["game__ruleset_id"], row["player__nickname"]): (row["killed"], row["red"])
             for row in Seat.objects.filter(game__in=counting_others, role__in=RED_ROLES, player__nickname__in=players)
