@@ -69,11 +69,10 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
     stored = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
     marks: list[list[int]] = [[] for _row in stored]
-    notes = []
+    notes, note = [], _("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
     for i, row in enumerate(stored):
         if row[8] and i > 0:
-            notes.append(_("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
-                         % {"upper": stored[i - 1][0], "lower": row[0], "label": label_of(row[8])})
+            notes.append(note % {"upper": stored[i - 1][0], "lower": row[0], "label": label_of(row[8])})
             marks[i - 1].append(len(notes))
             marks[i].append(len(notes))
     rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
