@@ -26,7 +26,7 @@ from ratings.standings.selectors import label_of
 THOUSANDTH = Decimal("0.001")
 
 
-def _points(value: Decimal, sep: str) -> str:
+def points_text(value: Decimal, sep: str) -> str:
     """As the `|points` filter: at most 3 decimals, no trailing zeros."""
     number = value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP).normalize()
     if number == 0:
@@ -40,7 +40,7 @@ def _three(value: Decimal, sep: str) -> str:
 
 
 class _Points(dict):
-    """`_points` with a memo, for one table: a column repeats its values (the main points are whole numbers, the
+    """`points_text` with a memo, for one table: a column repeats its values (the main points are whole numbers, the
     extras a few steps of 0.1), and the formatting is most of a row's cost."""
 
     def __init__(self, sep: str):
@@ -48,7 +48,7 @@ class _Points(dict):
         self.sep = sep
 
     def __missing__(self, value: Decimal) -> str:
-        text = self[value] = _points(value, self.sep)
+        text = self[value] = points_text(value, self.sep)
         return text
 
 
@@ -116,7 +116,7 @@ def profile_games_rows(games: list[dict]) -> list[GameRow]:
     sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("games:game_detail")
     return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
                     number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
-                    total=_points(g["total"], sep))
+                    total=points_text(g["total"], sep))
             for g in games]
 
 
@@ -132,5 +132,5 @@ class TournamentRow:
 def player_tournaments_rows(rows: list[tuple]) -> list[TournamentRow]:
     """The rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
     sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("ratings:tournament_standings")
-    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=_points(total, sep))
+    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=points_text(total, sep))
             for tournament_id, name, rank, games, total in rows]

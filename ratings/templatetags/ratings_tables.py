@@ -14,20 +14,19 @@ templates and template tags only), and the row partials of the templates call th
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from html import escape as _escape
 
 from django import template
 from django.urls import reverse
 from django.utils.dateformat import format as format_date
+from django.utils.dates import MONTHS_ALT
 from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from club.templatetags.points import points
 from ratings.card.chart import Series, SeriesPoint
-from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow
+from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text
 
 register = template.Library()
 
@@ -87,21 +86,21 @@ def tournament_rows(rows: Iterable[TournamentRow]) -> SafeString:
 
 
 class PointText:
-    """What a tap or a hover on a point of one series says: the game, its date and the series' value."""
+    """What a tap or a hover on a point of one series says: the game, its date («12 марта 2026», as the
+    `|date:"j E Y"` filter writes it, the month's name read once) and the series' value."""
 
     def __init__(self, key: str):
         self.key = key
         self.game = _("game %(number)s, %(date)s")
         self.value = {"points": _("%(points)s points"), "rank": _("place %(rank)s")}.get(key, _("Elo %(elo)s"))
-        self.dates: dict[dt.date, str] = {}
+        self.months = {month: str(name) for month, name in MONTHS_ALT.items()}
+        self.sep = get_format("DECIMAL_SEPARATOR")
 
     def __call__(self, point: SeriesPoint) -> str:
-        date = self.dates.get(point.game.date)
-        if date is None:
-            date = self.dates[point.game.date] = format_date(point.game.date, "j E Y")
-        game = self.game % {"number": point.game.number, "date": date}
+        date = point.game.date
+        game = self.game % {"number": point.game.number, "date": f"{date.day} {self.months[date.month]} {date.year:04d}"}
         if self.key == "points":
-            value = self.value % {"points": points(point.value)}
+            value = self.value % {"points": points_text(point.value, self.sep)}
         elif self.key == "rank":
             value = self.value % {"rank": point.value}
         else:
