@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from html import escape as _escape
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.dateformat import format as format_date
 from django.utils.dates import MONTHS_ALT
@@ -25,7 +26,7 @@ from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from ratings.card.chart import Series, SeriesPoint
+from ratings.card.chart import CardChart, Series, SeriesPoint
 from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text
 
 register = template.Library()
@@ -93,12 +94,13 @@ class PointText:
         self.key = key
         self.game = _("game %(number)s, %(date)s")
         self.value = {"points": _("%(points)s points"), "rank": _("place %(rank)s")}.get(key, _("Elo %(elo)s"))
-        self.months = {month: str(name) for month, name in MONTHS_ALT.items()}
+        self.months: dict[int, str] = {}
         self.sep = get_format("DECIMAL_SEPARATOR")
 
     def __call__(self, point: SeriesPoint) -> str:
         date = point.game.date
-        game = self.game % {"number": point.game.number, "date": f"{date.day} {self.months[date.month]} {date.year:04d}"}
+        month = self.months.get(date.month) or self.months.setdefault(date.month, str(MONTHS_ALT[date.month]))
+        game = self.game % {"number": point.game.number, "date": f"{date.day} {month} {date.year:04d}"}
         if self.key == "points":
             value = self.value % {"points": points_text(point.value, self.sep)}
         elif self.key == "rank":
@@ -118,6 +120,50 @@ def series_points(series: Series) -> SafeString:
         html.append(f'<a href="{escape(url % p.game.game_id)}" class="chart-point" aria-label="{text}"><title>{text}'
                     f'</title><circle cx="{p.x:.1f}" cy="{p.y:.1f}" r="7"/></a>')
     return mark_safe("".join(html))  # every text escaped, the coordinates are numbers
+
+
+def _series_title(key: str) -> str:
+    if key == "points":
+        return _("Cumulative points after each game")
+    return _("Place after each game") if key == "rank" else _("Elo after each game")
+
+
+def _latest_text(series: Series, sep: str) -> str:
+    value = series.latest.value
+    if series.key == "points":
+        return points_text(value, sep)
+    return f"{_('place')} {value}" if series.key == "rank" else floatformat(value, "0")
+
+
+@register.simple_tag
+def chart_figure(chart: CardChart, series: Series) -> SafeString:
+    """One series of the card's chart as its `<figure>`: axes, grid and its labels, the dates, the line, the points
+    (`series_points`) and the latest value. The coordinates are written as `|floatformat:'1u'` does (they are
+    rounded to 0.1 already), the tick values as `|floatformat` does, the dates as `|date:"j E"`."""
+    key, sep, left, right, font = escape(series.key), get_format("DECIMAL_SEPARATOR"), chart.plot_left, chart.plot_right, chart.font
+    ticks = "".join(
+        f'\n            <line class="chart-grid" x1="{left:d}" x2="{right:d}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        f'\n            <text class="chart-label" x="{left - 6:d}" y="{y:.1f}" font-size="{font:d}" text-anchor="end" '
+        f'dominant-baseline="middle">{escape(floatformat(value, "-1" if series.key == "points" else "0"))}</text>'
+        for y, value in series.y_ticks)
+    dates = "".join(
+        f'<text class="chart-label" x="{x:.1f}" y="{chart.height - 8:d}" font-size="{font:d}" '
+        f'text-anchor="{escape(anchor)}">{escape(format_date(date, "j E"))}</text>' for x, date, anchor in chart.x_labels)
+    latest = ""
+    if series.latest is not None:
+        p = series.latest
+        latest = (f'<circle class="chart-latest" cx="{p.x:.1f}" cy="{p.y:.1f}" r="4"/>\n          <text class="chart-label '
+                  f'chart-latest-label" x="{p.x:.1f}" y="{series.latest_label_y:.1f}" font-size="{font:d}" '
+                  f'text-anchor="end" data-testid="latest-label">{escape(_latest_text(series, sep))}</text>')
+    return mark_safe(  # every text escaped, the coordinates are numbers
+        f'<figure class="chart-series chart-series-{key}" data-series="{key}">\n        <svg viewBox="0 0 '
+        f'{chart.width:d} {chart.height:d}" width="100%" role="group" aria-labelledby="chart-title-{key}" '
+        f'xmlns="http://www.w3.org/2000/svg">\n          <title id="chart-title-{key}">{escape(_series_title(series.key))}'
+        f'</title>\n          <line class="chart-axis" x1="{left:d}" x2="{left:d}" y1="{chart.plot_top:d}" '
+        f'y2="{chart.plot_bottom:d}"/>\n          <line class="chart-axis" x1="{left:d}" x2="{right:d}" '
+        f'y1="{chart.plot_bottom:d}" y2="{chart.plot_bottom:d}"/>{ticks}\n          {dates}\n          '
+        f'<polyline class="chart-line" points="{escape(series.line)}" fill="none"/>\n          {series_points(series)}'
+        f'\n          {latest}\n        </svg>\n      </figure>')
 
 
 @register.simple_tag
