@@ -134,17 +134,19 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     return card_chart([ChartGame(*row) for row in read], total=total)
 
 
-def _co_players(player, scope: RatingScope) -> tuple[list[CoPlayer], list[CoPlayer], bool]:
-    """Who played with him (the same team) and against him most in his latest `CO_PLAYER_GAMES` games of the
-    scope, with his win rate there, and whether older games were left out (two queries of at most
-    `CO_PLAYER_GAMES` and nine times as many rows, whatever the number of his games: a regular's season of two
-    thousand games was a self-join of twenty thousand rows)."""
-    mine = {game_id: (role in RED_ROLES, bool(won)) for game_id, role, won in (
-        PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id")
-        .values_list("game_id", "role", "won")[:CO_PLAYER_GAMES + 1])}
-    limited = len(mine) > CO_PLAYER_GAMES
-    if limited:
-        mine.pop(next(reversed(mine)))  # the one past the limit: read only to know there are older games
+def _latest_games(player, scope: RatingScope) -> list[dict]:
+    """His latest `CO_PLAYER_GAMES` + 1 games of the scope, newest first, with what the partners and opponents, the
+    seats and the first page of games read (one query; the one past the limit tells that older games exist)."""
+    return list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
+        "date", "game_id", "role", "won", "total", "seat", number=F("game__number"),
+        tournament_name=F("game__tournament__name"))[:CO_PLAYER_GAMES + 1])
+
+
+def _co_players(player, latest: list[dict]) -> tuple[list[CoPlayer], list[CoPlayer]]:
+    """Who played with him (the same team) and against him most in `latest` (his latest games of the scope, at most
+    `CO_PLAYER_GAMES`), with his win rate there: one query of at most nine rows a game, whatever the number of his
+    games (a regular's season of two thousand games was a self-join of twenty thousand rows)."""
+    mine = {g["game_id"]: (g["role"] in RED_ROLES, bool(g["won"])) for g in latest}
     lines: dict[int, list] = {}  # player id → [nickname, with games, with wins, against games, against wins]
     for game_id, other_id, nickname, role in (
             PlayerGame.objects.filter(game_id__in=list(mine)).exclude(player_id=player.pk)
@@ -160,19 +162,32 @@ def _co_players(player, scope: RatingScope) -> tuple[list[CoPlayer], list[CoPlay
     def top(lines: list[CoPlayer]) -> list[CoPlayer]:
         return sorted(lines, key=lambda c: (-c.games, -c.win_rate, c.nickname))[:CO_PLAYERS]
 
-    return top(partners), top(opponents), limited
+    return top(partners), top(opponents)
 
 
-def _seats(player, scope: RatingScope) -> list[SeatLine]:
-    by_seat = {row["seat"]: row for row in PlayerGame.objects.filter(scope.games_q(), player=player)
-               .values("seat").order_by().annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
+def _seats(player, scope: RatingScope, latest: list[dict]) -> list[SeatLine]:
+    """Games and wins by seat: counted from `latest` when it holds all his games of the scope, else in the
+    database."""
+    if len(latest) <= CO_PLAYER_GAMES:
+        by_seat: dict[int, dict] = {}
+        for g in latest:
+            line = by_seat.setdefault(g["seat"], {"games": 0, "wins": 0})
+            line["games"] += 1
+            line["wins"] += bool(g["won"])
+    else:
+        by_seat = {row["seat"]: row for row in PlayerGame.objects.filter(scope.games_q(), player=player)
+                   .values("seat").order_by().annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
     return [SeatLine(seat, by_seat.get(seat, {}).get("games", 0), by_seat.get(seat, {}).get("wins", 0))
             for seat in SEATS]
 
 
-def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int) -> tuple[list[dict], int, int]:
+def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int,
+                latest: list[dict]) -> tuple[list[dict], int, int]:
+    """One page of his games of the scope, newest first; the first page is the head of `latest`."""
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
+    if page == 1 and GAMES_PER_PAGE <= CO_PLAYER_GAMES:
+        return latest[:GAMES_PER_PAGE], page, pages
     games = list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
         "date", "game_id", "role", "won", "total", number=F("game__number"),
         tournament_name=F("game__tournament__name"))[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
@@ -191,9 +206,10 @@ def player_card(player, scope: RatingScope | None, *, page: int = 1) -> Card:
     card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
     card.roles = role_lines(card.stats)
     card.chart = _chart(player, scope)
-    card.partners, card.opponents, limited = _co_players(player, scope)
-    card.co_players_over = CO_PLAYER_GAMES if limited else None
-    card.seats = _seats(player, scope)
-    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page)
+    latest = _latest_games(player, scope)
+    card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
+    card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
+    card.seats = _seats(player, scope, latest)
+    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page, latest)
     return card
 

@@ -72,6 +72,10 @@ def test_partners_and_opponents_of_a_regular_are_counted_over_his_latest_games_a
         line[0] += 1
         line[1] += me.won
     assert card.co_players_over == 4 and card.partners and card.opponents
+    for line in card.seats:  # all his games, not the latest four
+        assert line.games == Seat.objects.filter(player=player, number=line.seat).count()
+    assert [g["game_id"] for g in card.games] == [g.game_id for g in PlayerGame.objects.filter(
+        player=player).order_by("-date", "-game_id")]
     for same, lines in ((True, card.partners), (False, card.opponents)):
         for line in lines:
             assert [line.games, line.wins] == expected[(same, line.player_id)]
