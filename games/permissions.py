@@ -77,13 +77,19 @@ def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game,
         game = Game.objects.select_related("club", "tournament", "ruleset", "judge").get(pk=game_id)
     except Game.DoesNotExist as exc:
         raise Http404("no such game") from exc
+    return game, game_access(user, game, write=write)
+
+
+def game_access(user, game: Game, *, write: bool = False) -> bool:
+    """`get_game_for_user` for a game already read: whether the user may edit it; Http404 for a hidden game he may
+    not see, PermissionDenied when `write` is asked and not allowed."""
     if game.results_hidden and not can_see_hidden(user, game):
         # hidden standings (games.visibility): the game is the judge staff's until the organiser reveals it
         raise Http404("the results of this game are hidden until the organiser reveals them")
     can_write = can_edit_protocol(user, game)
     if write and not can_write:
         raise PermissionDenied(_("Only the game's judge, the head judge or a club admin may edit this protocol."))
-    return game, can_write
+    return can_write
 
 
 # --- protests ----------------------------------------------------------------------------------------

@@ -14,12 +14,13 @@ from club.downloads import json_download
 from club.services import ServiceError
 from games import page_cache
 from games.models import Game
-from games.permissions import can_see_secrets, get_game_for_user, require_site_club_admin
+from games.permissions import can_see_secrets, game_access, get_game_for_user, require_site_club_admin
 from games.protests.views import hidden_game_page, protests_panel_context
 from games.protocol.forms import ImportForm
 from games.protocol.selectors import (
     action_log,
     game_to_dict,
+    prefetch_protocol,
     protocol_view,
     with_protocol,
 )
@@ -28,7 +29,7 @@ from games.visibility import hidden_from
 
 
 def game_detail(request, pk: int):
-    game = get_object_or_404(Game.objects.select_related("club", "tournament", "evening", "ruleset"), pk=pk)
+    game = get_object_or_404(Game.objects.select_related("club", "tournament", "evening", "ruleset", "judge"), pk=pk)
     if page_cache.serves_public(request.user, game):
         # the public view, rendered once per state (games.page_cache)
         body = page_cache.cached_fragment("detail", game, lambda: render_to_string(
@@ -41,8 +42,8 @@ def game_detail(request, pk: int):
 
 
 def _game_detail_context(request, game: Game) -> dict:
-    game, can_write = get_game_for_user(request.user, game.pk)
-    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
+    can_write = game_access(request.user, game)
+    prefetch_protocol(game, scores=True)  # the game as read by game_detail: not read again
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
     return {
         "game": game, "view": view, "can_write": can_write,

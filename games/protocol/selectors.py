@@ -8,7 +8,7 @@ from dataclasses import field as dc_field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -41,6 +41,13 @@ def with_protocol(games: QuerySet[Game], *, scores: bool = False) -> QuerySet[Ga
     """The queryset with everything `protocol_of` reads (and the score items), in a fixed number of queries."""
     lookups = (*GAME_PREFETCH, "seats__score_items") if scores else GAME_PREFETCH
     return games.select_related("tournament", "ruleset", "judge").prefetch_related(*lookups)
+
+
+def prefetch_protocol(game: Game, *, scores: bool = False) -> Game:
+    """`with_protocol` for a game already read with its tournament, rule set and judge: its rows prefetched onto
+    it, without reading the game again."""
+    prefetch_related_objects([game], *((*GAME_PREFETCH, "seats__score_items") if scores else GAME_PREFETCH))
+    return game
 
 
 def _tallies(rows: list[dict[str, int]] | None) -> list[Tally] | None:

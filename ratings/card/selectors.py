@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import BooleanField, Case, Count, F, Max, OuterRef, Q, Subquery, Value, When
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -22,6 +22,7 @@ from ratings.statistics.registry import Figure, card_figures
 FORM_GAMES = 10
 CHART_SAMPLES = 150  # at most one point per two units of the card chart's plot width (ratings.card.chart)
 CO_PLAYERS = 5
+CO_PLAYER_GAMES = 200  # partners and opponents are counted over the player's latest games of the scope
 SEATS = range(1, 11)
 RED_ROLES = ("К", "Ш")  # the red team: citizens and the sheriff (the rule books' teams)
 ROLE_KEYS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}  # the CSS class of a role's colour
@@ -77,6 +78,7 @@ class Card:
     chart: CardChart | None = None
     partners: list[CoPlayer] = field(default_factory=list)
     opponents: list[CoPlayer] = field(default_factory=list)
+    co_players_over: int | None = None  # partners and opponents counted over his latest games only: how many
     seats: list[SeatLine] = field(default_factory=list)
     tournaments: list[tuple] = field(default_factory=list)
     games: list[dict] = field(default_factory=list)
@@ -132,25 +134,30 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     return card_chart([ChartGame(*row) for row in read], total=total)
 
 
-def _co_players(player, scope: RatingScope) -> tuple[list[CoPlayer], list[CoPlayer]]:
-    """Who played with him (the same team) and against him most in the scope, with his win rate (one query)."""
-    mine = PlayerGame.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk)
-    red = Case(When(role__in=RED_ROLES, then=Value(True)), default=Value(False), output_field=BooleanField())
-    my_red = mine.annotate(red=red).values("red")[:1]
-    rows = (PlayerGame.objects.filter(scope.games_q(), game_id__in=PlayerGame.objects.filter(
-                scope.games_q(), player=player).values("game_id"))
-            .exclude(player_id=player.pk)
-            .annotate(red=red, my_red=Subquery(my_red), my_won=Subquery(mine.values("won")[:1]))
-            .values("player_id", "player__nickname").order_by()
-            .annotate(with_games=Count("id", filter=Q(red=F("my_red"))),
-                      with_wins=Count("id", filter=Q(red=F("my_red"), my_won=True)),
-                      against_games=Count("id", filter=~Q(red=F("my_red"))),
-                      against_wins=Count("id", filter=~Q(red=F("my_red")) & Q(my_won=True))))
-    rows = list(rows)
-    partners = [CoPlayer(r["player_id"], r["player__nickname"], r["with_games"], r["with_wins"])
-                for r in rows if r["with_games"]]
-    opponents = [CoPlayer(r["player_id"], r["player__nickname"], r["against_games"], r["against_wins"])
-                 for r in rows if r["against_games"]]
+def _latest_games(player, scope: RatingScope) -> list[dict]:
+    """His latest `CO_PLAYER_GAMES` + 1 games of the scope, newest first, with what the partners and opponents, the
+    seats and the first page of games read (one query; the one past the limit tells that older games exist)."""
+    return list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
+        "date", "game_id", "role", "won", "total", "seat", number=F("game__number"),
+        tournament_name=F("game__tournament__name"))[:CO_PLAYER_GAMES + 1])
+
+
+def _co_players(player, latest: list[dict]) -> tuple[list[CoPlayer], list[CoPlayer]]:
+    """Who played with him (the same team) and against him most in `latest` (his latest games of the scope, at most
+    `CO_PLAYER_GAMES`), with his win rate there: one query of at most nine rows a game, whatever the number of his
+    games (a regular's season of two thousand games was a self-join of twenty thousand rows)."""
+    mine = {g["game_id"]: (g["role"] in RED_ROLES, bool(g["won"])) for g in latest}
+    lines: dict[int, list] = {}  # player id → [nickname, with games, with wins, against games, against wins]
+    for game_id, other_id, nickname, role in (
+            PlayerGame.objects.filter(game_id__in=list(mine)).exclude(player_id=player.pk)
+            .values_list("game_id", "player_id", "player__nickname", "role")):
+        red, won = mine[game_id]
+        line = lines.get(other_id) or lines.setdefault(other_id, [nickname, 0, 0, 0, 0])
+        at = 1 if (role in RED_ROLES) == red else 3
+        line[at] += 1
+        line[at + 1] += won
+    partners = [CoPlayer(pk, n, wg, ww) for pk, (n, wg, ww, _ag, _aw) in lines.items() if wg]
+    opponents = [CoPlayer(pk, n, ag, aw) for pk, (n, _wg, _ww, ag, aw) in lines.items() if ag]
 
     def top(lines: list[CoPlayer]) -> list[CoPlayer]:
         return sorted(lines, key=lambda c: (-c.games, -c.win_rate, c.nickname))[:CO_PLAYERS]
@@ -158,16 +165,29 @@ def _co_players(player, scope: RatingScope) -> tuple[list[CoPlayer], list[CoPlay
     return top(partners), top(opponents)
 
 
-def _seats(player, scope: RatingScope) -> list[SeatLine]:
-    by_seat = {row["seat"]: row for row in PlayerGame.objects.filter(scope.games_q(), player=player)
-               .values("seat").order_by().annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
+def _seats(player, scope: RatingScope, latest: list[dict]) -> list[SeatLine]:
+    """Games and wins by seat: counted from `latest` when it holds all his games of the scope, else in the
+    database."""
+    if len(latest) <= CO_PLAYER_GAMES:
+        by_seat: dict[int, dict] = {}
+        for g in latest:
+            line = by_seat.setdefault(g["seat"], {"games": 0, "wins": 0})
+            line["games"] += 1
+            line["wins"] += bool(g["won"])
+    else:
+        by_seat = {row["seat"]: row for row in PlayerGame.objects.filter(scope.games_q(), player=player)
+                   .values("seat").order_by().annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
     return [SeatLine(seat, by_seat.get(seat, {}).get("games", 0), by_seat.get(seat, {}).get("wins", 0))
             for seat in SEATS]
 
 
-def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int) -> tuple[list[dict], int, int]:
+def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int,
+                latest: list[dict]) -> tuple[list[dict], int, int]:
+    """One page of his games of the scope, newest first; the first page is the head of `latest`."""
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
+    if page == 1 and GAMES_PER_PAGE <= CO_PLAYER_GAMES:
+        return latest[:GAMES_PER_PAGE], page, pages
     games = list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
         "date", "game_id", "role", "won", "total", number=F("game__number"),
         tournament_name=F("game__tournament__name"))[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
@@ -186,8 +206,10 @@ def player_card(player, scope: RatingScope | None, *, page: int = 1) -> Card:
     card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
     card.roles = role_lines(card.stats)
     card.chart = _chart(player, scope)
-    card.partners, card.opponents = _co_players(player, scope)
-    card.seats = _seats(player, scope)
-    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page)
+    latest = _latest_games(player, scope)
+    card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
+    card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
+    card.seats = _seats(player, scope, latest)
+    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page, latest)
     return card
 

@@ -1,10 +1,10 @@
-"""Standings tables' rows as plain values for the templates' row partials (`{% partialdef %}` in
-`ratings/_standings_table.html` and `ratings/_card_body.html`): Python reads and formats, the templates write the
+"""Standings tables' rows as plain values for the row-writing template tags (`ratings/templatetags/ratings_tables.py`,
+used by `ratings/_standings_table.html` and `ratings/_card_body.html`): Python reads and formats, the tags write the
 HTML.
 
 A table of a few hundred rows is read with `values_list`, its numbers formatted here as the `|points` and
 `|floatformat:"3"` filters do (the locale's decimal separator, never thousands separators) and its links built
-from one reversed URL, so the row partial is a few variable lookups per cell, no filters and no `{% url %}`. The
+from one reversed URL, so writing a row is one f-string, no filters and no `{% url %}`. The
 rendered table is cached under the scope's version (`ratings.standings.views._standings_table`, the player card's
 `selectors.cached`), so a render happens once per change of the scope, whatever the number of readers.
 """
@@ -26,7 +26,7 @@ from ratings.standings.selectors import label_of
 THOUSANDTH = Decimal("0.001")
 
 
-def _points(value: Decimal, sep: str) -> str:
+def points_text(value: Decimal, sep: str) -> str:
     """As the `|points` filter: at most 3 decimals, no trailing zeros."""
     number = value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP).normalize()
     if number == 0:
@@ -37,6 +37,19 @@ def _points(value: Decimal, sep: str) -> str:
 def _three(value: Decimal, sep: str) -> str:
     """As `|floatformat:"3"`: exactly 3 decimals."""
     return f"{value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP):f}".replace(".", sep)
+
+
+class _Points(dict):
+    """`points_text` with a memo, for one table: a column repeats its values (the main points are whole numbers, the
+    extras a few steps of 0.1), and the formatting is most of a row's cost."""
+
+    def __init__(self, sep: str):
+        super().__init__()
+        self.sep = sep
+
+    def __missing__(self, value: Decimal) -> str:
+        text = self[value] = points_text(value, self.sep)
+        return text
 
 
 def _url_of(name: str) -> str:
@@ -69,15 +82,17 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
     stored = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
     marks: list[list[int]] = [[] for _row in stored]
-    notes = []
+    notes, note = [], _("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
+    labels = {}
     for i, row in enumerate(stored):
         if row[8] and i > 0:
-            notes.append(_("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
-                         % {"upper": stored[i - 1][0], "lower": row[0], "label": label_of(row[8])})
+            label = labels.get(row[8]) or labels.setdefault(row[8], label_of(row[8]))
+            notes.append(note % {"upper": stored[i - 1][0], "lower": row[0], "label": label})
             marks[i - 1].append(len(notes))
             marks[i].append(len(notes))
+    points = _Points(sep)
     rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
-                         main=_points(main, sep), extras=_points(extras, sep), total=_points(total, sep),
+                         main=points[main], extras=points[extras], total=points[total],
                          average=_three(total / games if games else Decimal(0), sep), ties=refs,
                          provisional=player_id in provisional)
             for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs
@@ -101,7 +116,7 @@ def profile_games_rows(games: list[dict]) -> list[GameRow]:
     sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("games:game_detail")
     return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
                     number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
-                    total=_points(g["total"], sep))
+                    total=points_text(g["total"], sep))
             for g in games]
 
 
@@ -117,5 +132,5 @@ class TournamentRow:
 def player_tournaments_rows(rows: list[tuple]) -> list[TournamentRow]:
     """The rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
     sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("ratings:tournament_standings")
-    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=_points(total, sep))
+    return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=points_text(total, sep))
             for tournament_id, name, rank, games, total in rows]

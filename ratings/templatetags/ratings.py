@@ -1,8 +1,5 @@
 from django import template
-from django.utils.dateformat import format as format_date
-from django.utils.translation import gettext as _
 
-from club.templatetags.points import points
 from ratings.elo.selectors import game_elo as changes
 from ratings.standings.selectors_home import elo_top, season_top
 
@@ -25,16 +22,3 @@ def home_top(club):
     """The home page's season top ten and Elo top five."""
     season, top = season_top(club)
     return {"season": season, "top": top, "elo": elo_top(club)}
-
-
-@register.filter
-def chart_point_text(point, key: str) -> str:
-    """What a tap or a hover on a point of the card's chart says: the game, its date and the series' value."""
-    game = _("game %(number)s, %(date)s") % {"number": point.game.number, "date": format_date(point.game.date, "j E Y")}
-    if key == "points":
-        value = _("%(points)s points") % {"points": points(point.value)}
-    elif key == "rank":
-        value = _("place %(rank)s") % {"rank": point.value}
-    else:
-        value = _("Elo %(elo)s") % {"elo": round(point.value)}
-    return f"{game}: {value}"

@@ -56,6 +56,39 @@ def test_partners_and_opponents_are_counted_by_team_with_the_players_own_result(
 
 
 @pytest.mark.django_db
+def test_partners_and_opponents_of_a_regular_are_counted_over_his_latest_games_and_the_card_says_so(
+        club, client, monkeypatch):
+    """The partners and opponents read at most CO_PLAYER_GAMES of his games (a fixed cost, whatever his number of
+    games); when older games are left out, the section says over how many latest games it counted."""
+    _, player = build(club, 9)
+    monkeypatch.setattr(selectors_card, "CO_PLAYER_GAMES", 4)
+    card = selectors_card.player_card(player, _season_scope(club))
+    latest = {g.game_id: g for g in PlayerGame.objects.filter(player=player).order_by("-date", "-game_id")[:4]}
+    assert len(latest) == 4 < PlayerGame.objects.filter(player=player).count()
+    expected: dict[tuple[bool, int], list[int]] = {}
+    for other in PlayerGame.objects.filter(game_id__in=latest).exclude(player=player):
+        me = latest[other.game_id]
+        line = expected.setdefault(((other.role in RED) == (me.role in RED), other.player_id), [0, 0])
+        line[0] += 1
+        line[1] += me.won
+    assert card.co_players_over == 4 and card.partners and card.opponents
+    for line in card.seats:  # all his games, not the latest four
+        assert line.games == Seat.objects.filter(player=player, number=line.seat).count()
+    assert [g["game_id"] for g in card.games] == [g.game_id for g in PlayerGame.objects.filter(
+        player=player).order_by("-date", "-game_id")]
+    for same, lines in ((True, card.partners), (False, card.opponents)):
+        for line in lines:
+            assert [line.games, line.wins] == expected[(same, line.player_id)]
+    cache.clear()
+    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert 'data-testid="co-players-latest"' in html and "По последним 4 играм периода." in html
+    monkeypatch.setattr(selectors_card, "CO_PLAYER_GAMES", 200)
+    assert selectors_card.player_card(player, _season_scope(club)).co_players_over is None
+    cache.clear()
+    assert 'data-testid="co-players-latest"' not in client.get(reverse("player_detail", args=[player.pk])).content.decode()
+
+
+@pytest.mark.django_db
 def test_results_by_seat_and_recent_form_follow_the_stored_games(club):
     _, player = build(club, 9)
     card = selectors_card.player_card(player, _season_scope(club))

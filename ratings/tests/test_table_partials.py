@@ -33,3 +33,22 @@ def test_the_profile_row_partials_escape_tournament_names():
     tournament = TournamentRow(url="/ratings/tournament/1/", name=HOSTILE, rank=1, games=9, total="12")
     html = render_to_string("ratings/_card_body.html#tournament-row", {"t": tournament})
     assert "&lt;b onclick" in html and "<b " not in html and '<td class="text-end">12</td></tr>' in html
+
+
+def test_the_whole_table_escapes_every_written_value_and_its_tie_notes():
+    """The rows and the footnotes are written in Python (ratings.standings.rows_html): a nickname, a link or a note
+    a player could have typed into comes out as text, in the table as in the row partial."""
+    row = StandingsRow(rank=1, url='/players/1/"><script>', nickname="<script>alert(1)</script>", games=1000, wins=0,
+                       main="<i>", extras="0", total="1", average="&", ties=[1], provisional=True)
+    html = render_to_string("ratings/_standings_table.html", {"rows": [row], "ties": ["<img src=x onerror=y>"],
+                                                               "provisional": True})
+    assert "<script>" not in html and "<img" not in html and "<i>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and 'href="/players/1/&quot;&gt;&lt;script&gt;"' in html
+    assert '<li id="tie-1">&lt;img src=x onerror=y&gt;</li>' in html and "<td>1</td>" in html
+    assert '<td class="text-end">1000</td>' in html and "&amp;" in html
+    assert render_to_string("ratings/_standings_table.html#standings-row", {"row": row}) in html
+
+
+def test_an_empty_table_says_so():
+    html = render_to_string("ratings/_standings_table.html", {"rows": []})
+    assert "<tbody>" in html and 'colspan="9"' in html and "tie-notes" not in html
