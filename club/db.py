@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from functools import partial
 from itertools import islice
 from typing import Any
 
@@ -113,28 +114,50 @@ def raw_rows(queryset, *, batch: int = 5000) -> Iterator[tuple]:
             yield from chunk
 
 
-def _sqlite_decimal(value):
-    """A DecimalField's value as SQLite returns it (an int, or the float nearest the stored decimal), as a Decimal:
-    the shortest text of a float gives back the decimal written (at most 15 digits), without Django's converter
-    (a context and a quantize per value, most of the cost of reading a table of points)."""
-    return value if value is None else Decimal(value) if isinstance(value, int) else Decimal(repr(value))
+def _sqlite_decimal(value, places: int):
+    """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
+    field's places and its shortest text give back the decimal written (or summed), without Django's converter (a
+    context and a quantize per value, most of the cost of reading a table of points)."""
+    if value is None or isinstance(value, int):
+        return value if value is None else Decimal(value)
+    return Decimal(repr(round(value, places)))
+
+
+def _sqlite_bool(value):
+    return value if value is None else bool(value)
+
+
+def converted_rows(queryset) -> Iterator[tuple]:
+    """The rows of a `values()`/`values_list()` queryset (fields and annotations) as tuples in its SQL order, decimals
+    as Decimal and booleans as bool read without Django's per-value converters (a decimal equal in value to what
+    the ORM gives, not quantized); the other columns as the driver gives them: use it for numbers, strings and
+    keys (a date comes as text on SQLite)."""
+    compiler = queryset.query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    convert = []
+    if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
+        for i, (expression, _sql, _alias) in enumerate(compiler.select):
+            field = getattr(expression, "output_field", None)
+            if isinstance(field, models.DecimalField):
+                convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
+            elif isinstance(field, models.BooleanField):
+                convert.append((i, _sqlite_bool))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(5000):
+            if not convert:
+                yield from chunk
+                continue
+            for row in chunk:
+                row = list(row)
+                for i, function in convert:
+                    row[i] = function(row[i])
+                yield tuple(row)
 
 
 def values_rows(queryset) -> Iterator[dict]:
-    """The dicts of a `values(...)` queryset, decimals as Decimal (exact, not quantized to the field's places)
-    read without Django's per-value converters; other columns as the driver gives them: use it for numbers,
-    strings and keys (a date comes as text on SQLite)."""
-    names = list(queryset._fields)
-    model = queryset.model
-    decimals = []
-    if connection.vendor == "sqlite":
-        for i, name in enumerate(names):
-            field = None if "__" in name else model._meta.get_field(name)
-            if isinstance(field, models.DecimalField):
-                decimals.append(i)
-    for row in raw_rows(queryset.values_list(*names)):
-        if decimals:
-            row = list(row)
-            for i in decimals:
-                row[i] = _sqlite_decimal(row[i])
+    """`converted_rows` of a `values(...)` queryset, as dicts by name."""
+    query = queryset.query
+    names = [*query.extra_select, *query.values_select, *query.annotation_select]
+    for row in converted_rows(queryset):
         yield dict(zip(names, row, strict=True))

@@ -31,7 +31,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import insert_rows, raw_rows, update_rows, values_rows
+from club.db import converted_rows, insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
@@ -276,9 +276,9 @@ def _build_facts(games) -> Iterator[list[dict]]:
     for chunk in _chunks(games):
         ids = [g["pk"] for g in chunk]
         seats: dict[int, list[tuple]] = {}
-        for row in Seat.objects.filter(game_id__in=ids).values_list(
+        for row in converted_rows(Seat.objects.filter(game_id__in=ids).values_list(
                 "game_id", "number", "player_id", "role", "won", "main", "extras", "total", "tiebreak_extras",
-                "fouls", "first_night_death"):
+                "fouls", "first_night_death")):
             seats.setdefault(row[0], []).append(row)
         nights: dict[int, list[tuple]] = {}
         for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
@@ -330,7 +330,7 @@ def _stats_values(scope: RatingScope) -> Iterator[dict]:
     # aliased: an annotation may not shadow the model field it sums
     rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
             .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
-    for row in rows:
+    for row in values_rows(rows):
         yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
 
 
