@@ -138,24 +138,34 @@ def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = N
         _stamp(scope)
 
 
+SCOPES_PER_TRANSACTION = 50  # a full recompute commits every so many scopes (each commit may checkpoint the WAL)
+
+
 def recompute_all(club=None) -> int:
     """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench)."""
     scopes = 0
     games = counted_games() if club is None else counted_games().filter(club=club)
-    PlayerGame.objects.filter(**({} if club is None else {"club": club})).delete()
-    _store_player_games(games)
+    with transaction.atomic():
+        # Every history is rewritten below: cleared at once (on SQLite a DELETE without a condition empties the
+        # table in one step), so that no scope deletes its old rows one index entry at a time.
+        (RatingPoint.objects.all() if club is None else RatingPoint.objects.filter(scope__club=club))._raw_delete(
+            RatingPoint.objects.db)
+        PlayerGame.objects.filter(**({} if club is None else {"club": club})).delete()
+        _store_player_games(games)
     tournament_ids = set(games.exclude(tournament=None).values_list("tournament_id", flat=True).distinct())
-    for scope in _tournament_scopes(tournament_ids):
-        recompute_scope(scope)
-        scopes += 1
     dates_by_club: dict[int, set[dt.date]] = {}
     for club_id, date in games.values_list("club_id", "date").distinct():
         dates_by_club.setdefault(club_id, set()).add(date)
-    for scope in _season_scopes(dates_by_club):
-        recompute_scope(scope)
-        scopes += 1
+    every = _tournament_scopes(tournament_ids)
+    every += _season_scopes(dates_by_club)
+    for start in range(0, len(every), SCOPES_PER_TRANSACTION):
+        with transaction.atomic():
+            for scope in every[start:start + SCOPES_PER_TRANSACTION]:
+                recompute_scope(scope)
+                scopes += 1
     for club_id in (Club.objects.values_list("pk", flat=True) if club is None else [club.pk]):
-        services_elo.recompute(club_id)
+        with transaction.atomic():
+            services_elo.recompute(club_id)
     return scopes
 
 
