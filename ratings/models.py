@@ -107,16 +107,22 @@ def at_or_after(date, game_id: int, *, game_field: str = "game_id", prefix: str 
             & ~models.Q(**{f"{prefix}date": date, f"{prefix}{game_field}__lt": game_id}))
 
 
+def derived_key(to, **options) -> models.ForeignKey:
+    """A key of a table the ratings rebuild from the protocols (PlayerGame, RatingPoint, EloChange): Django's
+    cascade removes the rows with what they point to, and no database constraint is declared, whose check of
+    every inserted row at commit was most of PostgreSQL's time in a history rewrite."""
+    return models.ForeignKey(to, on_delete=models.CASCADE, db_constraint=False, **options)
+
+
 class PlayerGame(models.Model):
     """One counted game of one player, with the facts the statistics need (a seat plus what the nights say)."""
 
     # No single-column index on the keys: each is the first column of a composite index or constraint below
     # (every index is written on every insert of a recompute).
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+", db_index=False)
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+", db_index=False)
-    tournament = models.ForeignKey("games.Tournament", on_delete=models.CASCADE, null=True, related_name="+",
-                                   db_index=False)
+    game = derived_key("games.Game", related_name="+", db_index=False)
+    player = derived_key("club.Player", related_name="+", db_index=False)
+    club = derived_key("club.Club", related_name="+", db_index=False)
+    tournament = derived_key("games.Tournament", null=True, related_name="+", db_index=False)
     date = models.DateField()
     seat = models.PositiveSmallIntegerField()
     role = models.CharField(max_length=1, blank=True)
@@ -162,10 +168,9 @@ contribute_statistics(PlayerStats)
 class RatingPoint(models.Model):
     """The player's cumulative points and rank in a scope right after one game (the rating history chart)."""
 
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="points",
-                              db_index=False)  # the first column of the indexes below
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    scope = derived_key(RatingScope, related_name="points", db_index=False)  # the first column of the indexes below
+    player = derived_key("club.Player", related_name="+")
+    game = derived_key("games.Game", related_name="+")
     date = models.DateField()
     seq = models.PositiveIntegerField()  # position of the game in the scope, from 0, ordered by (date, game id)
     n = models.PositiveIntegerField(default=0)  # the player's own game number in the scope, from 0 (the chart's x)
@@ -187,9 +192,9 @@ class EloChange(models.Model):
     """One player's Elo change in one counted game (docs/elo.md), in the club's order of games (date, game id)."""
 
     # indexed as the first column of the constraint (game, player) and the indexes (club, …), (player, …) below
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+", db_index=False)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="elo_changes", db_index=False)
-    player = models.ForeignKey("club.Player", on_delete=models.CASCADE, related_name="+", db_index=False)
+    club = derived_key("club.Club", related_name="+", db_index=False)
+    game = derived_key("games.Game", related_name="elo_changes", db_index=False)
+    player = derived_key("club.Player", related_name="+", db_index=False)
     date = models.DateField()
     team = models.CharField(max_length=5)  # red / black
     score = models.FloatField()  # 1 won, 0 lost, 0.5 draw
