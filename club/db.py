@@ -143,6 +143,19 @@ def raw_rows(queryset, *, batch: int = 5000) -> Iterator[tuple]:
             yield from chunk
 
 
+def clear_tables(*models_) -> None:
+    """Empty whole tables at once: TRUNCATE on PostgreSQL, a DELETE without a condition on SQLite (which empties
+    the table in one step). For tables no database constraint points into (the ratings' derived tables)."""
+    qn = connection.ops.quote_name
+    tables = [qn(m._meta.db_table) for m in models_]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("TRUNCATE " + ", ".join(tables))
+        else:
+            for table in tables:
+                cursor.execute(f"DELETE FROM {table}")
+
+
 def _sqlite_decimal(value, places: int):
     """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
     field's places and its shortest text give back the decimal written (or summed), without Django's converter (a

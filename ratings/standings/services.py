@@ -31,13 +31,24 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import converted_rows, insert_rows, raw_rows, update_rows, values_rows
+from club.db import clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
-from ratings.models import Lot, PendingTail, PlayerGame, PlayerStats, RatingPoint, RatingScope, Season, at_or_after
+from ratings.models import (
+    EloChange,
+    EloRating,
+    Lot,
+    PendingTail,
+    PlayerGame,
+    PlayerStats,
+    RatingPoint,
+    RatingScope,
+    Season,
+    at_or_after,
+)
 from ratings.standings.ranking import PlayerRecord, draw_lots, rank
 from ratings.statistics.registry import FACT_KEYS, FACTS, STAT_FIELDS, STATISTICS, GameFacts, SeatFacts
 from ratings.tasks import pause_for_tests, requeue, stale_reason
@@ -146,11 +157,14 @@ def recompute_all(club=None) -> int:
     scopes = 0
     games = counted_games() if club is None else counted_games().filter(club=club)
     with transaction.atomic():
-        # Every history is rewritten below: cleared at once (on SQLite a DELETE without a condition empties the
-        # table in one step), so that no scope deletes its old rows one index entry at a time.
-        (RatingPoint.objects.all() if club is None else RatingPoint.objects.filter(scope__club=club))._raw_delete(
-            RatingPoint.objects.db)
-        PlayerGame.objects.filter(**({} if club is None else {"club": club})).delete()
+        # Every fact, history and Elo change is rewritten below: cleared at once, so that no scope deletes its old
+        # rows one index entry at a time.
+        if club is None:
+            clear_tables(RatingPoint, PlayerGame, EloChange)  # no database key points into them (derived_key)
+            EloRating.objects.all().delete()  # one row a player, and keyed: a plain DELETE
+        else:
+            RatingPoint.objects.filter(scope__club=club)._raw_delete(RatingPoint.objects.db)
+            PlayerGame.objects.filter(club=club).delete()
         _store_player_games(games)
     tournament_ids = set(games.exclude(tournament=None).values_list("tournament_id", flat=True).distinct())
     dates_by_club: dict[int, set[dt.date]] = {}
