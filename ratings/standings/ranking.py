@@ -161,18 +161,18 @@ def rank(
     position = 0
     for total in sorted(by_total, reverse=True):
         group = by_total[total]
-        group = sorted(group, key=key) if len(group) > 1 else group
-        for index, record in enumerate(group):
+        # each key made once: the sort and the comparison with the row above read the same tuples
+        keyed = sorted(((key(r), r) for r in group), key=lambda pair: pair[0]) if len(group) > 1 else [((), group[0])]
+        previous: tuple = ()
+        for index, (parts, record) in enumerate(keyed):
             position += 1
             if index == 0:  # below a higher total (or the first row)
                 standings.append(StandingRow(position, record.player, record, None))
+                previous = parts
                 continue
             above = standings[-1]
-            decided_by = None
-            for name in names[1:]:
-                if _key_part(name, record, lots) != _key_part(name, above.record, lots):
-                    decided_by = name
-                    break
+            decided_by = next((name for i, name in enumerate(names) if i and parts[i] != previous[i]), None)
+            previous = parts
             if decided_by is None:  # equal on every key: same rank
                 standings.append(StandingRow(above.rank, record.player, record, None))
             else:
