@@ -31,7 +31,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
+from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
@@ -180,6 +180,7 @@ def recompute_all(club=None) -> int:
     for club_id in (Club.objects.values_list("pk", flat=True) if club is None else [club.pk]):
         with transaction.atomic():
             services_elo.recompute(club_id)
+    analyze_tables(PlayerGame, PlayerStats, RatingPoint, EloChange, EloRating)
     return scopes
 
 
