@@ -123,16 +123,20 @@ def aggregate(game_scores: Iterable[GameScore], difficult_roles: Collection[str]
     return records
 
 
-def _key_part(name: str, record: PlayerRecord, lots: Mapping[str, int]) -> tuple:
+def _key_part(name: str, lots: Mapping[str, int]) -> Callable[[PlayerRecord], Any]:
+    """The sort key part of the tie-breaker `name` for a record (more is better, so negated; the lot: lower is
+    better)."""
     if name == LOT:
         # 000 T6.2.4 / 002 III.14.6: the stored lot, lower first; a player without a lot goes last, by name.
-        lot = lots.get(record.player)
-        return (0, lot, "") if lot is not None else (1, 0, record.player)
+        def lot(record: PlayerRecord) -> tuple:
+            number = lots.get(record.player)
+            return (0, number, "") if number is not None else (1, 0, record.player)
+        return lot
     try:
-        metric = METRICS[name]
+        value = METRICS[name].value
     except KeyError as exc:
         raise KeyError(f"unknown tie-breaker {name!r}; known: {', '.join(METRICS)}") from exc
-    return (-metric.value(record),)
+    return lambda record: -value(record)
 
 
 def rank(
@@ -145,13 +149,11 @@ def rank(
     Rows equal on every key share a rank (possible only without a lot); they are listed by name.
     """
     rows = list(records.values()) if isinstance(records, Mapping) else list(records)
-    names = ["total", *[n for n in tiebreakers if n != "total"]]
-    unknown = [n for n in names if n not in METRICS]
-    if unknown:  # refused even when no tie needs it
-        raise KeyError(f"unknown tie-breaker {unknown[0]!r}; known: {', '.join(METRICS)}")
+    names = [n for n in tiebreakers if n != "total"]  # within a group of equal totals
+    parts = [_key_part(name, lots) for name in names]  # refuses an unknown name even when no tie needs it
 
     def key(record: PlayerRecord) -> tuple:
-        return (*(_key_part(name, record, lots) for name in names), record.player)
+        return (*(part(record) for part in parts), record.player)
 
     # By total first; the tie-breakers are computed only inside a group of equal totals (most totals differ).
     by_total: dict[Decimal, list[PlayerRecord]] = {}
@@ -164,15 +166,15 @@ def rank(
         # each key made once: the sort and the comparison with the row above read the same tuples
         keyed = sorted(((key(r), r) for r in group), key=lambda pair: pair[0]) if len(group) > 1 else [((), group[0])]
         previous: tuple = ()
-        for index, (parts, record) in enumerate(keyed):
+        for index, (values, record) in enumerate(keyed):
             position += 1
             if index == 0:  # below a higher total (or the first row)
                 standings.append(StandingRow(position, record.player, record, None))
-                previous = parts
+                previous = values
                 continue
             above = standings[-1]
-            decided_by = next((name for i, name in enumerate(names) if i and parts[i] != previous[i]), None)
-            previous = parts
+            decided_by = next((name for i, name in enumerate(names) if values[i] != previous[i]), None)
+            previous = values
             if decided_by is None:  # equal on every key: same rank
                 standings.append(StandingRow(above.rank, record.player, record, None))
             else:
