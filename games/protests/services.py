@@ -142,8 +142,8 @@ def _check_not_duplicate(game: Game, seat: int, category: str, text: str, at: dt
                              "moment ago.") % {"seat": seat})
 
 
-def _locked_game(game: Game) -> Game:
-    return Game.objects.select_for_update(of=("self",)).select_related("ruleset", "club", "tournament").get(pk=game.pk)
+def _locked_game(game_id: int) -> Game:
+    return Game.objects.select_for_update(of=("self",)).select_related("ruleset", "club", "tournament").get(pk=game_id)
 
 
 # ---------------------------------------------------------------------------------------------- filing
@@ -163,7 +163,7 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
     if not getattr(by, "is_authenticated", False):
         raise PermissionDenied(_("Log in to file a protest."))
     with transaction.atomic():
-        game = _locked_game(game)
+        game = _locked_game(game.pk)
         player = player_of(by, game.club)
         seat = game.seats.filter(player=player).first() if player is not None else None
         if seat is None:  # 000 T6.3 "игрок", docs/rules.md I42
@@ -191,7 +191,7 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         written_at = timezone.make_aware(written_at, timezone.get_default_timezone())
     entered_at = timezone.now()  # recorded beside the written time: a back-dated entry shows as such
     with transaction.atomic():
-        game = _locked_game(game)
+        game = _locked_game(game.pk)
         if game.status in (Game.Status.SIGNED, Game.Status.ANNULLED):
             raise ProtestError(_("The protocol is final; a paper protest can only be recorded before it is signed."))
         entry = game.seats.select_related("player").filter(number=seat).first()
@@ -247,7 +247,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         scope = Game.objects.filter(pk=protest.game_id).values("tournament_id", "club_id").get()
         lock_scoring_scope(**scope)
         protest = Protest.objects.select_for_update().get(pk=protest.pk)
-        game = _locked_game(protest.game)
+        game = _locked_game(protest.game_id)
         if protest.is_decided:
             raise ProtestError(_("This protest is already decided; the decision is final (000 T6.3.4, "
                                  "002 III.15.4)."))

@@ -52,7 +52,7 @@ def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:
 def schedule(club_id: int, since: Key) -> None:
     """Recompute the club's Elo from `since` now, or queue it for the worker when the tail is long."""
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club_id).first()  # one Elo writer per club at a time
+        club = Club.objects.select_for_update().filter(pk=club_id).first()  # one Elo writer per club at a time
         pending = PendingTail.objects.filter(key=pending_key(club_id)).first()
         if pending is not None:  # a recompute is queued: it will cover this change too
             if since < (pending.since_date, pending.since_game):
@@ -62,7 +62,7 @@ def schedule(club_id: int, since: Key) -> None:
                 requeue(recompute_elo, pending, club_id)
             return
         if _tail_games(club_id, since)[:INLINE_TAIL + 1].count() <= INLINE_TAIL:
-            recompute(club_id, since)
+            recompute(club_id, since, club=club)
             return
         pending = PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
         requeue(recompute_elo, pending, club_id)
@@ -95,9 +95,10 @@ def run_pending(club_id: int) -> int:
         return recompute(club_id, since)
 
 
-def recompute(club_id: int, since: Key | None = None) -> int:
-    """Rewrite the club's EloChange rows from `since` (all if None) on, and the EloRating of the players in it."""
-    club = Club.objects.get(pk=club_id)
+def recompute(club_id: int, since: Key | None = None, *, club: Club | None = None) -> int:
+    """Rewrite the club's EloChange rows from `since` (all if None) on, and the EloRating of the players in it
+    (`club`: the club's row, when the caller has read it)."""
+    club = club or Club.objects.get(pk=club_id)
     changes = EloChange.objects.filter(club_id=club_id)
     if since is None:  # everything: whatever was queued is covered
         PendingTail.objects.filter(key=pending_key(club_id)).delete()

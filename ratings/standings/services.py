@@ -115,7 +115,7 @@ def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since:
         recompute_scope(scope)
         return
     with transaction.atomic():
-        RatingScope.objects.select_for_update().filter(pk=scope.pk).first()
+        version = RatingScope.objects.select_for_update().filter(pk=scope.pk).values_list("version", flat=True).get()
         if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
             scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
         stored = _stored_stats(scope)
@@ -125,14 +125,19 @@ def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since:
         values = {p: v for p, v in values.items() if v["games"] > 0}
         _store_stats(scope, values, stored)
         schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()})
-        _stamp(scope)
+        _stamp(scope, locked_version=version)
 
 
-def _stamp(scope: RatingScope) -> None:
-    """The scope's rule set and refresh time stored, its version bumped (the page caches' key), in one UPDATE."""
-    RatingScope.objects.filter(pk=scope.pk).update(ruleset_id=scope.ruleset_id, refreshed_at=timezone.now(),
+def _stamp(scope: RatingScope, *, locked_version: int | None = None) -> None:
+    """The scope's rule set and refresh time stored, its version bumped (the page caches' key), in one UPDATE
+    (`locked_version`: the version read with the row locked, so the new one is known without reading it)."""
+    now = timezone.now()
+    RatingScope.objects.filter(pk=scope.pk).update(ruleset_id=scope.ruleset_id, refreshed_at=now,
                                                    version=F("version") + 1)
-    scope.refresh_from_db(fields=["version", "refreshed_at"])
+    if locked_version is None:
+        scope.refresh_from_db(fields=["version", "refreshed_at"])
+    else:
+        scope.version, scope.refreshed_at = locked_version + 1, now
 
 
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
