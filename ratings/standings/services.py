@@ -451,9 +451,12 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
             requeue(recompute_history, pending, scope.pk)
         return
     date, game_id = since
-    tail = PlayerGame.objects.filter(scope.games_q(since=since)).values("game_id").distinct()
-    if tail[:INLINE_HISTORY + 1].count() <= INLINE_HISTORY:
-        _store_history(scope, since, totals)
+    # The tail's rows, read once: up to a row per seat of INLINE_HISTORY + 1 games (a game has ten seats): fewer
+    # rows than the limit is the whole tail, and if it is short its rows are the ones the rewrite goes through.
+    limit = (INLINE_HISTORY + 1) * 10
+    tail = list(raw_rows(_tail_rows(scope, since)[:limit]))
+    if len(tail) < limit and len({row[1] for row in tail}) <= INLINE_HISTORY:
+        _store_history(scope, since, totals, tail=tail)
         return
     pending = PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
     requeue(recompute_history, pending, scope.pk)
@@ -477,13 +480,20 @@ def recompute_history(scope_id: int) -> int:
 POINT_FIELDS = ["scope_id", "player_id", "game_id", "date", "seq", "n", "points", "cumulative", "rank"]
 
 
+def _tail_rows(scope: RatingScope, since: tuple[dt.date, int] | None):
+    """The scope's PlayerGame rows from `since` on, in the history's order: (player, game, date, total)."""
+    return (PlayerGame.objects.filter(scope.games_q(since=since)).order_by("date", "game_id")
+            .values_list("player_id", "game_id", "date", "total"))
+
+
 def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
-                   stats: dict[int, tuple[Decimal, int]] | None = None) -> int:
+                   stats: dict[int, tuple[Decimal, int]] | None = None, *, tail: list[tuple] | None = None) -> int:
     """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
 
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
     tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
-    the PlayerStats hold them, when the caller has them. Returns the points written.
+    the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.db.raw_rows),
+    when the caller has them. Returns the points written.
     """
     points = RatingPoint.objects.filter(scope=scope)
     games = PlayerGame.objects.filter(scope.games_q(since=since))
@@ -500,10 +510,15 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
                 PlayerStats.objects.filter(scope=scope).values("player_id", "total", "games"))}
         for player_id, (total, n) in stats.items():
             totals[player_id], played[player_id] = int(total * UNITS), n
-        tail = games.values("player_id").order_by("player_id").annotate(t=Sum("total"), n=Count("id"))
-        for player_id, total, n in tail.values_list("player_id", "t", "n"):
-            totals[player_id] -= int(total * UNITS)
-            played[player_id] -= n
+        if tail is None:
+            for player_id, total, n in games.values("player_id").order_by("player_id").annotate(
+                    t=Sum("total"), n=Count("id")).values_list("player_id", "t", "n"):
+                totals[player_id] -= int(total * UNITS)
+                played[player_id] -= n
+        else:
+            for player_id, _game_id, _date, total in tail:
+                totals[player_id] -= round(total * UNITS)
+                played[player_id] -= 1
         totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
         points.filter(seq__gte=seq).delete()
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
@@ -530,7 +545,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
             rows.append((scope.pk, player_id, game_id, date, seq, n, total, cumulative(units),
                          bisect.bisect_left(ranking, -units) + 1))
 
-    for row in raw_rows(games.order_by("date", "game_id").values_list("player_id", "game_id", "date", "total")):
+    for row in (tail if tail is not None else raw_rows(_tail_rows(scope, since))):
         if current and current[0][1] != row[1]:
             flush_game()
             seq += 1
