@@ -180,3 +180,5 @@ _wins_difficult  # unused function (ratings/standings/ranking.py:88)
 _extras_difficult  # unused function (ratings/standings/ranking.py:93)
 _first_night_deaths  # unused function (ratings/standings/ranking.py:98)
 statistics  # a schema field of the API's answer (api/schemas.py)
+co_players_over  # read by templates/ratings/_card_body.html (ratings/card/selectors.py Card)
+_.co_players_over  # set by player_card, read by the card's template
