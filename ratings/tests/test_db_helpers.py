@@ -1,0 +1,71 @@
+"""club.db's bulk helpers write and read exactly what the ORM would, on SQLite and on PostgreSQL (run on both by
+./dev.sh test): many rows in one UPDATE … FROM (VALUES …), COPY for a large batch, decimals and booleans read
+without Django's converters."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from club import db
+from club.db import COPY_ROWS, converted_rows, insert_rows, update_rows, values_rows
+from club.tests.factories import ClubFactory, PlayerFactory
+from games.models import Game, RuleSetVersion, Seat
+from ratings.models import RatingPoint, RatingScope, Season
+
+pytestmark = pytest.mark.django_db
+
+
+def _games(club, n: int) -> list[Game]:
+    ruleset = RuleSetVersion.objects.get(slug="cml", club__isnull=True, version=1)
+    return [Game.objects.create(club=club, ruleset=ruleset, number=i, date=dt.date(2026, 1, 1))
+            for i in range(1, n + 1)]
+
+
+def test_update_rows_writes_each_row_its_own_values_and_leaves_the_others():
+    games = _games(ClubFactory(), 3)
+    update_rows(Game, ["table", "results_hidden", "date"], [
+        (games[0].pk, {"table": None, "results_hidden": True, "date": dt.date(2026, 2, 1)}),
+        (games[1].pk, {"table": 7, "results_hidden": False, "date": dt.date(2026, 3, 1)})])
+    got = {g.pk: (g.table, g.results_hidden, g.date) for g in Game.objects.all()}
+    assert got == {games[0].pk: (None, True, dt.date(2026, 2, 1)), games[1].pk: (7, False, dt.date(2026, 3, 1)),
+                   games[2].pk: (None, False, dt.date(2026, 1, 1))}
+
+
+def test_update_rows_takes_a_column_of_nulls_and_more_rows_than_one_statement(monkeypatch):
+    games = _games(ClubFactory(), 3)
+    Game.objects.update(table=5)
+    update_rows(Game, ["table"], [(g.pk, {"table": None}) for g in games])  # PostgreSQL would type it as text
+    assert set(Game.objects.values_list("table", flat=True)) == {None}
+    monkeypatch.setattr(db, "UPDATE_CHUNK", 2)  # three rows: two statements
+    update_rows(Game, ["table"], [(g.pk, {"table": 10 + i}) for i, g in enumerate(games)])
+    assert dict(Game.objects.values_list("pk", "table")) == {g.pk: 10 + i for i, g in enumerate(games)}
+
+
+def test_a_large_batch_is_inserted_whole_with_its_decimals_and_dates():
+    club = ClubFactory()
+    game = _games(club, 1)[0]
+    player = PlayerFactory(club=club)
+    season = Season.objects.create(club=club, name="2026", start=dt.date(2026, 1, 1), end=dt.date(2026, 12, 31))
+    scope = RatingScope.objects.create(kind=RatingScope.Kind.SEASON, club=club, season=season)
+    rows = [(scope.pk, player.pk, game.pk, dt.date(2026, 1, 1) + dt.timedelta(days=i), i, i,
+             Decimal("0.3") * i, Decimal("-1.25") + i, i + 1) for i in range(COPY_ROWS + 10)]
+    names = ["scope_id", "player_id", "game_id", "date", "seq", "n", "points", "cumulative", "rank"]
+    assert insert_rows(RatingPoint, names, rows) == len(rows)
+    stored = list(RatingPoint.objects.order_by("seq").values_list(*names))
+    assert stored == rows
+
+
+def test_converted_rows_equal_what_the_orm_reads():
+    club = ClubFactory()
+    game = _games(club, 1)[0]
+    for number, (main, won) in enumerate([(Decimal("0.3"), True), (Decimal("-0.25"), False),
+                                          (Decimal("1.123456"), True)], start=1):
+        Seat.objects.create(game=game, number=number, player=PlayerFactory(club=club), role="К", main=main,
+                            extras=Decimal(0), total=main, tiebreak_extras=Decimal(0), won=won)
+    query = Seat.objects.order_by("number").values_list("number", "main", "total", "won", "first_night_death")
+    read = list(converted_rows(query))
+    assert read == list(query)
+    assert all(isinstance(row[3], bool) and isinstance(row[1], Decimal) for row in read)
+    assert list(values_rows(Seat.objects.order_by("number").values("number", "won"))) == list(
+        Seat.objects.order_by("number").values("number", "won"))
