@@ -52,7 +52,7 @@ class _Points(dict):
         return text
 
 
-def _url_of(name: str) -> str:
+def url_of(name: str) -> str:
     """The URL pattern `name` with a "%d" for its one id: reversed once per table, not once per row."""
     return reverse(name, args=[0]).replace("/0/", "/%d/")
 
@@ -78,7 +78,7 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
     A decided tie is marked on both of its rows (the tie-breaker describes the pair, not the lower player alone):
     a footnote number in the tie-breaker column, and under the table «¹ Места 3 и 4: суммы равны, порядок решил
     показатель «…»»."""
-    sep, profile = get_format("DECIMAL_SEPARATOR"), _url_of("player_detail")
+    sep, profile = get_format("DECIMAL_SEPARATOR"), url_of("player_detail")
     stored = list(PlayerStats.objects.filter(scope=scope).order_by("rank", "id").values_list(
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
     marks: list[list[int]] = [[] for _row in stored]
@@ -113,7 +113,7 @@ class GameRow:
 
 def profile_games_rows(games: list[dict]) -> list[GameRow]:
     """The rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
-    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("games:game_detail")
+    sep, url = get_format("DECIMAL_SEPARATOR"), url_of("games:game_detail")
     return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
                     number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
                     total=points_text(g["total"], sep))
@@ -131,6 +131,6 @@ class TournamentRow:
 
 def player_tournaments_rows(rows: list[tuple]) -> list[TournamentRow]:
     """The rows of a profile's latest tournaments (`selectors.player_tournaments`)."""
-    sep, url = get_format("DECIMAL_SEPARATOR"), _url_of("ratings:tournament_standings")
+    sep, url = get_format("DECIMAL_SEPARATOR"), url_of("ratings:tournament_standings")
     return [TournamentRow(url=url % tournament_id, name=name, rank=rank, games=games, total=points_text(total, sep))
             for tournament_id, name, rank, games, total in rows]

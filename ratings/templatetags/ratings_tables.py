@@ -19,7 +19,6 @@ from html import escape as _escape
 
 from django import template
 from django.template.defaultfilters import floatformat
-from django.urls import reverse
 from django.utils.dateformat import format as format_date
 from django.utils.dates import MONTHS_ALT
 from django.utils.formats import get_format
@@ -27,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ratings.card.chart import CardChart, Series, SeriesPoint
-from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text
+from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text, url_of
 
 register = template.Library()
 
@@ -113,7 +112,7 @@ class PointText:
 @register.simple_tag(name="chart_points")
 def series_points(series: Series) -> SafeString:
     """The series' points: a link to the game's protocol around a circle, titled with `PointText`."""
-    url, text_of = reverse("games:game_detail", args=[0]).replace("/0/", "/%d/"), PointText(series.key)
+    url, text_of = url_of("games:game_detail"), PointText(series.key)
     html = []
     for p in series.points:
         text = escape(text_of(p))

@@ -118,7 +118,7 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
         game = Game.objects.select_related("ruleset").get(pk=game.pk)
         scope = scoring_scope(game)
         counting_others = scope.exclude(pk=game.pk).filter(COUNTS)
-        players = set(seated_before) | set(Seat.objects.filter(game=game).values_list("player__nickname", flat=True))
+        players = set(seated_before) | seated(game)
         affected = list(Game.objects.filter(pk__in=Seat.objects.filter(
             game__in=counting_others, game__result=BLACK, first_night_death=True, role__in=RED_ROLES,
             player__nickname__in=players).values("game_id")).select_related("ruleset").order_by("date", "number", "id"))
