@@ -8,6 +8,7 @@ speak plain HTTP to the test client and to a local gunicorn.
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from pathlib import Path
 
@@ -23,6 +24,13 @@ BENCH_ENV = {
     "STATIC_ROOT": str(STATIC),
     "DJANGO_SETTINGS_MODULE": "club.settings",
 }
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback, for a server a bench starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def environment() -> dict[str, str]:

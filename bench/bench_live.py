@@ -29,7 +29,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _django import ROOT, environment, setup  # noqa: E402
+from _django import ROOT, environment, free_port, setup  # noqa: E402
 
 # static/js/live.js sends every tap as URLSearchParams, i.e. a urlencoded body (not the test client's multipart).
 FORM = "application/x-www-form-urlencoded"
@@ -101,12 +101,6 @@ class HttpDriver:
     def post(self, url: str, data: dict) -> tuple[int, bytes]:
         return self._request("POST", url, urlencode(data), {
             "Content-Type": FORM, "HX-Request": "true", "X-CSRFToken": self.csrf})
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_gunicorn(port: int, workers: int) -> subprocess.Popen:

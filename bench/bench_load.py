@@ -32,13 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _django import OUT, ROOT, environment, setup  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+from _django import OUT, ROOT, environment, free_port, setup  # noqa: E402
 
 
 def get(port: int, url: str, timeout: float = 10.0) -> int:

@@ -27,7 +27,6 @@ import argparse
 import http.client
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,7 +41,7 @@ ENV = {"DEBUG": "0", "SECRET_KEY": "bench-overlay-not-a-secret-" + "x" * 40, "SE
        "ALLOWED_HOSTS": "127.0.0.1,localhost,testserver", "STATIC_ROOT": str(OUT / "static"),
        "CACHE_URL": "locmem://", "API_RATE_LIMIT_PER_MINUTE": "0"}  # 200 pollers share one address: no API limit
 os.environ.update(ENV)
-from _django import setup  # noqa: E402
+from _django import free_port, setup  # noqa: E402
 
 # The whole game of games/tests/test_live_final.py (red wins on Day 3), with fouls between the steps.
 GAME = [("start", {}), ("foul", {"seat": 3, "delta": 1}), ("speech", {}), ("nominate", {"by": 1, "nominee": 5}),
@@ -152,12 +151,6 @@ def in_process(game, judge, token, repeat: int) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------- gunicorn
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def start_gunicorn(port: int) -> subprocess.Popen:
     env = {**os.environ, **ENV, "DATABASE_URL": os.environ["DATABASE_URL"], "DJANGO_SETTINGS_MODULE": "club.settings"}
     log = open(OUT / "bench_overlay_gunicorn.log", "w")  # noqa: SIM115
