@@ -134,12 +134,18 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     return card_chart([ChartGame(*row) for row in read], total=total)
 
 
-def _latest_games(player, scope: RatingScope) -> list[dict]:
-    """His latest `CO_PLAYER_GAMES` + 1 games of the scope, newest first, with what the partners and opponents, the
-    seats and the first page of games read (one query; the one past the limit tells that older games exist)."""
-    return list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
+def _his_games(player, scope: RatingScope):
+    """His games of the scope, newest first, with what the partners and opponents, the seats and a page of games
+    read."""
+    return PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
         "date", "game_id", "role", "won", "total", "seat", number=F("game__number"),
-        tournament_name=F("game__tournament__name"))[:CO_PLAYER_GAMES + 1])
+        tournament_name=F("game__tournament__name"))
+
+
+def _latest_games(player, scope: RatingScope) -> list[dict]:
+    """His latest `CO_PLAYER_GAMES` + 1 games of the scope (one query; the one past the limit tells that older
+    games exist)."""
+    return list(_his_games(player, scope)[:CO_PLAYER_GAMES + 1])
 
 
 def _co_players(player, latest: list[dict]) -> tuple[list[CoPlayer], list[CoPlayer]]:
@@ -188,9 +194,7 @@ def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int
     page = min(max(1, page), pages)
     if page == 1 and GAMES_PER_PAGE <= CO_PLAYER_GAMES:
         return latest[:GAMES_PER_PAGE], page, pages
-    games = list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
-        "date", "game_id", "role", "won", "total", number=F("game__number"),
-        tournament_name=F("game__tournament__name"))[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
+    games = list(_his_games(player, scope)[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return games, page, pages
 
 
