@@ -56,9 +56,10 @@ UPDATE_CHUNK = 500  # rows per UPDATE statement (SQLite takes at most 32,766 par
 
 def update_rows(model, names: list[str], rows: list[tuple[int, dict[str, Any]]]) -> None:
     """Write the fields `names` of many rows with one UPDATE … FROM (VALUES …) statement per UPDATE_CHUNK rows:
-    `rows` are (primary key, {field name: value}), each key at most once (which of two would win is not defined). Django's `bulk_update` builds a CASE per row and column (most
-    of an import's and a rescore's time); an executemany of one UPDATE per row is one round trip per row on
-    PostgreSQL (a re-ranked table of 300 players took 18 ms)."""
+    `rows` are (primary key, {field name: value}), each key at most once (which of two would win is not defined).
+    Django's `bulk_update` builds a CASE per row and column (most of an import's and a rescore's time); an
+    executemany of one UPDATE per row is one round trip per row on PostgreSQL (a re-ranked table of 300 players
+    took 18 ms)."""
     if not rows:
         return
     meta = model._meta
@@ -172,9 +173,9 @@ def _sqlite_decimal(value, places: int):
     """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
     field's places and its shortest text give back the decimal written (or summed), without Django's converter (a
     context and a quantize per value, most of the cost of reading a table of points)."""
-    if value is None or isinstance(value, int):
-        return value if value is None else Decimal(value)
-    return Decimal(repr(round(value, places)))
+    if value is None:
+        return None
+    return Decimal(value) if isinstance(value, int) else Decimal(repr(round(value, places)))
 
 
 def _sqlite_bool(value):
