@@ -48,6 +48,7 @@ def _role_games(bar: str) -> int:
 
 
 def _chart_shows(page, game: Game) -> None:
+    page.locator("#history").scroll_into_view_if_needed()  # the section is loaded when it comes into view
     chart = page.get_by_test_id("rating-chart")
     chart.scroll_into_view_if_needed()
     for key in ("points", "rank", "elo"):

@@ -5,6 +5,10 @@ EloRating), which hold only the games that count (`games.visibility.counting_gam
 of them). The card costs a fixed number of queries whatever the number of games: the chart reads only its sample
 (`ratings.card.sampling.sample`), the form the last ten games, and partners, opponents and seats are grouped in the
 database.
+
+The history (the chart) and the partners, opponents and seats are the card's `SECTIONS`: the page sends them after
+its first part (`ratings.card.views.card_section`), since they cost most of the card and lie below its first
+screen.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ CHART_SAMPLES = 150  # at most one point per two units of the card chart's plot 
 CO_PLAYERS = 5
 CO_PLAYER_GAMES = 200  # partners and opponents are counted over the player's latest games of the scope
 SEATS = range(1, 11)
+SECTIONS = ("history", "partners")  # filled by `fill_sections`; the page loads them when they come into view
 RED_ROLES = ("К", "Ш")  # the red team: citizens and the sheriff (the rule books' teams)
 ROLE_KEYS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}  # the CSS class of a role's colour
 
@@ -187,19 +192,36 @@ def _seats(player, scope: RatingScope, latest: list[dict]) -> list[SeatLine]:
             for seat in SEATS]
 
 
-def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int,
-                latest: list[dict]) -> tuple[list[dict], int, int]:
-    """One page of his games of the scope, newest first; the first page is the head of `latest`."""
+def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int) -> tuple[list[dict], int, int]:
+    """One page of his games of the scope, newest first."""
     pages = max(1, -(-(stats.games if stats else 0) // GAMES_PER_PAGE))
     page = min(max(1, page), pages)
-    if page == 1 and GAMES_PER_PAGE <= CO_PLAYER_GAMES:
-        return latest[:GAMES_PER_PAGE], page, pages
     games = list(_his_games(player, scope)[(page - 1) * GAMES_PER_PAGE: page * GAMES_PER_PAGE])
     return games, page, pages
 
 
-def player_card(player, scope: RatingScope | None, *, page: int = 1) -> Card:
-    """The card of `player` for the shown scope (a season or a tournament); the form and the Elo are the club's."""
+def fill_sections(card: Card, sections=SECTIONS) -> Card:
+    """Read the named `SECTIONS` of the card of a scope into it: "history" the chart, "partners" the partners,
+    opponents and seats."""
+    player, scope = card.player, card.scope
+    if "history" in sections:
+        card.chart = _chart(player, scope)
+    if "partners" in sections:
+        latest = _latest_games(player, scope)
+        card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
+        card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
+        card.seats = _seats(player, scope, latest)
+    return card
+
+
+def card_section(player, scope: RatingScope, name: str) -> Card:
+    """A card holding only the section `name` of `SECTIONS` (what the page loads after its first part)."""
+    return fill_sections(Card(player=player, scope=scope, stats=None), (name,))
+
+
+def player_card(player, scope: RatingScope | None, *, page: int = 1, sections=SECTIONS) -> Card:
+    """The card of `player` for the shown scope (a season or a tournament), with the named `SECTIONS`; the form and
+    the Elo are the club's."""
     form = recent_form(player)
     current = EloRating.objects.filter(player=player).values_list("elo", flat=True).first()
     deltas = [g.elo_delta for g in form if g.elo_delta is not None]
@@ -209,11 +231,6 @@ def player_card(player, scope: RatingScope | None, *, page: int = 1) -> Card:
         return card
     card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
     card.roles = role_lines(card.stats)
-    card.chart = _chart(player, scope)
-    latest = _latest_games(player, scope)
-    card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
-    card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
-    card.seats = _seats(player, scope, latest)
-    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page, latest)
-    return card
+    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page)
+    return fill_sections(card, sections)
 

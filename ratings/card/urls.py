@@ -8,4 +8,5 @@ from ratings.card import views as views_card
 urlpatterns = [
     path("players/", views_card.player_list, name="player_list"),
     path("players/<int:pk>/", views_card.player_card, name="player_detail"),
+    path("players/<int:pk>/card/<slug:section>/", views_card.card_section, name="player_card_section"),
 ]

@@ -4,12 +4,16 @@ The rating part of the card is rendered once per stored state and cached, under 
 profile (the shown scope's version and every season's, `selectors.club_ratings_key`): any counted game or decided
 protest of the club bumps a season, and the Elo changes in the same transaction. The personal part (the private
 fields, the claim button, the admin's links) is read for each visitor.
+
+The card's history and its partners, opponents and seats (`selectors_card.SECTIONS`) are sent after the page, each
+when it comes into view (`card_section`, cached under the card's key parts and its name): they cost most of the card
+and lie below its first screen. Without scripts, their links open the whole card (`?all=1`).
 """
 
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -40,25 +44,54 @@ def _personal(request, player: Player) -> dict:
     }
 
 
+def _card_parts(player: Player, seasons, season, tournament, scope) -> tuple:
+    """The cache key parts of the card's state: the shown scope and its version, and every season's."""
+    return (player.pk, season.pk if season else 0, tournament.pk if tournament else 0, scope.pk if scope else 0,
+            scope.version if scope else 0, selectors.club_ratings_key(seasons))
+
+
 def player_card(request, pk: int):
     player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
     seasons, season, tournament, scope = _player_scope(request, player)
     page = _int(request.GET.get("page")) or 1
-    parts = ("card", player.pk, season.pk if season else 0, tournament.pk if tournament else 0,
-             scope.pk if scope else 0, scope.version if scope else 0, page, selectors.club_ratings_key(seasons))
+    whole = request.GET.get("all") == "1"  # the sections inline: the card without scripts
+    parts = ("card", *_card_parts(player, seasons, season, tournament, scope), page, int(whole))
 
     def render_body() -> str:
-        card = selectors_card.player_card(player, scope, page=page)
+        card = selectors_card.player_card(player, scope, page=page,
+                                          sections=selectors_card.SECTIONS if whole else ())
         return render_to_string("ratings/_card_body.html", {
             "player": player, "seasons": seasons, "season": season, "tournament": tournament, "card": card,
             "tournaments": card.tournaments, "games_rows": tables.profile_games_rows(card.games),
-            "tournaments_rows": tables.player_tournaments_rows(card.tournaments),
-            "history_pending": selectors.history_pending(scope)}, request=request)
+            "tournaments_rows": tables.player_tournaments_rows(card.tournaments), "whole": whole,
+            "history_pending": whole and selectors.history_pending(scope)}, request=request)
 
     body, _ = selectors.cached(parts, render_body)
     if request.htmx:
         return HttpResponse(body)
     return render(request, "ratings/player_card.html", {"player": player, "body": body, **_personal(request, player)})
+
+
+def card_section(request, pk: int, section: str):
+    """One of the card's `SECTIONS` for the scope of the query (htmx swaps it in when it comes into view); a plain
+    request is sent to the whole card at that section."""
+    if section not in selectors_card.SECTIONS:
+        raise Http404
+    player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+    seasons, season, tournament, scope = _player_scope(request, player)
+    if not request.htmx or scope is None:
+        query = request.GET.copy()
+        query["all"] = "1"
+        return HttpResponseRedirect(f"{reverse('player_detail', args=[pk])}?{query.urlencode()}#{section}")
+    parts = ("card-section", section, *_card_parts(player, seasons, season, tournament, scope))
+
+    def render_section() -> str:
+        return render_to_string(f"ratings/_card_body.html#{section}", {
+            "player": player, "season": season, "tournament": tournament,
+            "card": selectors_card.card_section(player, scope, section),
+            "history_pending": section == "history" and selectors.history_pending(scope)}, request=request)
+
+    return HttpResponse(selectors.cached(parts, render_section)[0])
 
 
 def old_profile(request, pk: int):

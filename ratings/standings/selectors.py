@@ -220,8 +220,7 @@ def player_tournaments(player, limit: int = 20) -> list[tuple]:
         recent += [t for t in dict.fromkeys(ids) if t not in recent]
         if len(recent) >= limit or len(ids) < batch:
             break
-    scopes = list(RatingScope.objects.filter(tournament_id__in=recent[:limit]).values_list("pk", flat=True))
-    return list(PlayerStats.objects.filter(scope_id__in=scopes, player=player)  # the (scope, player) unique index
+    return list(PlayerStats.objects.filter(scope__tournament_id__in=recent[:limit], player=player)
                 .order_by("-scope__tournament__start_date", "-scope_id")
                 .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
 

@@ -26,6 +26,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ratings.card.chart import CardChart, Series, SeriesPoint
+from ratings.card.selectors import FormGame
+from ratings.standings.selectors import RoleLine
 from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text, url_of
 
 register = template.Library()
@@ -83,6 +85,62 @@ def tournament_rows(rows: Iterable[TournamentRow]) -> SafeString:
     return mark_safe("\n".join(  # every value escaped
         f'<tr><td><a href="{escape(t.url)}">{escape(t.name)}</a></td><td class="text-end">{t.rank:d}</td>'
         f'<td class="text-end">{t.games:d}</td><td class="text-end">{escape(t.total)}</td></tr>' for t in rows))
+
+
+@register.simple_tag
+def season_options(seasons: Iterable, season) -> SafeString:
+    """The `<option>`s of the ratings filter's seasons (`ratings/_filter.html`): name and dates, the shown one
+    selected."""
+    date_format, chosen = get_format("SHORT_DATE_FORMAT"), season.pk if season else None
+    return mark_safe("".join(  # every value escaped
+        f'<option value="{s.pk:d}"{" selected" if s.pk == chosen else ""}>{escape(s.name)} '
+        f'({escape(format_date(s.start, date_format))}–{escape(format_date(s.end, date_format))})</option>'
+        for s in seasons))
+
+
+@register.simple_tag
+def tournament_options(tournaments: Iterable[tuple], tournament) -> SafeString:
+    """The `<option>`s of the filter's tournaments (`selectors.player_tournaments` rows), the shown one selected."""
+    chosen = tournament.pk if tournament else None
+    return mark_safe("".join(  # every value escaped
+        f'<option value="{t[0]:d}"{" selected" if t[0] == chosen else ""}>{escape(t[1])}</option>'
+        for t in tournaments))
+
+
+ROLE_BAR_CLASSES = ("citizen", "mafia", "sheriff", "don")  # the order of `selectors.role_lines`
+
+
+@register.simple_tag
+def role_bars(roles: Iterable[RoleLine]) -> SafeString:
+    """The `<li>`s of the card's role bars: the letter, a bar as long as the win rate, games, wins and the rate."""
+    numbers = _("%(letter)s: %(games)s games, %(wins)s wins")
+    bars = []
+    for r, css in zip(roles, ROLE_BAR_CLASSES, strict=False):
+        rate = r.win_rate
+        text = escape(numbers % {"letter": r.letter, "games": r.games, "wins": r.wins})
+        share, shown = ("0", "") if rate is None else (floatformat(rate, "0u"), f" · {floatformat(rate, '0')}%")
+        bars.append(
+            f'\n      <li class="role-bar role-{css}" data-testid="role-bar">\n        <span class="role-letter" '
+            f'aria-hidden="true">{escape(r.letter)}</span>\n        <span class="role-track"><span class="role-fill" '
+            f'style="--share: {share}%"></span></span>\n        <span class="role-numbers">{text}{shown}'
+            f'</span>\n      </li>')
+    return mark_safe("".join(bars))  # every text escaped, the rates are numbers
+
+
+@register.simple_tag
+def form_chips(form: Iterable[FormGame]) -> SafeString:
+    """The `<li>`s of the card's recent form: a chip per game, its role and result, a link to its protocol."""
+    url, win, loss, game = url_of("games:game_detail"), escape(_("win")), escape(_("loss")), escape(_("game"))
+    chips = []
+    for g in form:
+        tournament = f"{escape(g.tournament_name)}, " if g.tournament_name else ""
+        chips.append(
+            f'\n      <li><a class="result-chip {"chip-win" if g.won else "chip-loss"} role-{escape(g.role_key)}" '
+            f'href="{escape(url % g.game_id)}" data-testid="form-chip">\n        <span class="chip-role">'
+            f'{escape(g.role or "?")}</span><span class="chip-result">{win if g.won else loss}</span>\n        '
+            f'<span class="visually-hidden">, {tournament}{game} {escape(g.number)}, '
+            f'{escape(format_date(g.date, "j E Y"))}</span></a></li>')
+    return mark_safe("".join(chips))  # every value escaped
 
 
 class PointText:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 
 import pytest
 from django.db import transaction
+from django.urls import reverse
 
 from club.models import Club, Player, nickname_key
 from club.tests.conftest import cast  # noqa: F401  (the club's fixed cast, shared with the ratings pages)
@@ -55,3 +57,14 @@ def generated(tournament: Tournament, n: int, *, seed: int, start: dt.date, pool
 @pytest.fixture
 def club(db):
     return Club.objects.create(name="Полночь")
+
+
+def card_html(client, player, query: str = "") -> str:
+    """The card as a browser ends up showing it: the page, each deferred section swapped in from the URL its
+    placeholder names (what htmx does when the section comes into view)."""
+    html = client.get(reverse("player_detail", args=[player.pk]) + query).content.decode()
+    for placeholder, url in re.findall(r'(<div class="card-deferred" hx-get="([^"]+)".*?</div>)', html, re.S):
+        fragment = client.get(url.replace("&amp;", "&"), headers={"HX-Request": "true"})
+        assert fragment.status_code == 200 and "<html" not in fragment.content.decode()
+        html = html.replace(placeholder, fragment.content.decode())
+    return html

@@ -16,7 +16,7 @@ from games.models import Seat
 from ratings.card import selectors as selectors_card
 from ratings.models import EloChange, PlayerGame, RatingScope, Season
 
-from .conftest import generated, make_tournament
+from .conftest import card_html, generated, make_tournament
 
 POOL = [f"Игрок {i}" for i in range(12)]
 RED = {"К", "Ш"}
@@ -80,12 +80,12 @@ def test_partners_and_opponents_of_a_regular_are_counted_over_his_latest_games_a
         for line in lines:
             assert [line.games, line.wins] == expected[(same, line.player_id)]
     cache.clear()
-    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    html = card_html(client, player)
     assert 'data-testid="co-players-latest"' in html and "По последним 4 играм периода." in html
     monkeypatch.setattr(selectors_card, "CO_PLAYER_GAMES", 200)
     assert selectors_card.player_card(player, _season_scope(club)).co_players_over is None
     cache.clear()
-    assert 'data-testid="co-players-latest"' not in client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    assert 'data-testid="co-players-latest"' not in card_html(client, player)
 
 
 @pytest.mark.django_db
@@ -106,7 +106,7 @@ def test_results_by_seat_and_recent_form_follow_the_stored_games(club):
 @pytest.mark.django_db
 def test_the_card_shows_form_chips_role_bars_chart_switch_and_the_latest_value(club, client):
     _, player = build(club, 6)
-    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    html = card_html(client, player)
     games = PlayerGame.objects.filter(player=player).count()
     assert html.count('data-testid="form-chip"') == min(games, 10)
     newest = PlayerGame.objects.filter(player=player).order_by("-date", "-game_id").first()
@@ -120,6 +120,32 @@ def test_the_card_shows_form_chips_role_bars_chart_switch_and_the_latest_value(c
     texts = re.findall(r'<text class="chart-label[^"]*"[^>]*font-size="(\d+)"', html)
     assert texts and all(int(size) >= 14 for size in texts)
     assert "Нажмите на точку графика" in html and "Tap a point" not in html and "Win %" not in html
+
+
+@pytest.mark.django_db
+def test_the_history_and_the_partners_come_after_the_page_and_inline_without_scripts(club, client):
+    """The page's first part carries neither the chart nor the partners: placeholders load them when they come into
+    view. Each section alone is the same HTML as inline (`?all=1`, what the placeholders' links open without
+    scripts); a plain request of a section goes to the whole card there."""
+    tournament, player = build(club, 6)
+    url = reverse("player_detail", args=[player.pk])
+    page = client.get(url).content.decode()
+    assert 'data-testid="rating-chart"' not in page and 'data-testid="partners"' not in page
+    assert page.count('class="card-deferred"') == 2 and 'hx-trigger="intersect once"' in page
+    whole = client.get(url, {"all": "1"}).content.decode()
+    assert 'class="card-deferred"' not in whole
+    def body(html: str) -> str:  # the sections' HTML, whitespace between tags aside
+        return re.sub(r">\s+<", "><", html.split('id="ratings-body"')[1]).strip()
+
+    assert body(card_html(client, player)) == body(whole)
+    for section in ("history", "partners"):
+        section_url = reverse("player_card_section", args=[player.pk, section])
+        plain = client.get(section_url, {"tournament": tournament.pk})
+        assert plain.status_code == 302 and plain["Location"] == f"{url}?tournament={tournament.pk}&all=1#{section}"
+    tournament_card = card_html(client, player, f"?tournament={tournament.pk}")
+    assert 'data-testid="rating-chart"' in tournament_card and 'data-testid="partners"' in tournament_card
+    assert client.get(reverse("player_card_section", args=[player.pk, "nothing"]),
+                      headers={"HX-Request": "true"}).status_code == 404
 
 
 @pytest.mark.django_db
@@ -140,9 +166,14 @@ def test_the_card_costs_the_same_number_of_queries_at_three_and_thirty_games(clu
         with CaptureQueriesContext(connection) as queries:
             assert client.get(reverse("player_detail", args=[player.pk])).status_code == 200
         counts.append(len(queries))
+        for section in selectors_card.SECTIONS:
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(reverse("player_card_section", args=[player.pk, section]),
+                                  headers={"HX-Request": "true"}).status_code == 200
+            counts.append(len(queries))
         club.tournaments.all().delete()
-    assert counts[0] == counts[1], counts
-    assert counts[1] <= 20
+    assert counts[:3] == counts[3:], counts
+    assert counts[0] <= 12 and max(counts[1:3]) <= 8
 
 
 @pytest.mark.django_db

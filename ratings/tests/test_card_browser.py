@@ -62,6 +62,7 @@ def test_a_players_card_on_a_phone_shows_his_new_game(page, club):
     delta = EloChange.objects.get(game=game, player=player).delta
     assert after["elo_change"] != before["elo_change"] or delta == 0
 
+    page.locator("#history").scroll_into_view_if_needed()  # the section is loaded when it comes into view
     chart = page.get_by_test_id("rating-chart")
     chart.scroll_into_view_if_needed()
     for key in ("points", "rank", "elo"):

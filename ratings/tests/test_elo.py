@@ -18,7 +18,7 @@ from ratings.elo import formula as elo
 from ratings.elo import services as services_elo
 from ratings.models import EloChange, EloRating, PendingTail
 
-from .conftest import generated, make_tournament
+from .conftest import card_html, generated, make_tournament
 
 POOL = [f"Игрок {i}" for i in range(14)]
 
@@ -195,7 +195,7 @@ def test_the_protocol_page_shows_each_players_elo_change(two_tournaments, club, 
 @pytest.mark.django_db
 def test_the_profile_chart_draws_the_elo_line(two_tournaments, club, client):
     player = EloRating.objects.filter(club=club).order_by("-games").first().player
-    html = client.get(reverse("player_detail", args=[player.pk])).content.decode()
+    html = card_html(client, player)
     assert 'data-series="elo"' in html
     figure = html.split('data-series="elo"', 1)[1]
     line = figure.split('<polyline class="chart-line" points="', 1)[1].split('"')[0]

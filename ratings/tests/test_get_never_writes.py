@@ -105,7 +105,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
     tournaments = [w.tournament.pk, w.empty_tournament.pk]
     return {
         "player_detail": [w.player.pk], "player_edit": [w.player.pk], "player_claim": [w.player.pk],
-        "player_photo": [w.player.pk],
+        "player_photo": [w.player.pk], "player_card_section": [w.player.pk],
         "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
         "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
         "games:round_sheets_pdf": [w.tournament.pk],
@@ -143,14 +143,15 @@ def params(w: World) -> Params:
     queries = {
         "ratings:club_rating": [f"?season={w.season.pk}"],
         "ratings:club_stats": [f"?season={w.season.pk}"],
-        "player_detail": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2"],
+        "player_detail": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2", "?all=1"],
+        "player_card_section": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}"],
         "ratings:player_history_csv": [f"?tournament={w.tournament.pk}"],
         "games:judge_players": ["?q=Ли"],
         "player_list": ["?q=Ли"],
     }
     return Params(
         pks=pk_values(w), ids={"round": [1], "table": [1, 2]},
-        named={"kind": ["start"], "overlay": ["world-overlay-public", "world-overlay-director"],
+        named={"kind": ["start"], "section": ["history", "partners"], "overlay": ["world-overlay-public", "world-overlay-director"],
                # a password-reset link that is no longer valid, and one that never was: a page, no write
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files

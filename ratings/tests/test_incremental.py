@@ -9,7 +9,6 @@ import uuid
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.urls import reverse
 
 from club.tests.factories import UserFactory
 from games.live.apply import live_apply
@@ -18,7 +17,7 @@ from games.protocol.services.scoring import score_games
 from ratings.models import PendingTail, PlayerStats, RatingPoint, RatingScope
 from ratings.standings import services
 
-from .conftest import generated, make_tournament
+from .conftest import card_html, generated, make_tournament
 from .test_aggregates import assert_matches_scratch
 
 POOL = [f"Игрок {i}" for i in range(14)]
@@ -115,6 +114,5 @@ def test_a_long_history_tail_is_rewritten_by_the_task_and_the_profile_says_so_me
     scope = RatingScope.objects.get(season__club=club)
     player = PlayerStats.objects.filter(scope=scope).first().player
     PendingTail.objects.create(key=services.history_key(scope.pk), since_date=early.date, since_game=early.pk)
-    html = client.get(reverse("player_detail", args=[player.pk]) + f"?season={scope.season_id}"
-                      ).content.decode()
+    html = card_html(client, player, f"?season={scope.season_id}")
     assert 'data-testid="history-recomputing"' in html and "пересчитывается" in html

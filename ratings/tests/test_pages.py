@@ -14,7 +14,7 @@ from games.models import Protest
 from games.rules.generate import generate_game
 from ratings.models import Season
 
-from .conftest import generated, make_tournament, store
+from .conftest import card_html, generated, make_tournament, store
 
 MAX_QUERIES = 16
 
@@ -94,7 +94,7 @@ def test_the_cached_profile_follows_a_game_scored_in_another_season(club, client
 def test_the_profile_shows_the_chart_and_an_htmx_season_switch_returns_a_fragment(club, client):
     tournament, player = build(club, 6, 12)
     url = reverse("player_detail", args=[player.pk])
-    page = client.get(url).content.decode()
+    page = card_html(client, player)
     assert "<html" in page and 'data-series="points"' in page and 'data-testid="chart-values"' in page
     older = Season.objects.get(club=club, name="2025")
     fragment = client.get(url, {"season": older.pk}, headers={"HX-Request": "true"}).content.decode()
@@ -162,12 +162,11 @@ def test_the_chart_is_drawn_the_same_in_russian_and_english(club):
     from django.test import Client
 
     _, player = build(club, 6, 12)
-    url = reverse("player_detail", args=[player.pk])
     svgs = {}
     for language in ("ru", "en"):
         client = Client()
         client.cookies["django_language"] = language
-        page = client.get(url).content.decode()
+        page = card_html(client, player)
         svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
         svgs[language] = re.findall(r'\b(?:x|y|x1|x2|y1|y2|width|height|points|viewBox)="([^"]*)"', svg)
         assert not any("," in v for v in svgs[language] if " " not in v), svgs[language]  # "216,0" is a comma
