@@ -43,7 +43,7 @@ def game_detail(request, pk: int):
 
 def _game_detail_context(request, game: Game) -> dict:
     can_write = game_access(request.user, game)
-    prefetch_protocol(game, scores=True)  # the game as read by game_detail: not read again
+    prefetch_protocol(game, scores=True, protests=True)  # the game as read by game_detail: not read again
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
     return {
         "game": game, "view": view, "can_write": can_write,

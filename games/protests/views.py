@@ -46,20 +46,23 @@ def protests_panel_context(request, game: Game, *, form=None, paper_form=None, e
     deadline = protest_deadline(game)
     window_open = (game.status in (Game.Status.FINISHED, Game.Status.SIGNED) and deadline is not None
                    and timezone.now() <= deadline)
-    protests = list(game_protests(game))
+    protests = game_protests(game)
     hidden = hidden_from(user, game)
     if hidden:  # the player's own protests only, with no status, decision or time window (games.visibility)
         protests = [p for p in protests if user.is_authenticated and p.filed_by_id == user.pk]
+    # hidden: the form whatever the window and status (its absence would tell them); the service refuses neutrally
+    can_file = (hidden or window_open) and can_file_protest(user, game)
+    can_record_paper = not hidden and is_table_judge(user, game) and game.status not in (
+        Game.Status.SIGNED, Game.Status.ANNULLED)
     return {
         "game": game, "protests": protests, "deadline": None if hidden else deadline, "window_open": window_open,
         "hidden": hidden,
         "under_protest": not hidden and any(p.status == Protest.Status.PENDING for p in protests),
-        # hidden: the form whatever the window and status (its absence would tell them); the service refuses neutrally
-        "can_file": (hidden or window_open) and can_file_protest(user, game),
-        "can_record_paper": not hidden and is_table_judge(user, game) and game.status not in (
-            Game.Status.SIGNED, Game.Status.ANNULLED),
+        "can_file": can_file, "can_record_paper": can_record_paper,
         "can_review": not hidden and can_review_protest(user, game),
-        "form": form or ProtestForm(), "paper_form": paper_form or PaperProtestForm(),
+        # the forms only where they are shown
+        "form": form or (ProtestForm() if can_file else None),
+        "paper_form": paper_form or (PaperProtestForm() if can_record_paper else None),
         "error": error, "notice": notice, "request": request,
     }
 

@@ -8,7 +8,7 @@ from dataclasses import field as dc_field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
@@ -43,10 +43,15 @@ def with_protocol(games: QuerySet[Game], *, scores: bool = False) -> QuerySet[Ga
     return games.select_related("tournament", "ruleset", "judge").prefetch_related(*lookups)
 
 
-def prefetch_protocol(game: Game, *, scores: bool = False) -> Game:
+def prefetch_protocol(game: Game, *, scores: bool = False, protests: bool = False) -> Game:
     """`with_protocol` for a game already read with its tournament, rule set and judge: its rows prefetched onto
-    it, without reading the game again."""
-    prefetch_related_objects([game], *((*GAME_PREFETCH, "seats__score_items") if scores else GAME_PREFETCH))
+    it, without reading the game again; the seats with their players in one query, and with `protests` the
+    game's protests as `game_protests` reads them (the game page's panel and its print sheet share them)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player"))
+    lookups = [seats, *GAME_PREFETCH[1:], *(("seats__score_items",) if scores else ())]
+    if protests:
+        lookups.append(Prefetch("protests", queryset=_protests_query()))
+    prefetch_related_objects([game], *lookups)
     return game
 
 
@@ -388,10 +393,15 @@ def _item_views(game: Game) -> list[ItemView]:
 # ------------------------------------------------------------------------------------------ protests
 
 
-def game_protests(game: Game) -> QuerySet:
-    """The game's protests with their decisions, oldest first."""
-    return (Protest.objects.filter(game=game).select_related("player", "filed_by", "decided_by")
-            .order_by("filed_at", "pk"))
+def _protests_query() -> QuerySet:
+    return Protest.objects.select_related("player", "filed_by", "decided_by").order_by("filed_at", "pk")
+
+
+def game_protests(game: Game) -> list[Protest]:
+    """The game's protests with their decisions, oldest first (those `prefetch_protocol` read, if it did)."""
+    if "protests" in getattr(game, "_prefetched_objects_cache", {}):
+        return list(game.protests.all())
+    return list(_protests_query().filter(game=game))
 
 
 def with_protest_flag(games: QuerySet) -> QuerySet:

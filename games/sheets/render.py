@@ -273,7 +273,7 @@ def _unscored_items(game: Game, nicknames: dict[int, str]) -> list[SheetItem]:
 def protests_of(game: Game) -> list[SheetProtest]:
     """The game's protests and their decisions (000 T6.3, P7.9)."""
     protests = []
-    for p in game.protests.all():
+    for p in sorted(game.protests.all(), key=lambda p: p.filed_at, reverse=True):  # newest first, as Protest's ordering
         author = " ".join(str(x) for x in (p.seat, p.player) if x) or str(p.filed_by or "")
         protests.append(SheetProtest(author=author, text=p.text,
                                      decision=str(p.get_status_display()) if p.is_decided else "",

@@ -1,17 +1,78 @@
 import re
+from html import escape as _escape
 
 from django import template
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
 from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
+from club.templatetags.points import points
 from games.i18n import note_text
 from games.i18n import problem_text as _problem_text
+from games.i18n import role_letter as _role_letter
 from games.protocol.selectors import ProtocolView
 from games.rules.flow import Departure
 from games.rules.problems import Problem
-from games.sheets.render import _kind_label, _left_text, sheet_from_view
+from games.sheets.render import SheetRow, _kind_label, _left_text, sheet_from_view
+from games.templatetags.games_tags import role_chip
 
 register = template.Library()
+
+
+def escape(value: object) -> str:
+    """As `django.utils.html.escape`, without its lazy-string wrapper (called for every cell of the protocol)."""
+    return _escape(str(value), quote=True)
+
+
+# The protocol's seat rows, on the game page and on its sheet, are written here rather than by a template loop:
+# ten rows of a dozen cells were a quarter of the game page's first render (bench/bench_ratings.py). Every text
+# is escaped; the numbers are formatted as the template filters did (`points`, `floatformat`).
+
+
+def _elo_cell(change) -> str:
+    if not change:
+        return '<td class="text-nowrap fold" data-testid="elo-change"></td>'
+    up = change.delta >= 0
+    return (f'<td class="text-nowrap fold" data-testid="elo-change">{escape(floatformat(change.before, "0"))} '
+            f'<span class="{"text-success" if up else "text-danger"}">{"+" if up else ""}'
+            f'{escape(floatformat(change.delta, "1"))}</span></td>')
+
+
+@register.simple_tag
+def protocol_seat_rows(view: ProtocolView, elo: dict) -> SafeString:
+    """The `<tr>`s of the game page's seats (`games/game_detail.html`): number, player, role (with the secrets),
+    fouls, how he left, points when scored, the Elo change when the game counts."""
+    url = reverse("player_detail", args=[0]).replace("/0/", "/%d/")
+    rows = []
+    for s in view.seats:
+        role = f'<td class="role">{role_chip(s.role)}</td>' if view.show_secrets else ""
+        scores = "" if s.total is None else (
+            f'<td class="fold">{escape(points(s.main))}</td><td class="fold">{escape(points(s.extras))}</td>'
+            f'<td><strong>{escape(points(s.total))}</strong></td>')
+        muted = ' class="text-muted"' if s.left else ""
+        rows.append(
+            f'<tr{muted}>\n      <td>{s.number:d}</td>\n      '
+            f'<td><a href="{escape(url % s.player_id)}">{escape(s.nickname)}</a></td>\n      {role}\n      '
+            f'<td>{s.fouls:d}</td>\n      <td>{escape(_left_text(s.left))}</td>\n      {scores}\n      '
+            f'{_elo_cell(elo.get(s.player_id)) if elo else ""}\n    </tr>')
+    return mark_safe("\n    ".join(rows))  # every text escaped, role_chip is format_html's
+
+
+@register.simple_tag
+def sheet_seat_rows(rows: list[SheetRow]) -> SafeString:
+    """The `<tr>`s of the sheet's seats (`games/sheet.html`, inside `{% spaceless %}`)."""
+    html = []
+    for row in rows:
+        size = f" nick-{escape(row.nickname_size)}" if row.nickname_size else ""
+        fouls = "".join('<td class="foul on">✕</td>' if on else '<td class="foul"></td>' for on in row.foul_boxes)
+        html.append(
+            f'<tr class="{"gone" if row.left else ""}"><td class="seat-no">{row.number:d}</td><td class="nick-cell">'
+            f'<div class="nick{size}">{escape(row.nickname)}</div></td><td class="role">'
+            f'{escape(_role_letter(row.role))}</td>{fouls}<td class="removal">{escape(row.removal)}</td>'
+            f'<td class="left">{escape(row.left)}</td><td class="pts">{escape(row.main)}</td>'
+            f'<td class="pts">{escape(row.extras)}</td><td class="pts total">{escape(row.total)}</td></tr>')
+    return mark_safe("".join(html))  # every text escaped
 
 
 @register.simple_tag
