@@ -162,17 +162,22 @@ def measure(runs: int) -> dict:
         "season_standings": f"/ratings/?season={largest.season_id}",
         "tournament_standings": f"/ratings/tournaments/{tournament_scope.tournament_id}/",
         "player_profile": f"/players/{busy.player_id}/?season={largest.season_id}",
+        # the card's sections the page loads when they come into view (ratings.card.views.card_section)
+        "player_profile_history": f"/players/{busy.player_id}/card/history/?season={largest.season_id}",
+        "player_profile_partners": f"/players/{busy.player_id}/card/partners/?season={largest.season_id}",
         "game_page": f"/games/{game.pk}/",
     }
+    htmx = {"HX-Request": "true"}
     result = {"busy_player_games": busy.games, "season_players": largest.stats.count(),
               "tournament_players": tournament_scope.n, "pages_ms": {}}
     with override_settings(ROOT_URLCONF="floor"):
         floor = client_floor(client)
         for name, url in pages.items():
-            assert client.get(url).status_code == 200, url
+            headers = htmx if "/card/" in url else {}
+            assert client.get(url, headers=headers).status_code == 200, url
 
-            def get(url=url):
-                assert client.get(url).status_code == 200
+            def get(url=url, headers=headers):
+                assert client.get(url, headers=headers).status_code == 200
 
             first, first_floor = floor.interleaved(get, max(5, runs // 3), before=cache.clear)
             cached, cached_floor = floor.interleaved(get, runs)
