@@ -223,7 +223,10 @@ def player_card(player, scope: RatingScope | None, *, page: int = 1, sections=SE
     """The card of `player` for the shown scope (a season or a tournament), with the named `SECTIONS`; the form and
     the Elo are the club's."""
     form = recent_form(player)
-    current = EloRating.objects.filter(player=player).values_list("elo", flat=True).first()
+    try:
+        current = player.elo.elo  # read with the player where the view asked for it (select_related("elo"))
+    except EloRating.DoesNotExist:
+        current = None
     deltas = [g.elo_delta for g in form if g.elo_delta is not None]
     card = Card(player=player, scope=scope, stats=None, elo=current, elo_change=sum(deltas) if deltas else None,
                 form=form, tournaments=player_tournaments(player))

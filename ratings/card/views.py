@@ -51,7 +51,7 @@ def _card_parts(player: Player, seasons, season, tournament, scope) -> tuple:
 
 
 def player_card(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
+    player = get_object_or_404(Player.objects.select_related("club", "user", "elo"), pk=pk)
     seasons, season, tournament, scope = _player_scope(request, player)
     page = _int(request.GET.get("page")) or 1
     whole = request.GET.get("all") == "1"  # the sections inline: the card without scripts
