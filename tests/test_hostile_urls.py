@@ -46,6 +46,7 @@ POST_FIELDS = ("text", "category", "seat", "seats", "written_at", "player_id", "
                "result", "by", "target", "name", "role", "id", "decision", "explanation", "username", "password",
                "email", "date", "table", "tournament", "evening", "ruleset", "start", "end", "version", "action_id")
 NAMED = {"kind": ["undo", "no-such-action"],  # slugs take no free text: a real action and a made-up one
+         "section": ["history", "no-such-section"],  # a card's section, and a made-up one
          "overlay": ["hostile-overlay"]}  # an overlay's token (the `params` fixture makes it), and the free text
 LOGINS = {"anonymous": None, "admin": "admin"}  # the demo club's admin
 
