@@ -205,21 +205,25 @@ def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
             for letter, name in (("К", "citizen"), ("Ч", "mafia"), ("Ш", "sheriff"), ("Д", "don"))]
 
 
-TOURNAMENT_GAMES = 1000  # a player's latest tournaments are looked for among his latest games
-
-
 def player_tournaments(player, limit: int = 20) -> list[tuple]:
     """The latest tournaments the player played, newest first: (tournament id, name, rank, games, total), the
     final (current) rank.
 
-    One query: his lines of the tournaments of his latest `TOURNAMENT_GAMES` games (the (player, date, game) index,
-    newest first), not a sort of every tournament line he ever had: a regular of ten years has a thousand of them.
+    The tournaments are found from the player's latest games (the (player, date, game) index, newest first, a batch
+    at a time), not by sorting every tournament line he ever had: a regular of ten years has a thousand of them. (One
+    query with his latest thousand games as a subquery cost PostgreSQL 3 ms for a player of 700 games.)
     """
-    latest = (PlayerGame.objects.filter(player=player, tournament__isnull=False).order_by("-date", "-game_id")
-              .values("tournament_id")[:TOURNAMENT_GAMES])
-    return list(PlayerStats.objects.filter(scope__tournament_id__in=latest, player=player)
+    recent: list[int] = []
+    games = PlayerGame.objects.filter(player=player, tournament__isnull=False).order_by("-date", "-game_id")
+    batch = 8 * limit
+    for start in range(0, 1_000_000, batch):
+        ids = list(games.values_list("tournament_id", flat=True)[start:start + batch])
+        recent += [t for t in dict.fromkeys(ids) if t not in recent]
+        if len(recent) >= limit or len(ids) < batch:
+            break
+    return list(PlayerStats.objects.filter(scope__tournament_id__in=recent[:limit], player=player)
                 .order_by("-scope__tournament__start_date", "-scope_id")
-                .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total")[:limit])
+                .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
 
 
 # ---------------------------------------------------------------------------------------------- the club
