@@ -6,6 +6,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
 from club.templatetags.points import points
 from games.i18n import note_text
@@ -14,7 +15,7 @@ from games.i18n import role_letter as _role_letter
 from games.protocol.selectors import ProtocolView
 from games.rules.flow import Departure
 from games.rules.problems import Problem
-from games.sheets.render import SheetRow, _kind_label, _left_text, sheet_from_view
+from games.sheets.render import SheetRound, SheetRow, _kind_label, _left_text, sheet_from_view
 from games.templatetags.games_tags import role_chip
 
 register = template.Library()
@@ -114,3 +115,35 @@ def keep_ordinals(text, autoescape=True) -> str:
     sheet's font needs no special hyphen glyph)."""
     escaped = conditional_escape(text) if autoescape else str(text)
     return mark_safe(_ORDINAL.sub(r'<span class="nowrap">\1</span>', str(escaped)))  # noqa: S308 — escaped above
+
+
+def _nominee_cells(n) -> str:
+    if n is None:
+        return '<td class="nominee"></td><td class="votes"></td>'
+    votes = "" if n.votes is None else f"{n.votes:d}"
+    return (f'<td class="nominee{" withdrawn" if n.withdrawn else ""}">{n.seat:d}</td>'
+            f'<td class="votes">{votes}</td>')
+
+
+def _check_cell(seat: int | None, found: str) -> str:
+    return f'<td class="night">{f"{seat:d} — {found}" if seat else ""}</td>'
+
+
+@register.simple_tag
+def sheet_round_rows(rounds: list[SheetRound]) -> SafeString:
+    """The `<tr>`s of the sheet's rounds (`games/sheet.html`, inside `{% spaceless %}`): day N's nominations and
+    votes, re-votes, lift vote and who left, then night N's kill and checks."""
+    cancelled = escape(pgettext("protocol sheet", "no vote: a removal cancelled it"))
+    miss, not_sheriff = escape(pgettext("protocol sheet", "miss")), escape(pgettext("protocol sheet", "not Ш"))
+    sheriff, black, red = (escape(_role_letter(code)) for code in ("Ш", "Ч", "К"))
+    html = []
+    for r in rounds:
+        note = f'<span class="vote-cancelled">{cancelled}</span>{" " if r.revotes else ""}' if r.vote_cancelled else ""
+        kill = f"{r.kill:d}" if r.kill else miss if r.has_night else ""
+        html.append(
+            f'<tr><td class="round-no">{r.index:d}</td>{"".join(_nominee_cells(n) for n in r.nominees)}'
+            f'<td class="small">{note}{escape(r.revotes)}</td><td>{"" if r.lift is None else f"{r.lift:d}"}</td>'
+            f'<td>{escape(r.out)}</td><td class="night">{kill}</td>'
+            f'{_check_cell(r.don_check, sheriff if r.don_found_sheriff else not_sheriff)}'
+            f'{_check_cell(r.sheriff_check, black if r.sheriff_found_black else red)}</tr>')
+    return mark_safe("".join(html))  # every text escaped, the seats are numbers
