@@ -112,6 +112,8 @@ _.last_seq  # unused attribute (games/live/ui.py:195)
 _.can_approve  # unused attribute (games/live/ui.py:196)
 based_on  # unused variable (games/models.py:43)
 signed_by  # unused variable (games/models.py:156)
+_._result_cache  # unused attribute (games/protocol/selectors.py:67): read by Django's related managers
+_._prefetch_done  # unused attribute (games/protocol/selectors.py:67): read by Django's related managers
 generate_games  # unused function (games/rules/generate.py:84)
 parse_game  # unused function (games/rules/interchange.py:261)
 _.items_of  # unused method (games/rules/scoring.py:98)
