@@ -6,7 +6,7 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from club.templatetags.points import points
 from games.i18n import note_text
@@ -24,6 +24,12 @@ register = template.Library()
 def escape(value: object) -> str:
     """As `django.utils.html.escape`, without its lazy-string wrapper (called for every cell of the protocol)."""
     return _escape(str(value), quote=True)
+
+
+def words(*keys: str) -> dict[str, str]:
+    """The page's words in the reader's language, for text between tags (`&`, `<`, `>` escaped; an apostrophe
+    stays as `{% translate %}` writes it: «Don's check»)."""
+    return {key: _escape(gettext(key), quote=False) for key in keys}
 
 
 # The protocol's seat rows, on the game page and on its sheet, are written here rather than by a template loop:
@@ -147,3 +153,59 @@ def sheet_round_rows(rounds: list[SheetRound]) -> SafeString:
             f'{_check_cell(r.don_check, sheriff if r.don_found_sheriff else not_sheriff)}'
             f'{_check_cell(r.sheriff_check, black if r.sheriff_found_black else red)}</tr>')
     return mark_safe("".join(html))  # every text escaped, the seats are numbers
+
+
+def _tallies(tallies) -> str:
+    return ", ".join(f"{t.seat:d}: {t.votes:d}" for t in tallies)
+
+
+@register.simple_tag
+def protocol_days(view: ProtocolView) -> SafeString:
+    """The game page's days (`games/game_detail.html`): nominations, votes, re-votes, the lift vote and who left;
+    the day a finished game never reached (it ended in the night before) is left out."""
+    word = words("Day", "nominations", "withdrawn", "votes", "re-vote", "lift vote", "out")
+    finished, days, html = view.game.is_finished, view.days, []
+    for number, day in enumerate(days, start=1):
+        if (number == len(days) and finished and not day.nominations and day.votes is None and not day.revotes
+                and day.lift is None and not day.out):
+            continue
+        parts = [f'<div class="mb-2 small">\n        <strong>{word["Day"]} {number:d}</strong>:']
+        if day.nominations is not None:
+            named = ", ".join(f"{n.by:d}→{n.nominee:d}" + (f" ({word['withdrawn']})" if n.withdrawn else "")
+                              for n in day.nominations)
+            parts.append(f"{word['nominations']}: {named or '—'}.")
+        if day.votes is not None:
+            parts.append(f"{word['votes']}: {_tallies(day.votes)}.")
+        parts += [f"{word['re-vote']}: {_tallies(tallies)}." for tallies in day.revotes]
+        if day.lift is not None:
+            parts.append(f"{word['lift vote']}: {day.lift:d}.")
+        parts.append(f"{word['out']}: {', '.join(f'{seat:d}' for seat in day.out) or '—'}\n      </div>")
+        html.append("\n        ".join(parts))
+    return mark_safe("\n      ".join(html))  # the words escaped, the rest are numbers
+
+
+DON_CHECK, SHERIFF_CHECK = "Don's check", "Sheriff's check"
+
+
+@register.simple_tag
+def protocol_nights(view: ProtocolView) -> SafeString:
+    """The game page's nights: the kill (or the city asleep while a night is played), the checks and what they
+    found (only with the secrets: `protocol_view` leaves them out otherwise)."""
+    word = words("Night", "the city sleeps", "kill", "miss", DON_CHECK, "sheriff", "not the sheriff", SHERIFF_CHECK,
+                 "black", "red")
+    html = []
+    for night in view.nights:
+        if not night.announced:
+            kill = word["the city sleeps"]
+        else:
+            kill = f"{word['kill']} {night.kill:d}" if night.kill else word["miss"]
+        checks = ""
+        if night.don_check:
+            found = word["sheriff"] if night.don_found_sheriff else word["not the sheriff"]
+            checks += f"\n        · {word[DON_CHECK]}: {night.don_check:d} ({found})"
+        if night.sheriff_check:
+            found = word["black"] if night.sheriff_found_black else word["red"]
+            checks += f"\n        · {word[SHERIFF_CHECK]}: {night.sheriff_check:d} ({found})"
+        html.append(f'<div class="mb-2 small">\n        <strong>{word["Night"]} {night.index:d}</strong>:\n        '
+                    f"{kill}{checks}\n      </div>")
+    return mark_safe("\n      ".join(html))  # the words escaped, the rest are numbers
