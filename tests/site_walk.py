@@ -38,7 +38,8 @@ ABSENT_UNTIL_PUBLISHED = {"games:tournament_seating_json", "games:tournament_car
 # Pages that need a query to be a page at all (their bad-query answers are tested by the hostile-input tests).
 QUERIES = {"games:round_sheets_pdf": ["?games=1-2"],
            "player_detail": ["", "?all=1"]}  # the card, and the whole card its sections' links open without scripts
-NAMED = {"kind": ["undo"], "section": ["history", "partners"], "uidb64": ["MQ"], "token": ["set-password"],  # a reset link that is no longer valid
+NAMED = {"kind": ["undo"], "section": ["history", "partners", "games"],
+         "uidb64": ["MQ"], "token": ["set-password"],  # a reset link that is no longer valid
          "overlay": ["demo-overlay-public", "demo-overlay-director"]}  # the tournament's two overlays (build_scene)
 
 

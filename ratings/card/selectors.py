@@ -6,9 +6,9 @@ of them). The card costs a fixed number of queries whatever the number of games:
 (`ratings.card.sampling.sample`), the form the last ten games, and partners, opponents and seats are grouped in the
 database.
 
-The history (the chart) and the partners, opponents and seats are the card's `SECTIONS`: the page sends them after
-its first part (`ratings.card.views.card_section`), since they cost most of the card and lie below its first
-screen.
+The history (the chart), the partners, opponents and seats, and the page of games are the card's `SECTIONS`: the
+page sends them after its first part (`ratings.card.views.card_section`), since they cost most of the card and lie
+below its first screen.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ CHART_SAMPLES = 150  # at most one point per two units of the card chart's plot 
 CO_PLAYERS = 5
 CO_PLAYER_GAMES = 200  # partners and opponents are counted over the player's latest games of the scope
 SEATS = range(1, 11)
-SECTIONS = ("history", "partners")  # filled by `fill_sections`; the page loads them when they come into view
+SECTIONS = ("history", "partners", "games")  # filled by `fill_sections`; the page loads them when in view
 RED_ROLES = ("К", "Ш")  # the red team: citizens and the sheriff (the rule books' teams)
 ROLE_KEYS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}  # the CSS class of a role's colour
 
@@ -202,8 +202,12 @@ def _games_page(player, scope: RatingScope, stats: PlayerStats | None, page: int
 
 def fill_sections(card: Card, sections=SECTIONS) -> Card:
     """Read the named `SECTIONS` of the card of a scope into it: "history" the chart, "partners" the partners,
-    opponents and seats."""
+    opponents and seats, "games" the page `card.page` of his games."""
     player, scope = card.player, card.scope
+    if "games" in sections:
+        if card.stats is None:
+            card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
+        card.games, card.page, card.pages = _games_page(player, scope, card.stats, card.page)
     if "history" in sections:
         card.chart = _chart(player, scope)
     if "partners" in sections:
@@ -214,9 +218,9 @@ def fill_sections(card: Card, sections=SECTIONS) -> Card:
     return card
 
 
-def card_section(player, scope: RatingScope, name: str) -> Card:
+def card_section(player, scope: RatingScope, name: str, *, page: int = 1) -> Card:
     """A card holding only the section `name` of `SECTIONS` (what the page loads after its first part)."""
-    return fill_sections(Card(player=player, scope=scope, stats=None), (name,))
+    return fill_sections(Card(player=player, scope=scope, stats=None, page=page), (name,))
 
 
 def player_card(player, scope: RatingScope | None, *, page: int = 1, sections=SECTIONS) -> Card:
@@ -234,6 +238,6 @@ def player_card(player, scope: RatingScope | None, *, page: int = 1, sections=SE
         return card
     card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
     card.roles = role_lines(card.stats)
-    card.games, card.page, card.pages = _games_page(player, scope, card.stats, page)
+    card.page = page
     return fill_sections(card, sections)
 

@@ -5,8 +5,8 @@ profile (the shown scope's version and every season's, `selectors.club_ratings_k
 protest of the club bumps a season, and the Elo changes in the same transaction. The personal part (the private
 fields, the claim button, the admin's links) is read for each visitor.
 
-The card's history and its partners, opponents and seats (`selectors_card.SECTIONS`) are sent after the page, each
-when it comes into view (`card_section`, cached under the card's key parts and its name): they cost most of the card
+The card's history, its partners, opponents and seats, and its page of games (`selectors_card.SECTIONS`) are sent
+after the page, each when it comes into view (`card_section`, cached under the card's key parts and its name): they cost most of the card
 and lie below its first screen. Without scripts, their links open the whole card (`?all=1`).
 """
 
@@ -83,12 +83,14 @@ def card_section(request, pk: int, section: str):
         query = request.GET.copy()
         query["all"] = "1"
         return HttpResponseRedirect(f"{reverse('player_detail', args=[pk])}?{query.urlencode()}#{section}")
-    parts = ("card-section", section, *_card_parts(player, seasons, season, tournament, scope))
+    page = _int(request.GET.get("page")) or 1
+    parts = ("card-section", section, *_card_parts(player, seasons, season, tournament, scope), page)
 
     def render_section() -> str:
+        card = selectors_card.card_section(player, scope, section, page=page)
         return render_to_string(f"ratings/_card_body.html#{section}", {
-            "player": player, "season": season, "tournament": tournament,
-            "card": selectors_card.card_section(player, scope, section),
+            "player": player, "season": season, "tournament": tournament, "card": card,
+            "games_rows": tables.profile_games_rows(card.games),
             "history_pending": section == "history" and selectors.history_pending(scope)}, request=request)
 
     return HttpResponse(selectors.cached(parts, render_section)[0])

@@ -131,14 +131,15 @@ def test_the_history_and_the_partners_come_after_the_page_and_inline_without_scr
     url = reverse("player_detail", args=[player.pk])
     page = client.get(url).content.decode()
     assert 'data-testid="rating-chart"' not in page and 'data-testid="partners"' not in page
-    assert page.count('class="card-deferred"') == 2 and 'hx-trigger="intersect once"' in page
+    assert 'data-testid="player-games"' not in page
+    assert page.count('class="card-deferred"') == len(selectors_card.SECTIONS) and 'hx-trigger="intersect once"' in page
     whole = client.get(url, {"all": "1"}).content.decode()
     assert 'class="card-deferred"' not in whole
     def body(html: str) -> str:  # the sections' HTML, whitespace between tags aside
         return re.sub(r">\s+<", "><", html.split('id="ratings-body"')[1]).strip()
 
     assert body(card_html(client, player)) == body(whole)
-    for section in ("history", "partners"):
+    for section in selectors_card.SECTIONS:
         section_url = reverse("player_card_section", args=[player.pk, section])
         plain = client.get(section_url, {"tournament": tournament.pk})
         assert plain.status_code == 302 and plain["Location"] == f"{url}?tournament={tournament.pk}&all=1#{section}"
@@ -146,6 +147,23 @@ def test_the_history_and_the_partners_come_after_the_page_and_inline_without_scr
     assert 'data-testid="rating-chart"' in tournament_card and 'data-testid="partners"' in tournament_card
     assert client.get(reverse("player_card_section", args=[player.pk, "nothing"]),
                       headers={"HX-Request": "true"}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_an_older_page_of_games_is_the_games_section_of_that_page(club, client, monkeypatch):
+    """The card's page of games comes as its own section: the page's placeholder asks for the page in the query,
+    and the section holds that page's games, newest first, with links to the newer and older pages."""
+    monkeypatch.setattr(selectors_card, "GAMES_PER_PAGE", 2)
+    _, player = build(club, 6)
+    page = client.get(reverse("player_detail", args=[player.pk]), {"page": "2"}).content.decode()
+    assert re.search(r'hx-get="[^"]*/card/games/\?season=\d+&amp;page=2"', page)
+    html = card_html(client, player, "?page=2")
+    table = html.split('data-testid="player-games"')[1].split("</table>")[0]
+    shown = [int(n) for n in re.findall(r'href="/games/(\d+)/"', table)]
+    newest = PlayerGame.objects.filter(player=player).order_by("-date", "-game_id").values_list("game_id", flat=True)
+    assert shown == list(newest[2:4])
+    assert "page=1#games" in html  # newer
+    assert ("page=3#games" in html) == (len(newest) > 4)  # older, if there are
 
 
 @pytest.mark.django_db
@@ -172,8 +190,9 @@ def test_the_card_costs_the_same_number_of_queries_at_three_and_thirty_games(clu
                                   headers={"HX-Request": "true"}).status_code == 200
             counts.append(len(queries))
         club.tournaments.all().delete()
-    assert counts[:3] == counts[3:], counts
-    assert counts[0] <= 12 and max(counts[1:3]) <= 8
+    per_card = 1 + len(selectors_card.SECTIONS)  # the page, then each section
+    assert counts[:per_card] == counts[per_card:], counts
+    assert counts[0] <= 12 and max(counts[1:per_card]) <= 8
 
 
 @pytest.mark.django_db

@@ -151,7 +151,8 @@ def params(w: World) -> Params:
     }
     return Params(
         pks=pk_values(w), ids={"round": [1], "table": [1, 2]},
-        named={"kind": ["start"], "section": ["history", "partners"], "overlay": ["world-overlay-public", "world-overlay-director"],
+        named={"kind": ["start"], "section": ["history", "partners", "games"],
+               "overlay": ["world-overlay-public", "world-overlay-director"],
                # a password-reset link that is no longer valid, and one that never was: a page, no write
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files
