@@ -167,6 +167,7 @@ def measure(runs: int) -> dict:
         # the card's sections the page loads when they come into view (ratings.card.views.card_section)
         "player_profile_history": f"/players/{busy.player_id}/card/history/?season={largest.season_id}",
         "player_profile_partners": f"/players/{busy.player_id}/card/partners/?season={largest.season_id}",
+        "player_profile_games": f"/players/{busy.player_id}/card/games/?season={largest.season_id}",
         "game_page": f"/games/{game.pk}/",
     }
     htmx = {"HX-Request": "true"}
