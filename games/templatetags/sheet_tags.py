@@ -3,11 +3,11 @@ from html import escape as _escape
 
 from django import template
 from django.template.defaultfilters import floatformat
-from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
+from club.html import escape, url_of
 from club.templatetags.points import points
 from games.i18n import note_text
 from games.i18n import problem_text as _problem_text
@@ -19,11 +19,6 @@ from games.sheets.render import SheetRound, SheetRow, _kind_label, _left_text, s
 from games.templatetags.games_tags import role_chip
 
 register = template.Library()
-
-
-def escape(value: object) -> str:
-    """As `django.utils.html.escape`, without its lazy-string wrapper (called for every cell of the protocol)."""
-    return _escape(str(value), quote=True)
 
 
 def words(*keys: str) -> dict[str, str]:
@@ -50,7 +45,7 @@ def _elo_cell(change) -> str:
 def protocol_seat_rows(view: ProtocolView, elo: dict) -> SafeString:
     """The `<tr>`s of the game page's seats (`games/game_detail.html`): number, player, role (with the secrets),
     fouls, how he left, points when scored, the Elo change when the game counts."""
-    url = reverse("player_detail", args=[0]).replace("/0/", "/%d/")
+    url = url_of("player_detail")
     rows = []
     for s in view.seats:
         role = f'<td class="role">{role_chip(s.role)}</td>' if view.show_secrets else ""

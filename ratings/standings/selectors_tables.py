@@ -15,10 +15,10 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
-from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
+from club.html import url_of
 from games.i18n import role_letter
 from ratings.models import PlayerStats, RatingScope
 from ratings.standings.selectors import label_of
@@ -50,11 +50,6 @@ class _Points(dict):
     def __missing__(self, value: Decimal) -> str:
         text = self[value] = points_text(value, self.sep)
         return text
-
-
-def url_of(name: str) -> str:
-    """The URL pattern `name` with a "%d" for its one id: reversed once per table, not once per row."""
-    return reverse(name, args=[0]).replace("/0/", "/%d/")
 
 
 @dataclass(frozen=True)

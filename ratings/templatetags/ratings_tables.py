@@ -15,7 +15,6 @@ templates and template tags only), and the row partials of the templates call th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from html import escape as _escape
 
 from django import template
 from django.template.defaultfilters import floatformat
@@ -25,18 +24,13 @@ from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from club.html import escape, url_of
 from ratings.card.chart import CardChart, Series, SeriesPoint
 from ratings.card.selectors import FormGame
 from ratings.standings.selectors import RoleLine
-from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text, url_of
+from ratings.standings.selectors_tables import GameRow, StandingsRow, TournamentRow, points_text
 
 register = template.Library()
-
-
-def escape(value: object) -> str:
-    """As `django.utils.html.escape` (the same entities: `&amp; &lt; &gt; &quot; &#x27;`), without its lazy-string
-    wrapper: called thousands of times per table."""
-    return _escape(str(value), quote=True)
 
 
 def _standings_row(row: StandingsRow, badge: str) -> str:
