@@ -79,7 +79,7 @@ def prefetch_protocol(game: Game, *, scores: bool = False, protests: bool = Fals
     for name in set(optional) - present:
         _read_as_empty(game, name)
     lookups: list = [Prefetch("seats", queryset=Seat.objects.select_related("player"))]
-    lookups += [name for name in GAME_PREFETCH[1:] if name in present or name not in optional]
+    lookups += [name for name in _PROTOCOL_ROWS if name in present or name not in optional]
     if scores:
         lookups.append("seats__score_items")
     if "protests" in present:

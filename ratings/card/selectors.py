@@ -143,18 +143,21 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     return card_chart([ChartGame(*row) for row in read], total=total)
 
 
+def _his_rows(player, scope: RatingScope):
+    """His PlayerGame rows of the scope, newest first (the (player, date, game) index)."""
+    return PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id")
+
+
 def _his_games(player, scope: RatingScope):
     """His games of the scope, newest first, as a page of games shows them."""
-    return PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
-        "date", "game_id", "role", "won", "total", "seat", number=F("game__number"),
-        tournament_name=F("game__tournament__name"))
+    return _his_rows(player, scope).values("date", "game_id", "role", "won", "total", "seat",
+                                           number=F("game__number"), tournament_name=F("game__tournament__name"))
 
 
 def _latest_games(player, scope: RatingScope) -> list[dict]:
     """His latest `CO_PLAYER_GAMES` + 1 games of the scope, with what the partners, opponents and seats read (one
-    query, on the (player, date, game) index alone; the one past the limit tells that older games exist)."""
-    return list(PlayerGame.objects.filter(scope.games_q(), player=player).order_by("-date", "-game_id").values(
-        "game_id", "role", "won", "seat")[:CO_PLAYER_GAMES + 1])
+    query without joins; the one past the limit tells that older games exist)."""
+    return list(_his_rows(player, scope).values("game_id", "role", "won", "seat")[:CO_PLAYER_GAMES + 1])
 
 
 def _co_players(player, latest: list[dict]) -> tuple[list[CoPlayer], list[CoPlayer]]:
@@ -190,8 +193,8 @@ def _seats(player, scope: RatingScope, latest: list[dict]) -> list[SeatLine]:
             line["games"] += 1
             line["wins"] += bool(g["won"])
     else:
-        by_seat = {row["seat"]: row for row in PlayerGame.objects.filter(scope.games_q(), player=player)
-                   .values("seat").order_by().annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
+        by_seat = {row["seat"]: row for row in _his_rows(player, scope).values("seat").order_by()
+                   .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
     return [SeatLine(seat, by_seat.get(seat, {}).get("games", 0), by_seat.get(seat, {}).get("wins", 0))
             for seat in SEATS]
 

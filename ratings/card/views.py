@@ -6,8 +6,8 @@ protest of the club bumps a season, and the Elo changes in the same transaction.
 fields, the claim button, the admin's links) is read for each visitor.
 
 The card's history, its partners, opponents and seats, and its page of games (`selectors_card.SECTIONS`) are sent
-after the page, each when it comes into view (`card_section`, cached under the card's key parts and its name): they cost most of the card
-and lie below its first screen. Without scripts, their links open the whole card (`?all=1`).
+after the page, each when it comes into view (`card_section`, cached under the card's key parts and its name): they
+cost most of the card and lie below its first screen. Without scripts, their links open the whole card (`?all=1`).
 """
 
 from __future__ import annotations
