@@ -55,36 +55,40 @@ UPDATE_CHUNK = 500  # rows per UPDATE statement (SQLite takes at most 32,766 par
 
 
 def update_rows(model, names: list[str], rows: list[tuple[int, dict[str, Any]]]) -> None:
-    """Write the fields `names` of many rows with one UPDATE … FROM (VALUES …) statement per UPDATE_CHUNK rows:
-    `rows` are (primary key, {field name: value}), each key at most once (which of two would win is not defined).
-    Django's `bulk_update` builds a CASE per row and column (most of an import's and a rescore's time); an
-    executemany of one UPDATE per row is one round trip per row on PostgreSQL (a re-ranked table of 300 players
-    took 18 ms)."""
+    """Write the fields `names` of many rows with one UPDATE … FROM (VALUES …) statement per UPDATE_CHUNK rows
+    (on PostgreSQL one UPDATE … FROM UNNEST(…), an array per column, for all of them): `rows` are (primary key,
+    {field name: value}), each key at most once (which of two would win is not defined). Django's `bulk_update`
+    builds a CASE per row and column (most of an import's and a rescore's time); an executemany of one UPDATE per
+    row is one round trip per row on PostgreSQL (a re-ranked table of 300 players took 18 ms)."""
     if not rows:
         return
     meta = model._meta
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
-    # PostgreSQL types a VALUES column by its values (a column of NULLs is text): each value is cast to its
-    # column's type. SQLite needs no cast (and a CAST to "date" would read the date's text as a number).
-    if connection.vendor == "postgresql":
-        def value_of(f):
-            return f"CAST(v.{qn(f.column)} AS {f.db_type(connection)})"
-    else:
-        def value_of(f):
-            return f"v.{qn(f.column)}"
     table, pk = qn(meta.db_table), qn(meta.pk.column)
     columns = ", ".join(["pk_", *(qn(f.column) for f in fields)])
-    sets = ", ".join(f"{qn(f.column)} = {value_of(f)}" for f in fields)
+    sets = ", ".join(f"{qn(f.column)} = v.{qn(f.column)}" for f in fields)
     raw = [f.name for f in fields if f.get_internal_type() in RAW_TYPES]
+
+    def values_of(chunk):  # each row's values as the driver takes them (RAW_TYPES as they are)
+        if len(raw) == len(fields):
+            return [(key, *(values[name] for name in raw)) for key, values in chunk]
+        return [(key, *(f.get_db_prep_save(values[f.name], connection) for f in fields)) for key, values in chunk]
+
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:  # one transaction (insert_rows)
+        if connection.vendor == "postgresql":
+            # One array a column, unnested into rows: the same statement text whatever the number of rows, so
+            # the driver does not split and quote a placeholder per value, and the server plans it as one.
+            # Each array is cast to its column's type (an array of NULLs has none).
+            types = [meta.pk.rel_db_type(connection), *(f.db_type(connection) for f in fields)]
+            arrays = ", ".join(f"CAST(%s AS {db_type}[])" for db_type in types)
+            cursor.execute(f"UPDATE {table} SET {sets} FROM UNNEST({arrays}) AS v({columns}) "
+                           f"WHERE {table}.{pk} = v.pk_",
+                           [list(column) for column in zip(*values_of(rows), strict=True)])
+            return
         for start in range(0, len(rows), UPDATE_CHUNK):
             chunk = rows[start:start + UPDATE_CHUNK]
-            if len(raw) == len(fields):  # the driver takes the values as they are (RAW_TYPES): no preparation
-                params = [v for key, values in chunk for v in (key, *(values[name] for name in raw))]
-            else:
-                params = [v for key, values in chunk
-                          for v in (key, *(f.get_db_prep_save(values[f.name], connection) for f in fields))]
+            params = [v for row in values_of(chunk) for v in row]
             placeholders = ", ".join(["(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"] * len(chunk))
             cursor.execute(f"WITH v({columns}) AS (VALUES {placeholders}) "
                            f"UPDATE {table} SET {sets} FROM v WHERE {table}.{pk} = v.pk_", params)

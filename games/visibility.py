@@ -15,7 +15,15 @@ from club.permissions import is_judge
 from games.models import Game
 
 COUNTED = (Game.Status.FINISHED, Game.Status.SIGNED)
-COUNTS = Q(status__in=COUNTED) & ~Q(result="")  # `Game.counts` in SQL: finished or signed, with a result
+
+
+def counts_via(via: str) -> Q:
+    """`Game.counts` in SQL (finished or signed, with a result), on the game reached by `via` (a relation's path
+    with its "__", or "" for the game itself)."""
+    return Q(**{f"{via}status__in": COUNTED}) & ~Q(**{f"{via}result": ""})
+
+
+COUNTS = counts_via("")
 
 
 def counting_games() -> QuerySet[Game]:

@@ -248,6 +248,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         lock_scoring_scope(**scope)
         protest = Protest.objects.select_for_update().get(pk=protest.pk)
         game = _locked_game(protest.game_id)
+        protest.game = game  # the locked row: what the decision's receivers read of the game
         if protest.is_decided:
             raise ProtestError(_("This protest is already decided; the decision is final (000 T6.3.4, "
                                  "002 III.15.4)."))
@@ -415,8 +416,9 @@ def _reverse_result(ctx: _Context, outcome: dict[str, Any]) -> None:
     ctx.records.append({"kind": REVERSE_RESULT, "from": old, "to": new})
     # The scoring engine counts every judge adjustment whatever the result; the ones the rules tie to a loss are
     # therefore removed here, each recorded in the decision (docs/rules.md A27; 002 III.6 l.345, III.5 l.317).
-    roles = {s.number: s.role for s in game.seats.all()}
-    for adjustment in list(game.adjustments.filter(source=Adjustment.Source.JUDGE)):
+    adjustments = list(game.adjustments.filter(source=Adjustment.Source.JUDGE))
+    roles = {s.number: s.role for s in game.seats.all()} if adjustments else {}
+    for adjustment in adjustments:
         team = team_of(roles.get(adjustment.seat) or None)
         # The rule set lists the kinds of item that hold only under some results (RuleSet.conditional_items).
         if any(kind.lapses and not kind.holds(new, team) for kind in ctx.ruleset.conditional_items_for(adjustment.clause)):

@@ -47,14 +47,16 @@ def with_protocol(games: QuerySet[Game], *, scores: bool = False) -> QuerySet[Ga
 # The rows most games have none of: `prefetch_protocol` asks first which of them the game has (one query) and reads
 # only those. A query through the ORM costs the game page half a millisecond of Python however few its rows.
 OPTIONAL_ROWS = ("removals", "colours", "judge_extras", "adjustments", "protests")
+ASK_PRESENT_UP_TO = 20  # games: `protocol_rows` of more reads every table (their ids are a parameter per table)
 
 
-def _rows_present(game: Game, names: tuple[str, ...]) -> set[str]:
-    """Which of the related rows `names` the game has any of: one `SELECT EXISTS(…), …` over their tables."""
+def _rows_present(game_ids: list[int], names: tuple[str, ...]) -> set[str]:
+    """Which of the related rows `names` the games have any of: one `SELECT EXISTS(…), …` over their tables."""
     tables = [connection.ops.quote_name(Game._meta.get_field(name).related_model._meta.db_table) for name in names]
-    sql = "SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {table} WHERE game_id = %s)" for table in tables)
+    among = ", ".join(["%s"] * len(game_ids))
+    sql = "SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {table} WHERE game_id IN ({among}))" for table in tables)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [game.pk] * len(names))
+        cursor.execute(sql, list(game_ids) * len(names))
         found = cursor.fetchone()
     return {name for name, present in zip(names, found, strict=True) if present}
 
@@ -75,7 +77,7 @@ def prefetch_protocol(game: Game, *, scores: bool = False, protests: bool = Fals
     game's protests as `game_protests` reads them (the game page's panel and its print sheet share them). The
     `OPTIONAL_ROWS` the game has none of are not read."""
     optional = tuple(name for name in OPTIONAL_ROWS if protests or name != "protests")
-    present = _rows_present(game, optional)
+    present = _rows_present([game.pk], optional)
     for name in set(optional) - present:
         _read_as_empty(game, name)
     lookups: list = [Prefetch("seats", queryset=Seat.objects.select_related("player"))]
@@ -166,12 +168,17 @@ class ProtocolRows:
 def protocol_rows(games: list[Game], *, seat_fields: tuple[str, ...] = ()) -> dict[int, ProtocolRows]:
     """Each game's protocol from one query per related table, with no model instance per row: a rescoring reads
     the whole tournament on every write, and ~2,600 prefetched instances cost several times the scoring itself
-    (bench/bench_ratings.py)."""
+    (bench/bench_ratings.py). The `OPTIONAL_ROWS` none of the games has are not read (one query asks which)."""
     ids = [g.pk for g in games]
     rows: dict[str, dict[int, list]] = {}
+    optional = tuple(name for name in _PROTOCOL_ROWS if name in OPTIONAL_ROWS)
+    # Asked only of a few games (a rescoring of one game and those its Ci moves): a whole scope has most rows.
+    present = _rows_present(ids, optional) if 0 < len(ids) <= ASK_PRESENT_UP_TO else set(optional)
     for name, fields in _PROTOCOL_ROWS.items():
-        model = Game._meta.get_field(name).related_model
         grouped = rows[name] = {}
+        if name in OPTIONAL_ROWS and name not in present:
+            continue
+        model = Game._meta.get_field(name).related_model
         for row in model.objects.filter(game_id__in=ids).order_by(*model._meta.ordering).values_list(
                 "game_id", *fields, named=True):
             grouped.setdefault(row.game_id, []).append(row)

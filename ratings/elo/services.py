@@ -51,7 +51,7 @@ def games_changed(touched: Iterable[tuple[int, dt.date, int]]) -> None:
 
 def schedule(club_id: int, since: Key) -> None:
     """Recompute the club's Elo from `since` now, or queue it for the worker when the tail is long."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         club = Club.objects.select_for_update().filter(pk=club_id).first()  # one Elo writer per club at a time
         pending = PendingTail.objects.filter(key=pending_key(club_id)).first()
         if pending is not None:  # a recompute is queued: it will cover this change too
@@ -61,8 +61,9 @@ def schedule(club_id: int, since: Key) -> None:
             if stale_reason(pending):  # ... unless its task is gone (failed, or lost with its worker)
                 requeue(recompute_elo, pending, club_id)
             return
-        if _tail_games(club_id, since)[:INLINE_TAIL + 1].count() <= INLINE_TAIL:
-            recompute(club_id, since, club=club)
+        tail = _tail(club_id, since, limit=INLINE_TAIL + 1)
+        if len(tail) <= INLINE_TAIL:
+            recompute(club_id, since, club=club, tail=tail)
             return
         pending = PendingTail.objects.create(key=pending_key(club_id), since_date=since[0], since_game=since[1])
         requeue(recompute_elo, pending, club_id)
@@ -95,9 +96,18 @@ def run_pending(club_id: int) -> int:
         return recompute(club_id, since)
 
 
-def recompute(club_id: int, since: Key | None = None, *, club: Club | None = None) -> int:
+def _tail(club_id: int, since: Key, *, limit: int | None = None) -> list[tuple]:
+    """The club's counting games from `since` on, in order: (id, date, result) as the driver gives them (a date
+    stays text on SQLite; club.db.raw_rows), at most `limit`."""
+    games = _tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result")
+    return list(raw_rows(games if limit is None else games[:limit]))
+
+
+def recompute(club_id: int, since: Key | None = None, *, club: Club | None = None,
+              tail: list[tuple] | None = None) -> int:
     """Rewrite the club's EloChange rows from `since` (all if None) on, and the EloRating of the players in it
-    (`club`: the club's row, when the caller has read it)."""
+    (`club`: the club's row, and `tail`: the games from `since` on as `_tail` gives them, when the caller has
+    read them)."""
     club = club or Club.objects.get(pk=club_id)
     changes = EloChange.objects.filter(club_id=club_id)
     if since is None:  # everything: whatever was queued is covered
@@ -109,8 +119,7 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
     old_tail.delete()
     ratings: dict[int, float] = {}
     counts: dict[int, int] = {}
-    # read as the driver gives them (a date stays text on SQLite) and written back so (club.db.raw_rows)
-    ids = list(raw_rows(_tail_games(club_id, since).order_by("date", "pk").values_list("pk", "date", "result")))
+    ids = _tail(club_id, since) if tail is None else tail  # written back as the driver gave them
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         pause_for_tests()

@@ -72,10 +72,15 @@ def refresh(game_ids: Iterable[int]) -> None:
     game_ids = list(game_ids)
     if not game_ids:
         return
-    with transaction.atomic():
+    # No savepoint here nor in the writes it calls: a failure undoes the caller's whole write anyway, and each
+    # savepoint cost PostgreSQL two more round trips (a protest decision made ten).
+    with transaction.atomic(savepoint=False):
         old_rows = _stored_facts(game_ids)
-        new_rows = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(counted_games().filter(
-            pk__in=game_ids)) for r in chunk}
+        games = counted_games().filter(pk__in=game_ids)
+        chunks: Iterable[list[dict]] = _chunks(games)
+        if len(game_ids) <= CHUNK:  # a write's few games: one chunk (none if none counts), read in one query
+            chunks = [rows] if (rows := list(games.values(*GAME_VALUES))) else []
+        new_rows = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
         changed = _changed_games(old_rows, new_rows)
         if not changed:
             return
@@ -83,14 +88,16 @@ def refresh(game_ids: Iterable[int]) -> None:
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
         _insert_facts(new)
+        changed_games = list(Game.objects.filter(pk__in=changed).values_list(
+            "club_id", "tournament_id", "date", "pk", "ruleset_id"))
         touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
-                   | set(Game.objects.filter(pk__in=changed).values_list("club_id", "tournament_id", "date", "pk")))
+                   | {row[:4] for row in changed_games})
         since = min((date, pk) for _, _, date, pk in touched)
         tournament_ids = {t for _, t, _, _ in touched if t}
         dates_by_club: dict[int, set[dt.date]] = {}
         for club_id, _, date, _ in touched:
             dates_by_club.setdefault(club_id, set()).add(date)
-        rulesets = set(Game.objects.filter(pk__in=changed).values_list("ruleset_id", flat=True))
+        rulesets = {row[4] for row in changed_games}
         for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
             update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)],
                          since=since, rulesets=rulesets)
@@ -114,7 +121,7 @@ def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since:
     if scope.refreshed_at is None:  # a scope never computed (just made): build it whole, once
         recompute_scope(scope)
         return
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         version = RatingScope.objects.select_for_update().filter(pk=scope.pk).values_list("version", flat=True).get()
         if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
             scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
@@ -143,7 +150,7 @@ def _stamp(scope: RatingScope, *, locked_version: int | None = None) -> None:
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
                     rebuild_games: bool = False) -> None:
     """Recompute a scope's table (one SQL aggregate) and history (from `since` = (date, game id) on; all if None)."""
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         if rebuild_games:
             PlayerGame.objects.filter(scope.games_q()).delete()
             _store_player_games(counted_games().filter(scope.games_q()))
@@ -219,7 +226,8 @@ def store_lots(tournament_id: int, lots: dict[int, int]) -> None:
 
 
 def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
-    existing = {s.tournament_id: s for s in RatingScope.objects.filter(tournament_id__in=tournament_ids)}
+    existing = {s.tournament_id: s for s in RatingScope.objects.select_related("ruleset").filter(
+        tournament_id__in=tournament_ids)}
     for t in Tournament.objects.filter(pk__in=tournament_ids - set(existing)):
         existing[t.pk] = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=t.club_id, tournament=t)
     return [existing[t] for t in sorted(existing)]
@@ -239,7 +247,7 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
             seasons.append(season)
         for season in seasons:
             if any(season.covers(d) for d in dates):
-                scope, _ = RatingScope.objects.get_or_create(
+                scope, _ = RatingScope.objects.select_related("ruleset").get_or_create(
                     season=season, defaults={"kind": RatingScope.Kind.SEASON, "club_id": club_id})
                 scope.season = season
                 scopes.append(scope)
@@ -256,11 +264,14 @@ def _scope_ruleset_id(scope: RatingScope) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------- per-game facts
+GAME_VALUES = ("pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles")
+
+
 def _chunks(games) -> Iterator[list[dict]]:
+    """The games' GAME_VALUES, CHUNK games at a time (their ids read first)."""
     ids = list(games.order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), CHUNK):
-        yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(
-            "pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles"))
+        yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(*GAME_VALUES))
 
 
 def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
@@ -286,7 +297,7 @@ def _in_scope(scope: RatingScope, row: dict) -> bool:
 
 def _store_player_games(games) -> int:
     stored = 0
-    for rows in _build_facts(games):
+    for rows in _build_facts(_chunks(games)):
         stored += _insert_facts(rows)
     return stored
 
@@ -300,10 +311,11 @@ def _insert_facts(rows: list[dict]) -> int:
     return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))
 
 
-def _build_facts(games) -> Iterator[list[dict]]:
-    """The PlayerGame rows of the games as dicts of FACT_FIELDS (chunked; no model instances: cheaper to compare)."""
+def _build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
+    """The PlayerGame rows of the games (chunks of their GAME_VALUES, as `_chunks` gives them) as dicts of
+    FACT_FIELDS, a list a chunk (no model instances: cheaper to compare)."""
     difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
-    for chunk in _chunks(games):
+    for chunk in chunks:
         ids = [g["pk"] for g in chunk]
         seats: dict[int, list[tuple]] = {}
         for row in converted_rows(Seat.objects.filter(game_id__in=ids).values_list(
@@ -390,7 +402,7 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
             extras=row["extras"], total=row["total"], tiebreak_extras=row["tiebreak_extras"],
             wins_difficult=row["wins_difficult"], extras_difficult=row["extras_difficult"],
             first_night_deaths=row["first_night_deaths"])
-    ruleset = RuleSetVersion.objects.get(pk=scope.ruleset_id).ruleset() if scope.ruleset_id else None
+    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # read with the scope (`_tournament_scopes`)
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}

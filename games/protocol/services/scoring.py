@@ -8,7 +8,7 @@ from collections.abc import Collection
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Q
 
 from club.db import update_rows
 from club.models import Club
@@ -23,15 +23,22 @@ from games.models import (
 from games.protocol.selectors import protocol_rows
 from games.rules.protocol import BLACK, RED_ROLES
 from games.rules.scoring import ci_counts, ci_from_counts, score_game, score_tournament
-from games.visibility import COUNTS
+from games.visibility import counts_via
 
 
 def scoring_scope(game: Game):
     """The games whose scores depend on each other (Ci, docs/rules.md D4): the tournament, or for club
     games the club's games of the same season (calendar year)."""
+    return Game.objects.filter(_scope_q(game))
+
+
+def _scope_q(game: Game, via: str = "") -> Q:
+    """`scoring_scope` as a condition on the game reached by `via` (a relation's path with its "__", or "" for the
+    game itself): written on the joined game, so that the database finds the scope by its index instead of
+    matching a subquery of the scope's games against every game."""
     if game.tournament_id:
-        return Game.objects.filter(tournament_id=game.tournament_id)
-    return Game.objects.filter(club_id=game.club_id, tournament__isnull=True, date__year=game.date.year)
+        return Q(**{f"{via}tournament_id": game.tournament_id})
+    return Q(**{f"{via}club_id": game.club_id, f"{via}tournament__isnull": True, f"{via}date__year": game.date.year})
 
 
 def lock_scoring_scope(*, tournament_id: int | None, club_id: int | None) -> None:
@@ -82,7 +89,7 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
         scope = scoring_scope(game)
     else:
         raise ValueError("score_games needs a tournament or a game")
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
         # second must read after the first has committed, or it would store the first game as unfinished.
         lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
@@ -110,24 +117,28 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
     players seated in it before or after (`players`), so the other games that may change are the counting games of
     the scope where black won and one of them is the red Night-1 victim. Their counts come from the stored seats
     of the other counting games (role, first_night_death: what the engine stored for them) plus `game`'s new
-    protocol. "Counting" is `Game.counts` (in SQL `games.visibility.COUNTS`). Returns the number of
+    protocol. "Counting" is `Game.counts` (in SQL `games.visibility.counts_via`). Returns the number of
     games rescored.
     """
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):  # in the caller's transaction: no savepoint (ratings.standings.services.refresh)
         lock_scoring_scope(tournament_id=game.tournament_id, club_id=game.club_id)  # before any game is read
         game = Game.objects.select_related("ruleset").get(pk=game.pk)
-        scope = scoring_scope(game)
-        counting_others = scope.exclude(pk=game.pk).filter(COUNTS)
         players = set(seated_before) | seated(game)
-        affected = list(Game.objects.filter(pk__in=Seat.objects.filter(
-            game__in=counting_others, game__result=BLACK, first_night_death=True, role__in=RED_ROLES,
-            player__nickname__in=players).values("game_id")).select_related("ruleset").order_by("date", "number", "id"))
+        # The red seats of these players in the scope's other counting games, in one read: their Ci counts, and
+        # the games where black won and one of them was the red Night-1 victim (`affected`).
+        counts: dict[tuple[int, str], tuple[int, int]] = {}
+        affected_ids: set[int] = set()
+        for game_id, ruleset_id, result, player, killed in (
+                Seat.objects.filter(_scope_q(game, "game__"), counts_via("game__"), role__in=RED_ROLES,
+                                    player__nickname__in=players).exclude(game_id=game.pk)
+                .values_list("game_id", "game__ruleset_id", "game__result", "player__nickname", "first_night_death")):
+            old_k, old_r = counts.get((ruleset_id, player), (0, 0))
+            counts[(ruleset_id, player)] = (old_k + killed, old_r + 1)
+            if killed and result == BLACK:
+                affected_ids.add(game_id)
+        affected = list(Game.objects.filter(pk__in=affected_ids).select_related("ruleset")
+                        .order_by("date", "number", "id")) if affected_ids else []
         read = protocol_rows([game, *affected], seat_fields=SCORE_COLUMNS)  # one read of every protocol rescored
-        counts: dict[tuple[int, str], tuple[int, int]] = {
-            (row["game__ruleset_id"], row["player__nickname"]): (row["killed"], row["red"])
-            for row in Seat.objects.filter(game__in=counting_others, role__in=RED_ROLES, player__nickname__in=players)
-            .values("game__ruleset_id", "player__nickname")
-            .annotate(red=Count("id"), killed=Count("id", filter=Q(first_night_death=True)))}
         if game.counts:
             for player, (k, r) in ci_counts(read[game.pk].protocol).items():
                 old_k, old_r = counts.get((game.ruleset_id, player), (0, 0))
