@@ -76,11 +76,7 @@ def refresh(game_ids: Iterable[int]) -> None:
     # savepoint cost PostgreSQL two more round trips (a protest decision made ten).
     with transaction.atomic(savepoint=False):
         old_rows = _stored_facts(game_ids)
-        games = counted_games().filter(pk__in=game_ids)
-        chunks: Iterable[list[dict]] = _chunks(games)
-        if len(game_ids) <= CHUNK:  # a write's few games: one chunk (none if none counts), read in one query
-            chunks = [rows] if (rows := list(games.values(*GAME_VALUES))) else []
-        new_rows = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
+        new_rows = _fresh_facts(game_ids)
         changed = _changed_games(old_rows, new_rows)
         if not changed:
             return
@@ -272,6 +268,15 @@ def _chunks(games) -> Iterator[list[dict]]:
     ids = list(games.order_by("pk").values_list("pk", flat=True))
     for start in range(0, len(ids), CHUNK):
         yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(*GAME_VALUES))
+
+
+def _fresh_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
+    """The PlayerGame rows the games (the counting ones) have now, by (game, player), as `_build_facts` makes them."""
+    games = counted_games().filter(pk__in=game_ids)
+    chunks: Iterable[list[dict]] = _chunks(games)
+    if len(game_ids) <= CHUNK:  # a write's few games: one chunk (none if none counts), read in one query
+        chunks = [rows] if (rows := list(games.values(*GAME_VALUES))) else []
+    return {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
 
 
 def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
