@@ -131,11 +131,16 @@ def build(n: int, seed: int = 7) -> dict:
         cursor.execute("ANALYZE")
     loaded = time.perf_counter() - started
     signals.scores_changed.receivers = saved_receivers
+    from club.processes import usable_workers
+
+    workers = usable_workers()  # PostgreSQL: settings.REBUILD_WORKERS processes (club.processes)
     started, cpu = time.perf_counter(), time.process_time()
     scopes = recompute_all()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the rebuild's processes, when it forked
     return {"games": n, "load_s": round(loaded, 1), "recompute_all_s": round(time.perf_counter() - started, 1),
-            "recompute_all_cpu_s": round(time.process_time() - cpu, 1), "scopes": scopes,
-            "build_rss_mb": round(rss_mb())}
+            "recompute_all_cpu_s": round(time.process_time() - cpu + children.ru_utime + children.ru_stime, 1),
+            "recompute_all_workers": workers, "scopes": scopes,
+            "build_rss_mb": round(max(rss_mb(), children.ru_maxrss / 1024))}
 
 
 # ---------------------------------------------------------------------------------------------- measure
@@ -341,8 +346,9 @@ def print_report(report: dict) -> None:
     print(f"ratings bench: {n} games, {report['database']} (DEBUG off)")
     if "build" in report:
         b = report["build"]
-        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s (CPU of this process "
-              f"{b['recompute_all_cpu_s']} s; {b['scopes']} scopes), peak RSS {b['build_rss_mb']} MB")
+        print(f"  build: load {b['load_s']} s, recompute_all {b['recompute_all_s']} s in "
+              f"{b['recompute_all_workers']} process(es) (their CPU {b['recompute_all_cpu_s']} s; {b['scopes']} "
+              f"scopes), peak RSS {b['build_rss_mb']} MB (the largest process)")
     m = report["measure"]
     print(f"  busiest player: {m['busy_player_games']} games in the season; season table {m['season_players']} rows;"
           f" tournament table {m['tournament_players']} rows")

@@ -25,6 +25,7 @@ import datetime as dt
 import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Count, F, Q, Sum
@@ -33,6 +34,7 @@ from django_tasks import task
 
 from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
+from club.processes import run_parts, usable_workers
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
@@ -160,9 +162,11 @@ def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = N
 SCOPES_PER_TRANSACTION = 50  # a full recompute commits every so many scopes (each commit may checkpoint the WAL)
 
 
-def recompute_all(club=None) -> int:
-    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench)."""
-    scopes = 0
+def recompute_all(club=None, *, workers: int | None = None) -> int:
+    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench). On
+    PostgreSQL outside a transaction, in `workers` processes (settings.REBUILD_WORKERS; club.processes): the facts
+    by ranges of games, then the scopes in batches and each club's Elo. Returns the scopes rebuilt."""
+    workers = usable_workers(workers)
     games = counted_games() if club is None else counted_games().filter(club=club)
     with transaction.atomic():
         # Every fact, history and Elo change is rewritten below: cleared at once, so that no scope deletes its old
@@ -173,23 +177,50 @@ def recompute_all(club=None) -> int:
         else:
             RatingPoint.objects.filter(scope__club=club)._raw_delete(RatingPoint.objects.db)
             PlayerGame.objects.filter(club=club).delete()
-        _store_player_games(games)
+        if workers == 1:
+            _store_player_games(games)
+    if workers > 1:
+        ids = list(games.order_by("pk").values_list("pk", flat=True))
+        step = -(-len(ids) // (2 * workers))  # two ranges a process: one slow range does not keep the other idle
+        run_parts(_rebuild_part, [("facts", (ids[i], ids[min(i + step, len(ids)) - 1]))
+                                  for i in range(0, len(ids), step)], workers)
     tournament_ids = set(games.exclude(tournament=None).values_list("tournament_id", flat=True).distinct())
     dates_by_club: dict[int, set[dt.date]] = {}
     for club_id, date in games.values_list("club_id", "date").distinct():
         dates_by_club.setdefault(club_id, set()).add(date)
-    every = _tournament_scopes(tournament_ids)
-    every += _season_scopes(dates_by_club)
-    for start in range(0, len(every), SCOPES_PER_TRANSACTION):
-        with transaction.atomic():
-            for scope in every[start:start + SCOPES_PER_TRANSACTION]:
-                recompute_scope(scope)
-                scopes += 1
-    for club_id in (Club.objects.values_list("pk", flat=True) if club is None else [club.pk]):
-        with transaction.atomic():
-            services_elo.recompute(club_id)
+    seasons = _season_scopes(dates_by_club)
+    tournaments = _tournament_scopes(tournament_ids)
+    clubs = Club.objects.values_list("pk", flat=True) if club is None else [club.pk]
+    # The longest parts first (a club's Elo, a season's history), so that the processes finish together.
+    parts = [("elo", club_id) for club_id in clubs] + [("scopes", [s.pk]) for s in seasons]
+    parts += [("scopes", [s.pk for s in tournaments[i:i + SCOPES_PER_TRANSACTION]])
+              for i in range(0, len(tournaments), SCOPES_PER_TRANSACTION)]
+    if workers == 1:
+        found = {s.pk: s for s in seasons + tournaments}  # read already: not again
+        scopes = sum(_rebuild_part(part, found) for part in parts)
+    else:
+        scopes = sum(run_parts(_rebuild_part, parts, workers))
     analyze_tables(PlayerGame, PlayerStats, RatingPoint, EloChange, EloRating)
     return scopes
+
+
+def _rebuild_part(part: tuple[str, Any], found: dict[int, RatingScope] | None = None) -> int:
+    """One part of `recompute_all` in its own transaction: ("facts", (first, last game id)) the PlayerGame rows of
+    those games, ("scopes", [scope ids]) their tables and histories, ("elo", club id) the club's Elo. Returns
+    the scopes rebuilt."""
+    kind, what = part
+    with transaction.atomic():
+        if kind == "facts":
+            _store_player_games(counted_games().filter(pk__gte=what[0], pk__lte=what[1]))
+            return 0
+        if kind == "elo":
+            services_elo.recompute(what)
+            return 0
+        scopes = ([found[pk] for pk in what] if found is not None else list(
+            RatingScope.objects.select_related("season", "tournament", "ruleset").filter(pk__in=what)))
+        for scope in scopes:
+            recompute_scope(scope)
+        return len(scopes)
 
 
 def season_changed(season: Season) -> None:
