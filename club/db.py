@@ -3,7 +3,7 @@ the same way on SQLite and PostgreSQL, and one prepared UPDATE run for many rows
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from functools import partial
 from itertools import islice
@@ -104,12 +104,17 @@ RAW_TYPES = {"AutoField", "BigAutoField", "IntegerField", "BigIntegerField", "Sm
 COPY_ROWS = 50  # from this many rows in a batch on, PostgreSQL is given them by COPY (psycopg's copy.write_row)
 
 
+# Set in a process of a rebuild on SQLite (club.processes): `insert_rows` writes its rows (table, columns, rows
+# prepared for the driver) aside instead, to be copied into the database in one statement per table.
+row_sink: Callable[[str, list[str], Iterable[tuple]], int] | None = None
+
+
 def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 5000) -> int:
     """Insert many rows with one prepared INSERT run per batch (executemany; on PostgreSQL a COPY for a batch of
     COPY_ROWS or more whose fields the driver takes as they are): `rows` are tuples of the values of
     the fields `names`, in that order. No model instance per row, no SQL compiled per row (`bulk_create` spent
     most of a history rewrite building instances and preparing values). Defaults are not filled in: name every
-    column the table requires. Returns the rows inserted."""
+    column the table requires. Returns the rows inserted (in a process of a rebuild on SQLite: handed over)."""
     meta = model._meta
     qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
@@ -119,6 +124,8 @@ def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 
     if any(preps):
         rows = (tuple(v if p is None else p.get_db_prep_save(v, connection) for p, v in zip(preps, row, strict=True))
                 for row in rows)
+    if row_sink is not None:
+        return row_sink(meta.db_table, [f.column for f in fields], rows)
     done = 0
     rows = iter(rows)
     # One transaction for the whole run when the caller has none: in autocommit every row of an executemany is a

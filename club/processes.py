@@ -1,39 +1,109 @@
 """Independent parts of a long rebuild run side by side in forked processes, each with its own database connection.
 
 `ratings.standings.services.recompute_all` rebuilds every derived table: its parts (the facts of a range of games,
-the tables and histories of a batch of scopes, a club's Elo) write disjoint rows, so on PostgreSQL two processes
-keep both cores busy (while one computes, the other's server process writes). Not on SQLite: its one writer at a
-time would make the processes wait for each other. Nor inside a transaction: a forked process has its own
-connection and would not see the caller's uncommitted rows.
+the tables and histories of a batch of scopes, a club's Elo) write disjoint rows, so two processes keep both cores
+busy. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
+SQLite one writer holds the database at a time: each process writes the rows it would insert (`club.db.insert_rows`,
+nearly every row of a rebuild) into a file of its own, and once all are done this process copies them in with
+one INSERT … SELECT a table (SQLite's own loop, no row through Python); their few other writes (a table's changed
+rows, a scope's version) are short transactions of their own. Not inside a transaction (a forked process has its
+own connection and would not see the caller's uncommitted rows), nor on a database in memory.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import sqlite3
+import tempfile
 from collections.abc import Callable, Iterable
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connection, connections, transaction
+
+from club import db
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+_aside: Any = None  # in a process of a rebuild on SQLite: its own file, where its inserted rows go
+
 
 def usable_workers(requested: int | None = None) -> int:
-    """How many processes a rebuild may use: `requested` (else settings.REBUILD_WORKERS), or 1 where processes
-    cannot help (SQLite) or could not see the caller's rows (inside a transaction)."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
+    """How many processes a rebuild may use: `requested` (else settings.REBUILD_WORKERS), or 1 inside a
+    transaction (a forked process could not see the caller's rows) or on a database in memory (the tests')."""
+    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):
         return 1
     return max(1, settings.REBUILD_WORKERS if requested is None else requested)
 
 
+def part_transaction():
+    """The transaction of one part of a rebuild: `atomic`, except in a process of a rebuild on SQLite, where it
+    would hold the database's one write lock while the part computes (its rows go to its own file meanwhile)."""
+    return contextlib.nullcontext() if _aside is not None else transaction.atomic(savepoint=False)
+
+
 def run_parts(function: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
     """`function` of each part (a picklable value), in `workers` forked processes (in this one when 1), in the
-    order the parts finish. Each part commits its own transaction; the first failure is raised here."""
+    order the parts finish. Each part commits its own writes; the first failure is raised here."""
     parts = list(parts)
     if workers <= 1 or len(parts) <= 1:
         return [function(part) for part in parts]
     connections.close_all()  # a forked process must not share this one's socket: each opens its own connection
-    with multiprocessing.get_context("fork").Pool(min(workers, len(parts))) as pool:
-        return list(pool.imap_unordered(function, parts))
+    context = multiprocessing.get_context("fork")
+    processes = min(workers, len(parts))
+    if connection.vendor != "sqlite":
+        with context.Pool(processes) as pool:
+            return list(pool.imap_unordered(function, parts))
+    with tempfile.TemporaryDirectory(prefix="rebuild-") as aside:
+        with context.Pool(processes, initializer=_write_aside, initargs=(aside,)) as pool:
+            results = list(pool.imap_unordered(_part_then_commit, [(function, part) for part in parts]))
+        _copy_in(sorted(Path(aside).glob("*.sqlite3")))
+    return results
+
+
+def _write_aside(directory: str) -> None:
+    """In a forked process of a rebuild on SQLite: `insert_rows` writes into a file of its own (no index, no
+    journal: it is thrown away once copied), so that the processes do not wait for each other's write lock."""
+    global _aside
+    _aside = sqlite3.connect(Path(directory) / f"{os.getpid()}.sqlite3", isolation_level=None)
+    for statement in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF", "BEGIN"):
+        _aside.execute(statement)
+    db.row_sink = _insert_aside
+
+
+def _insert_aside(table: str, columns: list[str], rows: Iterable[tuple]) -> int:
+    quoted = ", ".join(f'"{c}"' for c in columns)
+    _aside.execute(f'CREATE TABLE IF NOT EXISTS "{table}" ({quoted})')
+    before = _aside.total_changes
+    _aside.executemany(f'INSERT INTO "{table}" ({quoted}) VALUES ({", ".join("?" * len(columns))})', rows)
+    return _aside.total_changes - before
+
+
+def _part_then_commit(item: tuple[Callable[[Any], R], Any]) -> R:
+    function, part = item
+    try:
+        return function(part)
+    finally:
+        _aside.execute("COMMIT")
+        _aside.execute("BEGIN")
+
+
+def _copy_in(files: list[Path]) -> None:
+    """The rows the processes wrote aside, copied into the database table by table: one INSERT … SELECT each, run
+    by SQLite itself (no row through Python), in one transaction."""
+    with connection.cursor() as cursor:
+        for path in files:
+            cursor.execute("ATTACH DATABASE %s AS aside", [str(path)])
+            try:
+                with transaction.atomic():
+                    cursor.execute("SELECT name FROM aside.sqlite_master WHERE type = 'table'")
+                    for (table,) in cursor.fetchall():
+                        cursor.execute(f'SELECT * FROM aside."{table}" LIMIT 0')
+                        quoted = ", ".join(f'"{d[0]}"' for d in cursor.description)
+                        cursor.execute(f'INSERT INTO main."{table}" ({quoted}) SELECT {quoted} FROM aside."{table}"')
+            finally:
+                cursor.execute("DETACH DATABASE aside")

@@ -164,7 +164,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
     })
 
-# Processes a full rebuild of the ratings may use on PostgreSQL (club.processes; ratings.standings.services.recompute_all)
+# Processes a full rebuild of the ratings may use (club.processes; ratings.standings.services.recompute_all)
 REBUILD_WORKERS = env_int("REBUILD_WORKERS", 2)
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -34,7 +34,7 @@ from django_tasks import task
 
 from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
 from club.models import Club, Player
-from club.processes import run_parts, usable_workers
+from club.processes import part_transaction, run_parts, usable_workers
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
@@ -148,7 +148,7 @@ def _stamp(scope: RatingScope, *, locked_version: int | None = None) -> None:
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
                     rebuild_games: bool = False) -> None:
     """Recompute a scope's table (one SQL aggregate) and history (from `since` = (date, game id) on; all if None)."""
-    with transaction.atomic(savepoint=False):
+    with part_transaction():  # atomic, but in a process of a rebuild on SQLite (club.processes)
         if rebuild_games:
             PlayerGame.objects.filter(scope.games_q()).delete()
             _store_player_games(counted_games().filter(scope.games_q()))
@@ -163,9 +163,9 @@ SCOPES_PER_TRANSACTION = 50  # a full recompute commits every so many scopes (ea
 
 
 def recompute_all(club=None, *, workers: int | None = None) -> int:
-    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench). On
-    PostgreSQL outside a transaction, in `workers` processes (settings.REBUILD_WORKERS; club.processes): the facts
-    by ranges of games, then the scopes in batches and each club's Elo. Returns the scopes rebuilt."""
+    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench). Outside a
+    transaction, in `workers` processes (settings.REBUILD_WORKERS; club.processes): the facts by ranges of games,
+    then the scopes in batches and each club's Elo. Returns the scopes rebuilt."""
     workers = usable_workers(workers)
     games = counted_games() if club is None else counted_games().filter(club=club)
     with transaction.atomic():
@@ -209,7 +209,7 @@ def _rebuild_part(part: tuple[str, Any], found: dict[int, RatingScope] | None = 
     those games, ("scopes", [scope ids]) their tables and histories, ("elo", club id) the club's Elo. Returns
     the scopes rebuilt."""
     kind, what = part
-    with transaction.atomic():
+    with part_transaction():
         if kind == "facts":
             _store_player_games(counted_games().filter(pk__gte=what[0], pk__lte=what[1]))
             return 0
