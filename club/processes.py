@@ -18,6 +18,7 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,20 +48,21 @@ def part_transaction():
 
 
 def run_parts(function: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
-    """`function` of each part (a picklable value), in `workers` forked processes (in this one when 1), in the
-    order the parts finish. Each part commits its own writes; the first failure is raised here."""
+    """`function` of each part (a picklable value), in `workers` forked processes (in this one when 1). Each part
+    commits its own writes; the first failure is raised here, and a process that dies (killed, out of memory)
+    stops the rebuild with BrokenProcessPool instead of leaving it waiting."""
     parts = list(parts)
     if workers <= 1 or len(parts) <= 1:
         return [function(part) for part in parts]
     connections.close_all()  # a forked process must not share this one's socket: each opens its own connection
-    context = multiprocessing.get_context("fork")
     processes = min(workers, len(parts))
+    fork = multiprocessing.get_context("fork")
     if connection.vendor != "sqlite":
-        with context.Pool(processes) as pool:
-            return list(pool.imap_unordered(function, parts))
+        with ProcessPoolExecutor(processes, mp_context=fork) as pool:
+            return list(pool.map(function, parts))
     with tempfile.TemporaryDirectory(prefix="rebuild-") as aside:
-        with context.Pool(processes, initializer=_write_aside, initargs=(aside,)) as pool:
-            results = list(pool.imap_unordered(_part_then_commit, [(function, part) for part in parts]))
+        with ProcessPoolExecutor(processes, mp_context=fork, initializer=_write_aside, initargs=(aside,)) as pool:
+            results = list(pool.map(_part_then_commit, [(function, part) for part in parts]))
         _copy_in(sorted(Path(aside).glob("*.sqlite3")))
     return results
 

@@ -13,13 +13,14 @@ import datetime as dt
 import os
 import subprocess
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 from django.db import connection, transaction
 
 from club.models import Club
-from club.processes import usable_workers
+from club.processes import run_parts, usable_workers
 from ratings.models import EloChange, EloRating, PlayerGame, PlayerStats, RatingPoint
 from ratings.standings import services
 from ratings.tests.conftest import generated, make_tournament
@@ -88,3 +89,16 @@ def test_one_process_where_processes_cannot_help():
     with transaction.atomic():  # a forked process would not see this transaction's rows
         assert usable_workers(3) == 1
     assert usable_workers(3) == (3 if connection.vendor == "postgresql" else 1)  # the tests' SQLite is in memory
+
+
+def _dies_on_two(part: int) -> int:
+    if part == 2:
+        os._exit(3)  # as a process killed mid-part (out of memory, a kill -9) ends: no exception, no word
+    return part
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_process_that_dies_stops_the_rebuild_instead_of_leaving_it_waiting():
+    with pytest.raises(BrokenProcessPool):
+        run_parts(_dies_on_two, [1, 2, 3, 4], 2)
+    assert sorted(run_parts(_dies_on_two, [1, 3, 4], 2)) == [1, 3, 4]
