@@ -48,6 +48,15 @@ def rss_mb() -> float:
 
 
 # ---------------------------------------------------------------------------------------------- build
+def settle_after_load() -> None:
+    """A bulk load ends as a restore should: fresh planner statistics, and on PostgreSQL the new rows vacuumed, so
+    that autovacuum does not start on the million new rows during the recompute_all measured next."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+
+
 def build(n: int, seed: int = 7) -> dict:
     import datetime as dt
     import random
@@ -127,10 +136,7 @@ def build(n: int, seed: int = 7) -> dict:
                                  sheriff_check=night.sheriff_check) for i, night in enumerate(protocol.nights, 1)]
             Seat.objects.bulk_create(seats, batch_size=2000)
             Night.objects.bulk_create(nights, batch_size=2000)
-    # A bulk load ends as a restore should: fresh planner statistics, and on PostgreSQL the new rows vacuumed, so
-    # that autovacuum does not start on the million new rows during the recompute_all measured next.
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+    settle_after_load()
     loaded = time.perf_counter() - started
     signals.scores_changed.receivers = saved_receivers
     from club.processes import usable_workers
