@@ -304,9 +304,8 @@ def _chunks(games) -> Iterator[list[dict]]:
 def _fresh_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
     """The PlayerGame rows the games (the counting ones) have now, by (game, player), as `_build_facts` makes them."""
     games = counted_games().filter(pk__in=game_ids)
-    chunks: Iterable[list[dict]] = _chunks(games)
-    if len(game_ids) <= CHUNK:  # a write's few games: one chunk (none if none counts), read in one query
-        chunks = [rows] if (rows := list(games.values(*GAME_VALUES))) else []
+    # a write's few games: one chunk, read in one query
+    chunks = [list(games.values(*GAME_VALUES))] if len(game_ids) <= CHUNK else _chunks(games)
     return {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
 
 
@@ -352,6 +351,8 @@ def _build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
     FACT_FIELDS, a list a chunk (no model instances: cheaper to compare)."""
     difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
     for chunk in chunks:
+        if not chunk:  # none of a write's games counts (an annulled one): nothing to read
+            continue
         ids = [g["pk"] for g in chunk]
         seats: dict[int, list[tuple]] = {}
         for row in converted_rows(Seat.objects.filter(game_id__in=ids).values_list(
