@@ -466,12 +466,16 @@ class Protest(models.Model):
     def __str__(self) -> str:
         return f"{_('Protest')} #{self.pk} — {self.game}"
 
-    def save(self, *args, **kwargs):
-        # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never changes.
-        stored = self._stored_status()
-        if stored is not None and stored != self.Status.PENDING:
-            raise DecidedProtestIsFinal(self.pk)
-        super().save(*args, **kwargs)
+    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
+        # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never
+        # changes. The save's UPDATE matches only a pending row, so the check costs no read of its own: when it
+        # matched none, the row is either gone (Django inserts it) or decided (refused).
+        if super()._do_update(base_qs.filter(status=self.Status.PENDING), using, pk_val, values, update_fields,
+                              forced_update):
+            return True
+        if base_qs.filter(pk=pk_val).exists():
+            raise DecidedProtestIsFinal(pk_val)
+        return False
 
     def delete(self, *args, **kwargs):
         if self._stored_status() not in (None, self.Status.PENDING):

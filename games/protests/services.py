@@ -279,7 +279,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         log_action(protest, by=by, reason=f"decision: {decision}")
         if decision == UPHOLD:
             # docs/rules.md A27: main points, Ci across the scope, standings cache
-            score_games(game=game, seated_before=seated_before)
+            score_games(game=game, seated_before=seated_before, locked=True)
         else:
             _scores_provisional_cleared(game)
         transaction.on_commit(lambda: notify_decision(protest))

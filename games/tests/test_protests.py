@@ -13,6 +13,7 @@ from decimal import Decimal
 import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -239,7 +240,7 @@ def test_a_decision_needs_an_explanation_and_is_final(cast):
         protest_decide(protest=protest, by=cast.head_judge, decision="uphold", explanation="changed my mind",
                        outcomes=[{"kind": "replay"}], sk_representative=SK)
     protest.explanation = "edited afterwards"
-    with pytest.raises(DecidedProtestIsFinal):
+    with pytest.raises(DecidedProtestIsFinal), transaction.atomic():  # refused by the save's UPDATE: its write undone
         protest.save()
     with pytest.raises(DecidedProtestIsFinal):
         protest.delete()

@@ -72,17 +72,19 @@ def seated(game: Game | int) -> frozenset[str]:
 
 
 def score_games(*, tournament: Tournament | None = None, game: Game | None = None,
-                seated_before: Collection[str] | None = None) -> int:
+                seated_before: Collection[str] | None = None, locked: bool = False) -> int:
     """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
 
     Returns the number of games scored. Games that do not count (not finished, annulled) get empty scores.
 
     With `game` and `seated_before` (the nicknames seated in it before the change, `seated`), only that game changed:
     it and the games whose Ci may move with it are rescored (`_score_one_game`), and the result is what the whole
-    scope's rescoring would store.
+    scope's rescoring would store. `locked`: the caller holds the scope's lock (`lock_scoring_scope`) and `game` is
+    the game's row as it stands now, read locked with its rule set and changed only through its saves; then it is
+    neither locked nor read again.
     """
     if game is not None and tournament is None and seated_before is not None:
-        return _score_one_game(game, seated_before)
+        return _score_one_game(game, seated_before, locked=locked)
     if tournament is not None:
         scope = Game.objects.filter(tournament=tournament)
     elif game is not None:
@@ -108,7 +110,7 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
     return len(counting)
 
 
-def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
+def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool = False) -> int:
     """Rescore one changed game and the games of its scope whose Ci moves with it; store what differs.
 
     Ci is the scope's only term across games (docs/rules.md D4; 002 III.3): per player and rule-set version, over
@@ -121,8 +123,9 @@ def _score_one_game(game: Game, seated_before: Collection[str]) -> int:
     games rescored.
     """
     with transaction.atomic(savepoint=False):  # in the caller's transaction: no savepoint (ratings.standings.services.refresh)
-        lock_scoring_scope(tournament_id=game.tournament_id, club_id=game.club_id)  # before any game is read
-        game = Game.objects.select_related("ruleset").get(pk=game.pk)
+        if not locked:  # (score_games)
+            lock_scoring_scope(tournament_id=game.tournament_id, club_id=game.club_id)  # before any game is read
+            game = Game.objects.select_related("ruleset").get(pk=game.pk)
         players = set(seated_before) | seated(game)
         # The red seats of these players in the scope's other counting games, in one read: their Ci counts, and
         # the games where black won and one of them was the red Night-1 victim (`affected`).
