@@ -96,9 +96,9 @@ def refresh(game_ids: Iterable[int]) -> None:
         for club_id, _, date, _ in touched:
             dates_by_club.setdefault(club_id, set()).add(date)
         rulesets = {row[4] for row in changed_games}
-        for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]:
-            update_scope(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)],
-                         since=since, rulesets=rulesets)
+        update_scopes([(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)])
+                       for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]],
+                      since=since, rulesets=rulesets)
         # Elo reads only who played on which side, the result and the date: a change of points leaves it alone.
         elo_key = ("player_id", "role", "won", "date", "club_id")
 
@@ -113,36 +113,45 @@ def refresh(game_ids: Iterable[int]) -> None:
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
 
 
-def update_scope(scope: RatingScope, old: list[dict], new: list[dict], *, since: tuple[dt.date, int],
-                 rulesets: set[int]) -> None:
-    """Apply changed games to a scope: stats by difference, history from `since` (inline or queued), version."""
-    if scope.refreshed_at is None:  # a scope never computed (just made): build it whole, once
+def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, since: tuple[dt.date, int],
+                  rulesets: set[int]) -> None:
+    """Apply changed games to scopes, each given with its old and new PlayerGame rows: stats by difference,
+    history from `since` (inline or queued), version. The scopes' rows are locked in one statement, their queued
+    history tails read in one (after the lock, as the worker reads and deletes them holding it) and their stamps
+    written in one."""
+    for scope in [s for s, _, _ in changes if s.refreshed_at is None]:  # never computed (just made): built whole
         recompute_scope(scope)
+        changes = [c for c in changes if c[0] is not scope]
+    if not changes:
         return
     with transaction.atomic(savepoint=False):
-        version = RatingScope.objects.select_for_update().filter(pk=scope.pk).values_list("version", flat=True).get()
-        if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
-            scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
-        stored = _stored_stats(scope)
-        values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
-        for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
-            _add(values, row, sign)
-        values = {p: v for p, v in values.items() if v["games"] > 0}
-        _store_stats(scope, values, stored)
-        schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()})
-        _stamp(scope, locked_version=version)
+        versions = dict(RatingScope.objects.select_for_update().filter(pk__in=[s.pk for s, _, _ in changes])
+                        .order_by("pk").values_list("pk", "version"))
+        queued = {p.key: p for p in PendingTail.objects.filter(key__in=[history_key(pk) for pk in versions])}
+        for scope, old, new in changes:
+            if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
+                scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
+            stored = _stored_stats(scope)
+            values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
+            for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
+                _add(values, row, sign)
+            values = {p: v for p, v in values.items() if v["games"] > 0}
+            _store_stats(scope, values, stored)
+            schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()},
+                             queued=queued)
+        now = timezone.now()
+        update_rows(RatingScope, ["ruleset", "refreshed_at", "version"], [
+            (scope.pk, {"ruleset": scope.ruleset_id, "refreshed_at": now, "version": versions[scope.pk] + 1})
+            for scope, _, _ in changes])
+        for scope, _, _ in changes:
+            scope.version, scope.refreshed_at = versions[scope.pk] + 1, now
 
 
-def _stamp(scope: RatingScope, *, locked_version: int | None = None) -> None:
-    """The scope's rule set and refresh time stored, its version bumped (the page caches' key), in one UPDATE
-    (`locked_version`: the version read with the row locked, so the new one is known without reading it)."""
-    now = timezone.now()
-    RatingScope.objects.filter(pk=scope.pk).update(ruleset_id=scope.ruleset_id, refreshed_at=now,
+def _stamp(scope: RatingScope) -> None:
+    """The scope's rule set and refresh time stored, its version bumped (the page caches' key), in one UPDATE."""
+    RatingScope.objects.filter(pk=scope.pk).update(ruleset_id=scope.ruleset_id, refreshed_at=timezone.now(),
                                                    version=F("version") + 1)
-    if locked_version is None:
-        scope.refresh_from_db(fields=["version", "refreshed_at"])
-    else:
-        scope.version, scope.refreshed_at = locked_version + 1, now
+    scope.refresh_from_db(fields=["version", "refreshed_at"])
 
 
 def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = None,
@@ -264,7 +273,8 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
     """The seasons covering these dates; a date no season covers gets its calendar year as a season (the default)."""
     scopes: list[RatingScope] = []
     for club_id, dates in dates_by_club.items():
-        seasons = list(Season.objects.filter(club_id=club_id, start__lte=max(dates), end__gte=min(dates)))
+        seasons = list(Season.objects.filter(club_id=club_id, start__lte=max(dates), end__gte=min(dates))
+                       .select_related("scope__ruleset"))  # with their scopes: one query
         for year in sorted({d.year for d in dates if not any(s.covers(d) for s in seasons)}):
             # Two scorings (tables of two tournaments) may make the same new year at once: the unique constraint
             # on the club and dates makes the second wait for the first, fail in get_or_create's savepoint and read
@@ -274,8 +284,11 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
             seasons.append(season)
         for season in seasons:
             if any(season.covers(d) for d in dates):
-                scope, _ = RatingScope.objects.select_related("ruleset").get_or_create(
-                    season=season, defaults={"kind": RatingScope.Kind.SEASON, "club_id": club_id})
+                try:
+                    scope = season.scope
+                except RatingScope.DoesNotExist:  # a new season, or one no game was scored in yet
+                    scope, _ = RatingScope.objects.select_related("ruleset").get_or_create(
+                        season=season, defaults={"kind": RatingScope.Kind.SEASON, "club_id": club_id})
                 scope.season = season
                 scopes.append(scope)
     return scopes
@@ -488,10 +501,13 @@ INLINE_HISTORY = 50  # games after a change rewritten in the request; a longer t
 
 
 def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
-                     totals: dict[int, tuple[Decimal, int]] | None = None) -> None:
+                     totals: dict[int, tuple[Decimal, int]] | None = None,
+                     queued: dict[str, PendingTail] | None = None) -> None:
     """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long (`totals`:
-    each player's total and games in the scope as just stored, when the caller has them)."""
-    pending = PendingTail.objects.filter(key=history_key(scope.pk)).first()
+    each player's total and games in the scope as just stored, and `queued`: the queued tails by key, read with
+    the scope locked, when the caller has them)."""
+    key = history_key(scope.pk)
+    pending = PendingTail.objects.filter(key=key).first() if queued is None else queued.get(key)
     if pending is not None:  # a rewrite is queued: it will cover this change too
         if since < (pending.since_date, pending.since_game):
             pending.since_date, pending.since_game = since
