@@ -164,6 +164,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
     })
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", True):
+    # PostgreSQL plans a statement the connection runs often once (a prepared statement, psycopg's
+    # prepare_threshold) instead of at every run; that needs the parameters bound on the server. Off
+    # (DATABASE_PREPARED=0) behind a pooler in transaction mode, which cannot keep a connection's statements.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "server_side_binding": True, "prepare_threshold": env_int("DATABASE_PREPARE_AFTER", 5)})
+
 # Processes a full rebuild of the ratings may use (club.processes; ratings.standings.services.recompute_all)
 REBUILD_WORKERS = env_int("REBUILD_WORKERS", 2)
 
