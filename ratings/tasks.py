@@ -20,17 +20,10 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
-from club.task_queue import worker_alive
+from club.task_queue import enqueue, worker_alive
 from ratings.models import PendingTail
 
 UNKNOWN_GRACE = dt.timedelta(minutes=1)  # a marker with no task id (written by an older release) waits this long
-
-
-def enqueue(t, *args, **kwargs):
-    result = t.enqueue(*args, **kwargs)
-    if result.status == TaskResultStatus.FAILED:  # the immediate backend ran it and it failed
-        raise RuntimeError(f"task {t.name} failed:\n" + "\n".join(e.traceback for e in result.errors))
-    return result
 
 
 def requeue(t, marker: PendingTail, *args, attempts: int = 1) -> None:

@@ -24,12 +24,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
+from django_tasks import task
 
 from club.models import Membership
 from club.permissions import player_of
 from club.services import ServiceError
+from club.task_queue import enqueue
 from games import signals
 from games.audit import log_action
 from games.i18n import problem_text
@@ -177,7 +179,7 @@ def protest_file(*, game: Game, by, text: str, category: str, now: dt.datetime |
         protest = Protest(game=game, player=player, seat=seat.number, filed_by=by, category=category,
                           text=text.strip(), filed_at=now, entered_at=now)
         log_action(protest, by=by)
-        transaction.on_commit(lambda: notify_filed(protest))
+        transaction.on_commit(lambda: enqueue(mail_protest_filed, protest.pk))
     return protest
 
 
@@ -208,7 +210,7 @@ def protest_record_paper(*, game: Game, by, seat: int, text: str, category: str,
         protest = Protest(game=game, player=entry.player, seat=entry.number, filed_by=by, category=category,
                           text=text.strip(), filed_at=written_at, entered_at=entered_at)
         log_action(protest, by=by, reason="paper protest recorded by the table judge")
-        transaction.on_commit(lambda: notify_filed(protest))
+        transaction.on_commit(lambda: enqueue(mail_protest_filed, protest.pk))
     return protest
 
 
@@ -282,7 +284,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
             score_games(game=game, seated_before=seated_before, locked=True)
         else:
             _scores_provisional_cleared(game)
-        transaction.on_commit(lambda: notify_decision(protest))
+        transaction.on_commit(lambda: enqueue(mail_protest_decision, protest.pk))
     return protest
 
 
@@ -554,6 +556,29 @@ def protest_reviewers(game: Game) -> list:
         candidates += list(users.filter(pk=tournament.head_judge_id))
     unique = {u.pk: u for u in candidates}
     return [unique[pk] for pk in sorted(unique) if can_review_protest(unique[pk], game)]
+
+
+# The letters go out from the worker, queued when the filing or the decision commits: a slow or absent mail server
+# neither delays the head judge's decision nor fails a request whose write is already committed.
+@task()
+def mail_protest_filed(protest_id: int) -> int:
+    """The worker's task: `notify_filed` (the club's language)."""
+    protest = Protest.objects.select_related("player").filter(pk=protest_id).first()
+    if protest is None:
+        return 0
+    with translation.override(settings.LANGUAGE_CODE):
+        return notify_filed(protest)
+
+
+@task()
+def mail_protest_decision(protest_id: int) -> int:
+    """The worker's task: `notify_decision` (the club's language)."""
+    protest = (Protest.objects.select_related("game__judge", "filed_by", "player__user", "decided_by")
+               .filter(pk=protest_id).first())
+    if protest is None:
+        return 0
+    with translation.override(settings.LANGUAGE_CODE):
+        return notify_decision(protest)
 
 
 def notify_filed(protest: Protest) -> int:

@@ -642,6 +642,37 @@ def test_a_refused_filing_mails_nobody(cast, django_capture_on_commit_callbacks)
     assert mail.outbox == []
 
 
+class _MailServerDown:
+    """An e-mail backend whose server refuses every letter."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def send_messages(self, messages):
+        raise ConnectionRefusedError("the mail server is down")
+
+
+def test_letters_go_out_from_the_worker_so_a_mail_server_down_fails_no_decision(
+        cast, settings, django_capture_on_commit_callbacks):
+    from django_tasks_db.models import DBTaskResult
+
+    from games.protests.services import mail_protest_decision
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    settings.EMAIL_BACKEND = f"{__name__}._MailServerDown"
+    protest = file_p1(cast)
+    with django_capture_on_commit_callbacks(execute=True):
+        _reject(cast, protest, "head_judge")
+    assert Protest.objects.get(pk=protest.pk).status == Protest.Status.REJECTED and mail.outbox == []
+    queued = DBTaskResult.objects.filter(task_path__endswith=".mail_protest_decision")
+    assert [row.args_kwargs["args"] for row in queued] == [[protest.pk]]
+    with pytest.raises(ConnectionRefusedError):  # the worker's task fails (and says why); the decision stands
+        mail_protest_decision.call(protest.pk)
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    assert mail_protest_decision.call(protest.pk) == 1  # the server is back: the worker's retry sends it
+    assert sorted(mail.outbox[0].to) == ["participant@example.org", "table_judge@example.org"]
+
+
 # ---------------------------------------------------------------------------------------------- the badge on game lists
 
 
