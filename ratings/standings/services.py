@@ -25,6 +25,7 @@ import datetime as dt
 import random
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
@@ -132,7 +133,7 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
             if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
                 scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
             stored = _stored_stats(scope)
-            values = {p: {f: row[f] for f in ("player_id", *STAT_FIELDS)} for p, row in stored.items()}
+            values = {p: dict(row) for p, row in stored.items()}  # (a copy: `stored` is compared with it)
             for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
                 _add(values, row, sign)
             values = {p: v for p, v in values.items() if v["games"] > 0}
@@ -460,20 +461,23 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
     create, moved, changed = [], [], []
     for standing in rank(list(records.values()), tiebreakers, lots):
         player_id = ids[standing.player]
-        fields = {f: values[player_id][f] for f in STAT_FIELDS}
-        fields.update(rank=standing.rank, decided_by=standing.decided_by or "")
+        new = _stat_values(values[player_id])
+        ranked = {"rank": standing.rank, "decided_by": standing.decided_by or ""}
         old = stored.pop(player_id, None)
         if old is None:
-            create.append((scope.pk, player_id, fields["rank"], fields["decided_by"], *(fields[f] for f in STAT_FIELDS)))
-        elif [old[f] for f in STAT_FIELDS] != [fields[f] for f in STAT_FIELDS]:
-            changed.append((old["id"], fields))
-        elif (old["rank"], old["decided_by"]) != (fields["rank"], fields["decided_by"]):
-            moved.append((old["id"], fields))
+            create.append((scope.pk, player_id, ranked["rank"], ranked["decided_by"], *new))
+        elif _stat_values(old) != new:
+            changed.append((old["id"], {**ranked, **dict(zip(STAT_FIELDS, new, strict=True))}))
+        elif (old["rank"], old["decided_by"]) != (ranked["rank"], ranked["decided_by"]):
+            moved.append((old["id"], ranked))
     if stored:
         PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
     update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
     update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
     insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], create)
+
+
+_stat_values = itemgetter(*STAT_FIELDS)  # a row's STAT_FIELDS as a tuple (compared and written for every player)
 
 
 def _stored_stats(scope: RatingScope) -> dict[int, dict]:
