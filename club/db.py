@@ -10,6 +10,8 @@ from itertools import islice
 from typing import Any
 
 from django.db import InterfaceError, OperationalError, connection, models, transaction
+from django.db.models.deletion import Collector
+from django.db.models.sql.subqueries import DeleteQuery
 
 # PostgreSQL SQLSTATEs of a conflict between transactions (serialization failure, deadlock, lock not available).
 CONFLICT_SQLSTATES = {"40001", "40P01", "55P03"}
@@ -142,6 +144,20 @@ def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 
                 cursor.executemany(sql, chunk)
             done += len(chunk)
     return done
+
+
+def delete_returning(queryset, field: str) -> list:
+    """Delete the queryset's rows in one statement and return `field` of each row deleted, as the driver gives it
+    (DELETE … RETURNING: PostgreSQL, SQLite 3.35+), instead of a read of the rows before their DELETE. For a model no
+    key points into and no delete signal watches: nothing is collected, as in Django's own fast delete."""
+    if not Collector(using=queryset.db, origin=queryset).can_fast_delete(queryset):
+        raise ValueError(f"{queryset.model.__name__} rows are deleted with their dependants: use QuerySet.delete()")
+    query = queryset.query.chain(DeleteQuery)
+    sql, params = query.get_compiler(queryset.db).as_sql()
+    column = connection.ops.quote_name(queryset.model._meta.get_field(field).column)
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(f"{sql} RETURNING {column}", params)
+        return [row[0] for row in cursor.fetchall()]
 
 
 def raw_rows(queryset, *, batch: int = 5000) -> Iterator[tuple]:

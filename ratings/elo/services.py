@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
-from club.db import insert_rows, raw_rows
+from club.db import delete_returning, insert_rows, raw_rows
 from club.models import Club, Player
 from games.models import Seat
 from games.page_cache import invalidate_clubs
@@ -114,9 +114,7 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
         PendingTail.objects.filter(key=pending_key(club_id)).delete()
         since = (dt.date.min, 0)
     date, game_id = since
-    old_tail = changes.filter(at_or_after(date, game_id))
-    touched = set(old_tail.values_list("player_id", flat=True).distinct())
-    old_tail.delete()
+    touched = set(delete_returning(changes.filter(at_or_after(date, game_id)), "player_id"))  # no key points in
     ratings: dict[int, float] = {}
     counts: dict[int, int] = {}
     ids = _tail(club_id, since) if tail is None else tail  # written back as the driver gave them

@@ -56,3 +56,18 @@ def test_rows_read_raw_and_written_back_are_the_same_through_the_orm(games):
     assert len(raw) == 3
     insert_rows(PlayerGame, FIELDS, ([third.pk, *row] for row in raw))
     assert _values(third) == _values(first)
+
+
+@pytest.mark.django_db
+def test_delete_returning_deletes_the_rows_and_names_them_but_refuses_a_model_with_dependants(games):
+    from club.db import delete_returning
+
+    made, rows = games
+    insert_rows(PlayerGame, list(FIELDS), [tuple(dict(r, game_id=g.pk)[f] for f in FIELDS) for g in made
+                                           for r in rows])
+    gone = delete_returning(PlayerGame.objects.filter(game__in=made[1:], seat__gte=2), "player_id")
+    assert sorted(gone) == sorted(r["player_id"] for r in rows[1:] for _ in made[1:])
+    assert PlayerGame.objects.count() == 3 * 3 - 4 and not PlayerGame.objects.filter(game=made[2], seat=3).exists()
+    with pytest.raises(ValueError, match="Game rows are deleted with their dependants"):
+        delete_returning(Game.objects.filter(pk=made[0].pk), "id")
+    assert Game.objects.filter(pk=made[0].pk).exists()
