@@ -59,8 +59,9 @@ print(json.dumps({"stored": stored, "fresh": fresh,
 """
 
 
-# The season holds the demo tournament twice (72 games): a change of its first game leaves a history tail longer
-# than is rewritten in the request (ratings.standings.services.INLINE_HISTORY), so it goes to the worker.
+# The season holds the demo tournament twice (72 games, the second round on the same days): a change of the first
+# tournament's game INLINE_HISTORY games before its end (ratings.standings.services) leaves the tournament a tail
+# rewritten in the request and the season one about twice as long, which goes to the worker.
 SECOND_ROUND = """
 import json
 from games.models import Tournament
@@ -78,7 +79,9 @@ CHANGE_EARLY_SCORE = """
 from club.models import Membership
 from games.live.apply import live_apply
 from games.models import Game
-game = Game.objects.filter(status="finished").order_by("date", "pk").first()
+from ratings.standings.services import INLINE_HISTORY
+first_round = Game.objects.filter(status="finished").order_by("date", "pk").first().tournament
+game = list(Game.objects.filter(status="finished", tournament=first_round).order_by("date", "pk"))[-INLINE_HISTORY]
 admin = Membership.objects.filter(club=game.club, role="admin").first().user
 live_apply(game_id=game.pk, by=admin, kind="extra", payload={"seat": 1, "points": "0.4"}, version=game.version,
            action_id="fault-extra")
