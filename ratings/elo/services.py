@@ -146,10 +146,12 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
     for player_id, after, games in _last_rows(stale):
         ratings[player_id], counts[player_id] = after, games
-    players = touched | ratings.keys()
-    EloRating.objects.filter(player_id__in=players).delete()
-    insert_rows(EloRating, ["club_id", "player_id", "elo", "games"],
-                [(club_id, p, ratings[p], counts[p]) for p in sorted(ratings)])
+    gone = touched - ratings.keys()  # no counting game left at all: no Elo
+    if gone:
+        EloRating.objects.filter(player_id__in=gone).delete()
+    EloRating.objects.bulk_create(  # one statement: each player's row written or replaced (one row a player)
+        [EloRating(club_id=club_id, player_id=p, elo=ratings[p], games=counts[p]) for p in sorted(ratings)],
+        update_conflicts=True, unique_fields=["player"], update_fields=["club", "elo", "games"], batch_size=5000)
     invalidate_clubs([club_id])  # the game page shows each game's Elo changes
     return len(ids)
 
