@@ -129,6 +129,7 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
         versions = dict(RatingScope.objects.select_for_update().filter(pk__in=[s.pk for s, _, _ in changes])
                         .order_by("pk").values_list("pk", "version"))
         queued = {p.key: p for p in PendingTail.objects.filter(key__in=[history_key(pk) for pk in versions])}
+        writes = PointWrites()  # the short history tails of all the scopes, written at once
         for scope, old, new in changes:
             if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
                 scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
@@ -139,7 +140,8 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
             values = {p: v for p, v in values.items() if v["games"] > 0}
             _store_stats(scope, values, stored)
             schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()},
-                             queued=queued)
+                             queued=queued, writes=writes)
+        writes.flush()
         now = timezone.now()
         update_rows(RatingScope, ["ruleset", "refreshed_at", "version"], [
             (scope.pk, {"ruleset": scope.ruleset_id, "refreshed_at": now, "version": versions[scope.pk] + 1})
@@ -507,12 +509,31 @@ def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
 INLINE_HISTORY = 20
 
 
+class PointWrites:
+    """The history rewrites of several scopes in the request, written together when `flush`ed: the old points of
+    every scope dropped by one DELETE, the new ones stored by one INSERT."""
+
+    def __init__(self) -> None:
+        self.cuts: list[tuple[int, int]] = []  # (scope id, first seq rewritten)
+        self.rows: list[tuple] = []  # POINT_FIELDS
+
+    def flush(self) -> None:
+        if self.cuts:
+            cut = Q()
+            for scope_id, seq in self.cuts:
+                cut |= Q(scope_id=scope_id, seq__gte=seq)
+            RatingPoint.objects.filter(cut).delete()
+        insert_rows(RatingPoint, POINT_FIELDS, self.rows)
+        self.cuts, self.rows = [], []
+
+
 def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
                      totals: dict[int, tuple[Decimal, int]] | None = None,
-                     queued: dict[str, PendingTail] | None = None) -> None:
+                     queued: dict[str, PendingTail] | None = None, writes: PointWrites | None = None) -> None:
     """Rewrite the scope's history from `since` now, or queue it for the worker when the tail is long (`totals`:
     each player's total and games in the scope as just stored, and `queued`: the queued tails by key, read with
-    the scope locked, when the caller has them)."""
+    the scope locked, when the caller has them; `writes`: a short tail's points go there, for the caller to
+    write)."""
     key = history_key(scope.pk)
     pending = PendingTail.objects.filter(key=key).first() if queued is None else queued.get(key)
     if pending is not None:  # a rewrite is queued: it will cover this change too
@@ -528,7 +549,7 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
     limit = (INLINE_HISTORY + 1) * 10
     tail = list(raw_rows(_tail_rows(scope, since)[:limit]))
     if len(tail) < limit and len({row[1] for row in tail}) <= INLINE_HISTORY:
-        _store_history(scope, since, totals, tail=tail)
+        _store_history(scope, since, totals, tail=tail, writes=writes)
         return
     pending = PendingTail.objects.create(key=history_key(scope.pk), since_date=date, since_game=game_id)
     requeue(recompute_history, pending, scope.pk)
@@ -559,13 +580,15 @@ def _tail_rows(scope: RatingScope, since: tuple[dt.date, int] | None):
 
 
 def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
-                   stats: dict[int, tuple[Decimal, int]] | None = None, *, tail: list[tuple] | None = None) -> int:
+                   stats: dict[int, tuple[Decimal, int]] | None = None, *, tail: list[tuple] | None = None,
+                   writes: PointWrites | None = None) -> int:
     """Cumulative points and rank after each game, rewritten from the first game at or after `since`.
 
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
     tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
     the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.db.raw_rows),
-    when the caller has them. Returns the points written.
+    when the caller has them. Returns the points written (with `writes`, a tail given whole: the points and the
+    deletion of the old ones left to the caller's `PointWrites`).
     """
     points = RatingPoint.objects.filter(scope=scope)
     games = PlayerGame.objects.filter(scope.games_q(since=since))
@@ -592,7 +615,10 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
                 totals[player_id] -= round(total * UNITS)
                 played[player_id] -= 1
         totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
-        points.filter(seq__gte=seq).delete()
+        if writes is None:
+            points.filter(seq__gte=seq).delete()
+        else:
+            writes.cuts.append((scope.pk, seq))
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
     rows: list[tuple] = []
     written = 0
@@ -622,11 +648,14 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
             flush_game()
             seq += 1
             current = []
-            if len(rows) >= 5000:
+            if writes is None and len(rows) >= 5000:  # (a tail for `writes` is short)
                 pause_for_tests()
                 written += insert_rows(RatingPoint, POINT_FIELDS, rows)
                 rows = []
         current.append(row)
     if current:
         flush_game()
+    if writes is not None:
+        writes.rows += rows
+        return written + len(rows)
     return written + insert_rows(RatingPoint, POINT_FIELDS, rows)
