@@ -37,6 +37,7 @@ from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, r
 from club.models import Club, Player
 from club.processes import part_transaction, run_parts, usable_workers
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
+from games.rules.ruleset import RuleSet
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
@@ -79,7 +80,7 @@ def refresh(game_ids: Iterable[int]) -> None:
     # savepoint cost PostgreSQL two more round trips (a protest decision made ten).
     with transaction.atomic(savepoint=False):
         old_rows = _stored_facts(game_ids)
-        new_rows = _fresh_facts(game_ids)
+        new_rows, counting = _fresh_facts(game_ids)
         changed = _changed_games(old_rows, new_rows)
         if not changed:
             return
@@ -87,8 +88,10 @@ def refresh(game_ids: Iterable[int]) -> None:
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
         _insert_facts(new)
-        changed_games = list(Game.objects.filter(pk__in=changed).values_list(
-            "club_id", "tournament_id", "date", "pk", "ruleset_id"))
+        keys = ("club_id", "tournament_id", "date", "pk", "ruleset_id")
+        gone = changed - counting.keys()  # games that stopped counting: read, the others were read with their facts
+        changed_games = [tuple(counting[pk][k] for k in keys) for pk in changed if pk in counting] + (
+            list(Game.objects.filter(pk__in=gone).values_list(*keys)) if gone else [])
         touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
                    | {row[:4] for row in changed_games})
         since = min((date, pk) for _, _, date, pk in touched)
@@ -317,12 +320,14 @@ def _chunks(games) -> Iterator[list[dict]]:
         yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(*GAME_VALUES))
 
 
-def _fresh_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
-    """The PlayerGame rows the games (the counting ones) have now, by (game, player), as `_build_facts` makes them."""
+def _fresh_facts(game_ids: list[int]) -> tuple[dict[tuple[int, int], dict], dict[int, dict]]:
+    """The PlayerGame rows the games (the counting ones) have now, by (game, player), as `_build_facts` makes them;
+    and the counting games' GAME_VALUES by id."""
     games = counted_games().filter(pk__in=game_ids)
-    # a write's few games: one chunk, read in one query
-    chunks = [list(games.values(*GAME_VALUES))] if len(game_ids) <= CHUNK else _chunks(games)
-    return {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
+    # a write's few games: one chunk, read in one query, with their rule sets' parameters (no query for them)
+    chunks = [list(games.values(*GAME_VALUES, "ruleset__params"))] if len(game_ids) <= CHUNK else list(_chunks(games))
+    facts = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
+    return facts, {g["pk"]: g for chunk in chunks for g in chunk}
 
 
 def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
@@ -386,15 +391,20 @@ def _build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
         rows: list[dict] = []
         for g in chunk:
             difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
-                g["ruleset_id"], difficult_by_ruleset)
+                g["ruleset_id"], difficult_by_ruleset, g.get("ruleset__params"))
             rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult,
                                nominations.get(g["pk"], []))
         yield rows
 
 
-def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
+def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]], params: dict | None = None
+                       ) -> tuple[str, ...]:
+    """The rule set's difficult roles (002 III.14.3), read once a rule set (`params`: its parameters, when the
+    game's row brought them)."""
     if ruleset_id not in memo:
-        memo[ruleset_id] = RuleSetVersion.objects.get(pk=ruleset_id).ruleset().difficult_roles
+        ruleset = RuleSet.from_dict(params) if params is not None else RuleSetVersion.objects.get(
+            pk=ruleset_id).ruleset()
+        memo[ruleset_id] = ruleset.difficult_roles
     return memo[ruleset_id]
 
 
