@@ -281,7 +281,9 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         log_action(protest, by=by, reason=f"decision: {decision}")
         if decision == UPHOLD:
             # docs/rules.md A27: main points, Ci across the scope, standings cache
-            score_games(game=game, seated_before=seated_before, locked=True)
+            # A decision changes no seat's player (CORRECTABLE_FIELDS: roles, fouls, night actions): who sat in
+            # the game before it still does.
+            score_games(game=game, seated_before=seated_before, locked=True, seated_after=seated_before)
         else:
             _scores_provisional_cleared(game)
         transaction.on_commit(lambda: enqueue(mail_protest_decision, protest.pk))

@@ -72,7 +72,8 @@ def seated(game: Game | int) -> frozenset[str]:
 
 
 def score_games(*, tournament: Tournament | None = None, game: Game | None = None,
-                seated_before: Collection[str] | None = None, locked: bool = False) -> int:
+                seated_before: Collection[str] | None = None, locked: bool = False,
+                seated_after: Collection[str] | None = None) -> int:
     """Recompute and store the scores of a whole scope (a tournament, or the scope of `game`).
 
     Returns the number of games scored. Games that do not count (not finished, annulled) get empty scores.
@@ -81,10 +82,11 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
     it and the games whose Ci may move with it are rescored (`_score_one_game`), and the result is what the whole
     scope's rescoring would store. `locked`: the caller holds the scope's lock (`lock_scoring_scope`) and `game` is
     the game's row as it stands now, read locked with its rule set and changed only through its saves; then it is
-    neither locked nor read again.
+    neither locked nor read again. `seated_after`: who sits in it now, when the caller knows it without a read (a
+    protest decision changes no seat's player).
     """
     if game is not None and tournament is None and seated_before is not None:
-        return _score_one_game(game, seated_before, locked=locked)
+        return _score_one_game(game, seated_before, locked=locked, seated_after=seated_after)
     if tournament is not None:
         scope = Game.objects.filter(tournament=tournament)
     elif game is not None:
@@ -110,7 +112,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
     return len(counting)
 
 
-def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool = False) -> int:
+def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool = False,
+                    seated_after: Collection[str] | None = None) -> int:
     """Rescore one changed game and the games of its scope whose Ci moves with it; store what differs.
 
     Ci is the scope's only term across games (docs/rules.md D4; 002 III.3): per player and rule-set version, over
@@ -126,7 +129,7 @@ def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool 
         if not locked:  # (score_games)
             lock_scoring_scope(tournament_id=game.tournament_id, club_id=game.club_id)  # before any game is read
             game = Game.objects.select_related("ruleset").get(pk=game.pk)
-        players = set(seated_before) | seated(game)
+        players = set(seated_before) | (seated(game) if seated_after is None else set(seated_after))
         # The red seats of these players in the scope's other counting games, in one read: their Ci counts, and
         # the games where black won and one of them was the red Night-1 victim (`affected`).
         counts: dict[tuple[int, str], tuple[int, int]] = {}
