@@ -88,10 +88,7 @@ def refresh(game_ids: Iterable[int]) -> None:
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
         _insert_facts(new)
-        keys = ("club_id", "tournament_id", "date", "pk", "ruleset_id")
-        gone = changed - counting.keys()  # games that stopped counting: read, the others were read with their facts
-        changed_games = [tuple(counting[pk][k] for k in keys) for pk in changed if pk in counting] + (
-            list(Game.objects.filter(pk__in=gone).values_list(*keys)) if gone else [])
+        changed_games = _game_keys(changed, counting)
         touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
                    | {row[:4] for row in changed_games})
         since = min((date, pk) for _, _, date, pk in touched)
@@ -117,12 +114,21 @@ def refresh(game_ids: Iterable[int]) -> None:
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
 
 
+def _game_keys(game_ids: set[int], counting: dict[int, dict]) -> list[tuple]:
+    """(club, tournament, date, id, rule set) of the games: from `counting` (the GAME_VALUES read with their facts),
+    and read for the games that stopped counting."""
+    keys = ("club_id", "tournament_id", "date", "pk", "ruleset_id")
+    gone = game_ids - counting.keys()
+    return [tuple(counting[pk][k] for k in keys) for pk in game_ids if pk in counting] + (
+        list(Game.objects.filter(pk__in=gone).values_list(*keys)) if gone else [])
+
+
 def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, since: tuple[dt.date, int],
                   rulesets: set[int]) -> None:
     """Apply changed games to scopes, each given with its old and new PlayerGame rows: stats by difference,
     history from `since` (inline or queued), version. The scopes' rows are locked in one statement, their queued
-    history tails read in one (after the lock, as the worker reads and deletes them holding it) and their stamps
-    written in one."""
+    history tails read in one (after the lock, as the worker reads and deletes them holding it), their tables'
+    rows and short history tails written together (`StatsWrites`, `PointWrites`) and their stamps in one UPDATE."""
     for scope in [s for s, _, _ in changes if s.refreshed_at is None]:  # never computed (just made): built whole
         recompute_scope(scope)
         changes = [c for c in changes if c[0] is not scope]
@@ -133,6 +139,8 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
                         .order_by("pk").values_list("pk", "version"))
         queued = {p.key: p for p in PendingTail.objects.filter(key__in=[history_key(pk) for pk in versions])}
         writes = PointWrites()  # the short history tails of all the scopes, written at once
+        tables = StatsWrites()  # and their tables' rows
+        totals: dict[int, dict[int, tuple[Decimal, int]]] = {}
         for scope, old, new in changes:
             if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
                 scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
@@ -141,9 +149,11 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
             for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
                 _add(values, row, sign)
             values = {p: v for p, v in values.items() if v["games"] > 0}
-            _store_stats(scope, values, stored)
-            schedule_history(scope, since, totals={p: (v["total"], v["games"]) for p, v in values.items()},
-                             queued=queued, writes=writes)
+            _store_stats(scope, values, stored, tables)
+            totals[scope.pk] = {p: (v["total"], v["games"]) for p, v in values.items()}
+        tables.flush()  # before any history: a queued tail may run at once (TASKS_BACKEND=immediate) and read them
+        for scope, _, _ in changes:
+            schedule_history(scope, since, totals=totals[scope.pk], queued=queued, writes=writes)
         writes.flush()
         now = timezone.now()
         update_rows(RatingScope, ["ruleset", "refreshed_at", "version"], [
@@ -449,9 +459,30 @@ def _add(values: dict[int, dict], row: dict, sign: int) -> None:
         v[statistic.key] += sign * statistic.share(row)
 
 
-def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None) -> None:
+class StatsWrites:
+    """The PlayerStats rows several scopes' rankings change, written together when `flush`ed: one DELETE, one
+    UPDATE of the changed rows, one of the re-ranked rows and one INSERT for all the scopes."""
+
+    def __init__(self) -> None:
+        self.gone: list[int] = []  # ids
+        self.changed: list[tuple[int, dict]] = []  # (id, rank, decided_by and STAT_FIELDS)
+        self.moved: list[tuple[int, dict]] = []  # (id, rank and decided_by)
+        self.create: list[tuple] = []  # scope_id, player_id, rank, decided_by, *STAT_FIELDS
+
+    def flush(self) -> None:
+        if self.gone:
+            PlayerStats.objects.filter(pk__in=self.gone).delete()
+        update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], self.changed)
+        update_rows(PlayerStats, ["rank", "decided_by"], self.moved)  # a re-rank moves many rows: two columns each
+        insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], self.create)
+        self.__init__()
+
+
+def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None,
+                 writes: StatsWrites | None = None) -> None:
     """Rank the players' values (player id → PlayerStats fields) and write the rows that changed (`stored`: the
-    scope's PlayerStats rows as read (`_stored_stats`), when the caller has them)."""
+    scope's PlayerStats rows as read (`_stored_stats`), when the caller has them; `writes`: the rows go there,
+    for the caller to write)."""
     if stored is None:
         stored = _stored_stats(scope)
     nicknames = {p: stored[p]["player__nickname"] for p in values if p in stored}
@@ -470,7 +501,8 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
     stored = dict(stored)
-    create, moved, changed = [], [], []
+    out = writes if writes is not None else StatsWrites()
+    create, moved, changed = out.create, out.moved, out.changed
     for standing in rank(list(records.values()), tiebreakers, lots):
         player_id = ids[standing.player]
         new = _stat_values(values[player_id])
@@ -482,11 +514,9 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
             changed.append((old["id"], {**ranked, **dict(zip(STAT_FIELDS, new, strict=True))}))
         elif (old["rank"], old["decided_by"]) != (ranked["rank"], ranked["decided_by"]):
             moved.append((old["id"], ranked))
-    if stored:
-        PlayerStats.objects.filter(pk__in=[row["id"] for row in stored.values()]).delete()
-    update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], changed)
-    update_rows(PlayerStats, ["rank", "decided_by"], moved)  # a re-rank moves many rows: two columns each
-    insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], create)
+    out.gone += [row["id"] for row in stored.values()]
+    if writes is None:
+        out.flush()
 
 
 _stat_values = itemgetter(*STAT_FIELDS)  # a row's STAT_FIELDS as a tuple (compared and written for every player)
