@@ -37,7 +37,6 @@ from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, r
 from club.models import Club, Player
 from club.processes import part_transaction, run_parts, usable_workers
 from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
-from games.rules.ruleset import RuleSet
 from games.visibility import counting_games
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
@@ -412,9 +411,9 @@ def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]], params
     """The rule set's difficult roles (002 III.14.3), read once a rule set (`params`: its parameters, when the
     game's row brought them)."""
     if ruleset_id not in memo:
-        ruleset = RuleSet.from_dict(params) if params is not None else RuleSetVersion.objects.get(
-            pk=ruleset_id).ruleset()
-        memo[ruleset_id] = ruleset.difficult_roles
+        version = RuleSetVersion(pk=ruleset_id, params=params) if params is not None else (
+            RuleSetVersion.objects.get(pk=ruleset_id))
+        memo[ruleset_id] = version.ruleset().difficult_roles
     return memo[ruleset_id]
 
 
@@ -557,14 +556,17 @@ class PointWrites:
         self.cuts: list[tuple[int, int]] = []  # (scope id, first seq rewritten)
         self.rows: list[tuple] = []  # POINT_FIELDS
 
-    def flush(self) -> None:
+    def flush(self) -> int:
+        """Write what was gathered (and forget it); returns the points inserted."""
         if self.cuts:
             cut = Q()
             for scope_id, seq in self.cuts:
                 cut |= Q(scope_id=scope_id, seq__gte=seq)
             RatingPoint.objects.filter(cut).delete()
-        insert_rows(RatingPoint, POINT_FIELDS, self.rows)
-        self.cuts, self.rows = [], []
+        written = insert_rows(RatingPoint, POINT_FIELDS, self.rows)
+        self.cuts.clear()
+        self.rows.clear()  # (in place: a rewrite in progress appends to this list)
+        return written
 
 
 def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
@@ -627,9 +629,10 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
     tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
     the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.db.raw_rows),
-    when the caller has them. Returns the points written (with `writes`, a tail given whole: the points and the
-    deletion of the old ones left to the caller's `PointWrites`).
+    when the caller has them. Returns the points written (with `writes`, a short tail's: its points and the
+    deletion of the old ones are left to the caller's `PointWrites`).
     """
+    out = writes if writes is not None else PointWrites()
     points = RatingPoint.objects.filter(scope=scope)
     games = PlayerGame.objects.filter(scope.games_q(since=since))
     totals: dict[int, int] = {}  # player → cumulative points in 1/1,000,000
@@ -655,12 +658,10 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
                 totals[player_id] -= round(total * UNITS)
                 played[player_id] -= 1
         totals = {p: t for p, t in totals.items() if played[p] > 0}  # only players with a game before `since`
-        if writes is None:
-            points.filter(seq__gte=seq).delete()
-        else:
-            writes.cuts.append((scope.pk, seq))
+        out.cuts.append((scope.pk, seq))  # the old points from there on
     ranking = sorted(-units for units in totals.values())  # ascending: the leader first
-    rows: list[tuple] = []
+    rows = out.rows
+    gathered = len(rows)  # (the caller's `writes` may hold other scopes' points)
     written = 0
     # The tail is read and written as the driver gives it (club.db.raw_rows): on SQLite a point is a float, the
     # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
@@ -690,12 +691,8 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
             current = []
             if writes is None and len(rows) >= 5000:  # (a tail for `writes` is short)
                 pause_for_tests()
-                written += insert_rows(RatingPoint, POINT_FIELDS, rows)
-                rows = []
+                written += out.flush()
         current.append(row)
     if current:
         flush_game()
-    if writes is not None:
-        writes.rows += rows
-        return written + len(rows)
-    return written + insert_rows(RatingPoint, POINT_FIELDS, rows)
+    return len(rows) - gathered if writes is not None else written + out.flush()
