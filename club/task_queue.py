@@ -29,6 +29,9 @@ from django_tasks_db.models import DBTaskResult
 
 log = logging.getLogger(__name__)
 
+SWEEP_SECONDS = 15  # a running worker looks for lost tasks this often (and always when it starts)
+LOST = "club.task_queue.WorkerLost"
+
 
 def enqueue(t, *args, **kwargs):
     """Queue `t(*args, **kwargs)`. Tests run tasks at once (`ImmediateBackend`): one that fails there raises here,
@@ -37,9 +40,6 @@ def enqueue(t, *args, **kwargs):
     if result.status == TaskResultStatus.FAILED:  # the immediate backend ran it and it failed
         raise RuntimeError(f"task {t.name} failed:\n" + "\n".join(e.traceback for e in result.errors))
     return result
-
-SWEEP_SECONDS = 15  # a running worker looks for lost tasks this often (and always when it starts)
-LOST = "club.task_queue.WorkerLost"
 
 
 @dataclass
