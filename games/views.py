@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -22,6 +23,7 @@ from games.protocol.selectors import (
     game_to_dict,
     prefetch_protocol,
     protocol_view,
+    read_game_page,
     with_protocol,
 )
 from games.protocol.services.imports import ImportFailed, import_documents
@@ -29,7 +31,9 @@ from games.visibility import hidden_from
 
 
 def game_detail(request, pk: int):
-    game = get_object_or_404(Game.objects.select_related("club", "tournament", "evening", "ruleset", "judge"), pk=pk)
+    game = read_game_page(pk)
+    if game is None:
+        raise Http404
     if page_cache.serves_public(request.user, game):
         # the public view, rendered once per state (games.page_cache)
         body = page_cache.cached_fragment("detail", game, lambda: render_to_string(

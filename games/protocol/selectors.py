@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
+from club.db import CompiledRead
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
-from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, Seat, Tournament
+from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, ScoreItem, Seat, Tournament
 from games.permissions import can_edit_protocol, can_review_protest
 from games.rules.flow import Departure, departures
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
@@ -61,32 +64,75 @@ def _rows_present(game_ids: list[int], names: tuple[str, ...]) -> set[str]:
     return {name for name, present in zip(names, found, strict=True) if present}
 
 
-def _read_as_empty(game: Game, name: str) -> None:
-    """Store the related rows `name` as read and empty, as `prefetch_related_objects` stores what it read: the
-    manager's `all()` then answers without a query."""
-    model = Game._meta.get_field(name).related_model
-    empty = model._default_manager.none()
-    empty._result_cache, empty._prefetch_done = [], True
-    cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
-    cache[getattr(game, name).field.remote_field.cache_name] = empty
+PROTEST_RELATED = ("player", "filed_by", "decided_by")  # what a protest's panel and sheet show of it
+
+
+def _store_read(owner, name: str, rows: list) -> None:
+    """Store `rows` as `owner`'s related rows `name`, read, as `prefetch_related_objects` stores what it read: the
+    manager's `all()` then answers without a query (and a filter on it asks the database, as after a prefetch);
+    each row's key to `owner` answers with `owner`."""
+    manager = getattr(owner, name)
+    queryset = manager.get_queryset() if rows else manager.model._default_manager.none()
+    queryset._result_cache, queryset._prefetch_done = rows, True
+    for row in rows:
+        manager.field.set_cached_value(row, owner)
+    owner.__dict__.setdefault("_prefetched_objects_cache", {})[manager.field.remote_field.cache_name] = queryset
+
+
+def _protests_query() -> QuerySet:
+    return Protest.objects.select_related(*PROTEST_RELATED).order_by("filed_at", "pk")
+
+
+def _game_rows(model, *, related: tuple[str, ...] = (), query: Callable[[], QuerySet] | None = None) -> CompiledRead:
+    """One game's rows of `model` (its ordering), read by the game's key and compiled once."""
+    return CompiledRead(model, lambda game: (query() if query else model.objects.all()).filter(game_id=game),
+                        related=related)
+
+
+_GAME_ROWS = ("days", "nights", "removals", "colours", "judge_extras", "adjustments")
+
+
+@cache
+def _game_reads() -> dict[str, CompiledRead]:
+    """The game page's reads of one game (`prefetch_protocol`), each compiled once (club.db.CompiledRead); built
+    on first use, when every app's models are loaded."""
+    return {
+        "seats": _game_rows(Seat, related=("player",)),
+        **{name: _game_rows(Game._meta.get_field(name).related_model) for name in _GAME_ROWS},
+        "protests": _game_rows(Protest, related=PROTEST_RELATED, query=_protests_query),
+    }
+
+
+_SCORE_ITEMS = CompiledRead(ScoreItem, lambda game: ScoreItem.objects.filter(seat__game_id=game))
+
+
+_GAME_PAGE = CompiledRead(Game, lambda pk: Game.objects.filter(pk=pk),
+                          related=("club", "tournament", "evening", "ruleset", "judge"))
+
+
+def read_game_page(pk: int) -> Game | None:
+    """The game the game page shows, with its club, tournament, evening, rule set and judge (None: no such game)."""
+    found = _GAME_PAGE.instances(pk)
+    return found[0] if found else None
 
 
 def prefetch_protocol(game: Game, *, scores: bool = False, protests: bool = False) -> Game:
-    """`with_protocol` for a game already read with its tournament, rule set and judge: its rows prefetched onto
-    it, without reading the game again; the seats with their players in one query, and with `protests` the
-    game's protests as `game_protests` reads them (the game page's panel and its print sheet share them). The
-    `OPTIONAL_ROWS` the game has none of are not read."""
+    """`with_protocol` for a game already read with its tournament, rule set and judge: its rows stored onto it as
+    a prefetch stores them, without reading the game again; the seats with their players in one query, and with
+    `protests` the game's protests as `game_protests` reads them (the game page's panel and its print sheet share
+    them). The `OPTIONAL_ROWS` the game has none of are not read."""
     optional = tuple(name for name in OPTIONAL_ROWS if protests or name != "protests")
     present = _rows_present([game.pk], optional)
-    for name in set(optional) - present:
-        _read_as_empty(game, name)
-    lookups: list = [Prefetch("seats", queryset=Seat.objects.select_related("player"))]
-    lookups += [name for name in _PROTOCOL_ROWS if name in present or name not in optional]
+    for name, read in _game_reads().items():
+        if name == "protests" and not protests:
+            continue
+        _store_read(game, name, read.instances(game.pk) if name in present or name not in optional else [])
     if scores:
-        lookups.append("seats__score_items")
-    if "protests" in present:
-        lookups.append(Prefetch("protests", queryset=_protests_query()))
-    prefetch_related_objects([game], *lookups)
+        items: dict[int, list] = {}
+        for item in _SCORE_ITEMS.instances(game.pk):
+            items.setdefault(item.seat_id, []).append(item)
+        for seat in game.seats.all():
+            _store_read(seat, "score_items", items.get(seat.pk, []))
     return game
 
 
@@ -431,10 +477,6 @@ def _item_views(game: Game) -> list[ItemView]:
 
 
 # ------------------------------------------------------------------------------------------ protests
-
-
-def _protests_query() -> QuerySet:
-    return Protest.objects.select_related("player", "filed_by", "decided_by").order_by("filed_at", "pk")
 
 
 def game_protests(game: Game) -> list[Protest]:
