@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from club.db import update_rows
-from club.models import Club
+from club.models import Club, Player
 from games import signals
 from games.models import (
     Adjustment,
@@ -132,11 +132,14 @@ def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool 
         players = set(seated_before) | (seated(game) if seated_after is None else set(seated_after))
         # The red seats of these players in the scope's other counting games, in one read: their Ci counts, and
         # the games where black won and one of them was the red Night-1 victim (`affected`).
+        # The players are named by their keys (every player of that nickname, whatever his club): the seats are
+        # then found by the player's index, where a condition on the nickname made PostgreSQL scan every seat.
+        keys = list(Player.objects.filter(nickname__in=players).values_list("pk", flat=True))
         counts: dict[tuple[int, str], tuple[int, int]] = {}
         affected_ids: set[int] = set()
         for game_id, ruleset_id, result, player, killed in (
                 Seat.objects.filter(_scope_q(game, "game__"), counts_via("game__"), role__in=RED_ROLES,
-                                    player__nickname__in=players).exclude(game_id=game.pk)
+                                    player_id__in=keys).exclude(game_id=game.pk)
                 .values_list("game_id", "game__ruleset_id", "game__result", "player__nickname", "first_night_death")):
             old_k, old_r = counts.get((ruleset_id, player), (0, 0))
             counts[(ruleset_id, player)] = (old_k + killed, old_r + 1)
