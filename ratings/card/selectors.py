@@ -193,8 +193,9 @@ def _seats(player, scope: RatingScope, latest: list[dict]) -> list[SeatLine]:
             line["games"] += 1
             line["wins"] += bool(g["won"])
     else:
+        # counted in the player's covering index, without a table row (ratings.models.PlayerGame)
         by_seat = {row["seat"]: row for row in _his_rows(player, scope).values("seat").order_by()
-                   .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)))}
+                   .annotate(games=Count("seat"), wins=Count("seat", filter=Q(won=True)))}
     return [SeatLine(seat, by_seat.get(seat, {}).get("games", 0), by_seat.get(seat, {}).get("wins", 0))
             for seat in SEATS]
 
