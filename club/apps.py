@@ -12,3 +12,6 @@ class ClubConfig(AppConfig):
         from club.admin_scope import restrict_unscoped
 
         restrict_unscoped()  # every app's admin module is loaded by now (django.contrib.admin comes first)
+        from club.runtime import settle
+
+        settle()  # the apps are loaded (club/wsgi.py settles again once the URLs are)
