@@ -9,9 +9,11 @@ from functools import cached_property, partial
 from itertools import islice
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models.deletion import Collector
 from django.db.models.sql.subqueries import DeleteQuery
+from django.db.models.utils import create_namedtuple_class
 
 # PostgreSQL SQLSTATEs of a conflict between transactions (serialization failure, deadlock, lock not available).
 CONFLICT_SQLSTATES = {"40001", "40P01", "55P03"}
@@ -259,16 +261,27 @@ class CompiledRead:
     the ORM compiles once per database and number of values, then runs again with other values: Django compiles a
     queryset on every run, a quarter of a millisecond of Python for a read of a few rows, and a game page's first
     render reads seven. The instances are built as the ORM builds them (every concrete field, Django's own
-    converters); `build(*values)` gives the queryset, whose only parameters must be `values`.
+    converters); `build(*values)` gives the queryset, whose only parameters must be `values`. With `fields` (names
+    as `values_list` takes them, annotations of `build`'s queryset included) it reads those only, as named rows.
 
         SEATS = CompiledRead(Seat, lambda *games: Seat.objects.filter(game_id__in=games).order_by("number"),
                              related=("player",))
         seats = SEATS.instances(*game_ids)
     """
 
-    def __init__(self, model, build: Callable[..., models.QuerySet], *, related: tuple[str, ...] = ()):
-        self.model, self.build, self.related = model, build, related
+    def __init__(self, model, build: Callable[..., models.QuerySet], *, related: tuple[str, ...] = (),
+                 fields: tuple[str, ...] = ()):
+        self.model, self.build, self.related, self.fields = model, build, related, fields
         self._shapes: dict[tuple, tuple] = {}
+
+    @cached_property
+    def _row(self) -> type:
+        return create_namedtuple_class(*self.fields)
+
+    def named_rows(self, *values) -> list:
+        """The rows of `fields`, as `values_list(*fields, named=True)` gives them."""
+        row = self._row
+        return [row(*values_) for values_ in self.rows(*values)]
 
     @cached_property
     def parts(self) -> list[tuple]:
@@ -278,6 +291,8 @@ class CompiledRead:
         return [(field.related_model, field, field.attname) for field in fields]
 
     def _names(self) -> list[str]:
+        if self.fields:
+            return list(self.fields)
         names = [f.attname for f in self.model._meta.concrete_fields]
         for part, field, _attname in self.parts:
             names += [f"{field.name}__{f.attname}" for f in part._meta.concrete_fields]
@@ -290,8 +305,14 @@ class CompiledRead:
             marks = [_MARK - i for i in range(arity)]
             queryset = self.build(*marks).values_list(*self._names())
             compiler = queryset.query.get_compiler(queryset.db)
-            sql, params = compiler.as_sql()
-            positions = [marks.index(value) for value in params]  # a parameter that is not one of the values fails
+            try:
+                sql, params = compiler.as_sql()
+            except EmptyResultSet:  # no values for an IN: no row, and no statement (as the ORM)
+                sql, params = "", []
+            where = {mark: i for i, mark in enumerate(marks)}
+            if not set(params) <= where.keys():
+                raise ValueError(f"{self.model.__name__}: the read has parameters besides its values: {params}")
+            positions = [where[value] for value in params]
             converters = compiler.get_converters([expression for expression, _sql, _alias in compiler.select])
             shape = (sql, positions, converters)
             if arity <= COMPILED_ARITY:
@@ -301,6 +322,8 @@ class CompiledRead:
     def rows(self, *values) -> list[list]:
         """The rows as lists of column values, converted as the ORM converts them (in `_names` order)."""
         sql, positions, converters = self._shape(len(values))
+        if not sql:
+            return []
         with connection.cursor() as cursor:
             cursor.execute(sql, [values[i] for i in positions])
             rows = cursor.fetchall()

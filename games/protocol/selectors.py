@@ -211,6 +211,20 @@ class ProtocolRows:
     adjustments: list
 
 
+@cache
+def _protocol_reads(seat_fields: tuple[str, ...]) -> dict[str, CompiledRead]:
+    """The reads of `protocol_rows`, each compiled once per number of games (club.db.CompiledRead)."""
+    reads = {}
+    for name, fields in _PROTOCOL_ROWS.items():
+        model = Game._meta.get_field(name).related_model
+        reads[name] = CompiledRead(model, lambda *ids, model=model: model.objects.filter(game_id__in=ids).order_by(
+            *model._meta.ordering), fields=("game_id", *fields))
+    reads["seats"] = CompiledRead(Seat, lambda *ids: Seat.objects.filter(game_id__in=ids).annotate(
+        nickname=F("player__nickname")).order_by("game_id", "number"),
+        fields=("game_id", "id", "number", "nickname", "role", "fouls", *seat_fields))
+    return reads
+
+
 def protocol_rows(games: list[Game], *, seat_fields: tuple[str, ...] = ()) -> dict[int, ProtocolRows]:
     """Each game's protocol from one query per related table, with no model instance per row: a rescoring reads
     the whole tournament on every write, and ~2,600 prefetched instances cost several times the scoring itself
@@ -220,18 +234,15 @@ def protocol_rows(games: list[Game], *, seat_fields: tuple[str, ...] = ()) -> di
     optional = tuple(name for name in _PROTOCOL_ROWS if name in OPTIONAL_ROWS)
     # Asked only of a few games (a rescoring of one game and those its Ci moves): a whole scope has most rows.
     present = _rows_present(ids, optional) if 0 < len(ids) <= ASK_PRESENT_UP_TO else set(optional)
-    for name, fields in _PROTOCOL_ROWS.items():
+    reads = _protocol_reads(seat_fields)
+    for name in _PROTOCOL_ROWS:
         grouped = rows[name] = {}
         if name in OPTIONAL_ROWS and name not in present:
             continue
-        model = Game._meta.get_field(name).related_model
-        for row in model.objects.filter(game_id__in=ids).order_by(*model._meta.ordering).values_list(
-                "game_id", *fields, named=True):
+        for row in reads[name].named_rows(*ids):
             grouped.setdefault(row.game_id, []).append(row)
     seats: dict[int, list] = {}
-    for row in Seat.objects.filter(game_id__in=ids).annotate(nickname=F("player__nickname")).order_by(
-            "game_id", "number").values_list("game_id", "id", "number", "nickname", "role", "fouls", *seat_fields,
-                                             named=True):
+    for row in reads["seats"].named_rows(*ids):
         seats.setdefault(row.game_id, []).append(row)
     result = {}
     for game in games:

@@ -72,5 +72,6 @@ def test_one_compiled_statement_serves_every_value_and_refuses_a_foreign_paramet
         assert [(_fields(s), _fields(s.player)) for s in got] == [(_fields(s), _fields(s.player)) for s in expected]
     assert {key[2] for key in seats._shapes} == {1, 2}  # one statement per number of values, compiled once
     assert read_game_page(max(games) + 1000) is None
+    assert seats.instances() == []  # no values: no row, as the ORM answers an empty IN
     with pytest.raises(ValueError):  # a parameter of the query that is not one of the values
         CompiledRead(Seat, lambda game: Seat.objects.filter(game_id=game, number__lte=5)).instances(games[0])
