@@ -140,10 +140,11 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
         writes = PointWrites()  # the short history tails of all the scopes, written at once
         tables = StatsWrites()  # and their tables' rows
         totals: dict[int, dict[int, tuple[Decimal, int]]] = {}
+        stored_of = _stored_stats_of(list(versions))  # every scope's table in one read
         for scope, old, new in changes:
             if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
                 scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
-            stored = _stored_stats(scope)
+            stored = stored_of[scope.pk]
             values = {p: dict(row) for p, row in stored.items()}  # (a copy: `stored` is compared with it)
             for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
                 _add(values, row, sign)
@@ -524,8 +525,16 @@ _stat_values = itemgetter(*STAT_FIELDS)  # a row's STAT_FIELDS as a tuple (compa
 def _stored_stats(scope: RatingScope) -> dict[int, dict]:
     """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values (read
     without Django's per-value converters: club.db.values_rows)."""
-    return {row["player_id"]: row for row in values_rows(PlayerStats.objects.filter(scope=scope).values(
-        "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS))}
+    return _stored_stats_of([scope.pk])[scope.pk]
+
+
+def _stored_stats_of(scope_ids: list[int]) -> dict[int, dict[int, dict]]:
+    """`_stored_stats` of several scopes in one query: scope id → player id → row."""
+    found: dict[int, dict[int, dict]] = {pk: {} for pk in scope_ids}
+    for row in values_rows(PlayerStats.objects.filter(scope_id__in=scope_ids).values(
+            "scope_id", "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS)):
+        found[row.pop("scope_id")][row["player_id"]] = row
+    return found
 
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
