@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 
+from club.db import planned_each_time
 from games.models import Game
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -140,7 +141,8 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     number = Game.objects.filter(pk=OuterRef("game_id")).values("number")[:1]
     read = (rows.order_by("n").annotate(elo=Subquery(elo_after), number=Subquery(number))
             .values_list("n", "game_id", "number", "date", "cumulative", "rank", "elo"))
-    return card_chart([ChartGame(*row) for row in read], total=total)
+    # planned for this player's own count of points (club.db.planned_each_time)
+    return card_chart([ChartGame(*row) for row in planned_each_time(read)], total=total)
 
 
 def _his_rows(player, scope: RatingScope):
