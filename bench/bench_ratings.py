@@ -182,6 +182,7 @@ def measure(runs: int) -> dict:
         "player_profile_partners": f"/players/{busy.player_id}/card/partners/?season={largest.season_id}",
         "player_profile_games": f"/players/{busy.player_id}/card/games/?season={largest.season_id}",
         "game_page": f"/games/{game.pk}/",
+        "spectator_view": f"/games/{game.pk}/live/",  # the live board a stream or a phone at the table follows
     }
     htmx = {"HX-Request": "true"}
     result = {"busy_player_games": busy.games, "season_players": largest.stats.count(),

@@ -24,8 +24,8 @@ from games.live.forms import EveningForm, NewGameForm, TournamentForm
 from games.live.screen import spectator_days
 from games.live.ui import judge_page
 from games.models import ClubEvening, Game, Tournament
-from games.permissions import can_see_secrets, get_game_for_user, require_site_club_admin
-from games.protocol.selectors import protocol_of, protocol_view, with_protocol
+from games.permissions import can_see_secrets, game_access, get_game_for_user, require_site_club_admin
+from games.protocol.selectors import prefetch_protocol, protocol_of, protocol_view, read_game_page
 from games.tournaments.services_work import evening_create, game_start_new, tournament_create
 
 JUDGE = "games/judge.html"
@@ -112,7 +112,10 @@ def player_suggest(request, pk: int):
 
 def live(request, pk: int):
     """The spectator page: public facts only until the game is finished (then roles and points)."""
-    game, _can = get_game_for_user(request.user, pk)
+    game = read_game_page(pk)  # as the game page reads it (statements compiled once)
+    if game is None:
+        raise Http404("no such game")
+    game_access(request.user, game)  # a hidden round's game: 404 to whoever may not see it
     if page_cache.serves_public(request.user, game):  # the public board, rendered once per state (games.page_cache)
         board = page_cache.cached_fragment("live", game, lambda: render_to_string(
             "games/live.html#live-board", _live_context(request, game), request=request))
@@ -124,7 +127,7 @@ def live(request, pk: int):
 
 
 def _live_context(request, game: Game) -> dict:
-    game = with_protocol(Game.objects.filter(pk=game.pk), scores=True).get()
+    prefetch_protocol(game, scores=True)  # the game as `live` read it: not read again
     view = protocol_view(game, show_secrets=can_see_secrets(request.user, game))
     return {"game": game, "view": view, "days": spectator_days(game, protocol_of(game))}
 
