@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from club.db import CoveringIndex
 from ratings.statistics.registry import POINTS, contribute_facts, contribute_statistics
 
 
@@ -133,10 +134,10 @@ class PlayerGame(models.Model):
         indexes = [
             models.Index(fields=["club", "date", "game"]),
             models.Index(fields=["tournament", "date", "game"]),
-            # A player's games of a scope, newest first (the card): on PostgreSQL the index also holds what the
-            # card reads of them, so that it reads no table row (an index-only scan; SQLite ignores INCLUDE).
-            models.Index(fields=["player", "date", "game"], include=["club", "tournament", "seat", "role", "won"],
-                         name="playergame_player_cover"),
+            # A player's games of a scope, newest first (the card): the index also holds what the card reads of
+            # them, so that it reads no table row (club.db.CoveringIndex).
+            CoveringIndex(fields=["player", "date", "game"], include=["club", "tournament", "seat", "role", "won"],
+                          name="playergame_player_cover"),
         ]
 
     def __str__(self) -> str:

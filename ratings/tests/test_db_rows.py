@@ -96,3 +96,25 @@ def test_a_read_planned_each_time_gives_the_orms_rows_and_is_never_prepared(game
         for _ in range(8):
             list(query.all())  # the ORM's own runs of the same statement are prepared past the threshold
         assert prepared() == 1
+
+
+@pytest.mark.django_db
+def test_the_players_games_index_covers_what_the_card_reads_on_either_database(games):
+    from django.db import connection
+    from django.db.models import Count, Q
+
+    (first, _, _), rows = games
+    PlayerGame.objects.bulk_create([PlayerGame(game_id=first.pk, **r) for r in rows])
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'playergame_player_cover'")
+            assert "INCLUDE (club_id, tournament_id, seat, role, won)" in cursor.fetchone()[0]
+            return
+        # the card's count of his seats over a season (ratings.card.selectors._seats)
+        query = (PlayerGame.objects.filter(player_id=rows[0]["player_id"], club_id=first.club_id,
+                                           date__range=(dt.date(2026, 1, 1), dt.date(2026, 12, 31)))
+                 .values("seat").order_by().annotate(games=Count("seat"), wins=Count("seat", filter=Q(won=True))))
+        sql, params = query.query.sql_with_params()
+        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+        plan = " ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "COVERING INDEX playergame_player_cover" in plan, plan
