@@ -253,7 +253,7 @@ def values_rows(queryset) -> Iterator[dict]:
 
 
 _MARK = -7_654_321  # the values a read is compiled with (the i-th is _MARK - i): no key of a row is negative
-COMPILED_ARITY = 20  # reads of up to this many values keep one compiled statement per count (the rest compile)
+COMPILED_ARITY = 50  # reads of up to this many values keep one compiled statement per count (the rest compile)
 
 
 class CompiledRead:
@@ -262,7 +262,8 @@ class CompiledRead:
     queryset on every run, a quarter of a millisecond of Python for a read of a few rows, and a game page's first
     render reads seven. The instances are built as the ORM builds them (every concrete field, Django's own
     converters); `build(*values)` gives the queryset, whose only parameters must be `values`. With `fields` (names
-    as `values_list` takes them, annotations of `build`'s queryset included) it reads those only, as named rows.
+    as `values_list` takes them, annotations of `build`'s queryset included) it reads those only, as named rows;
+    `build` may also return the `values_list(*fields)` queryset itself (sliced, say).
 
         SEATS = CompiledRead(Seat, lambda *games: Seat.objects.filter(game_id__in=games).order_by("number"),
                              related=("player",))
@@ -303,7 +304,9 @@ class CompiledRead:
         shape = self._shapes.get(key)
         if shape is None:
             marks = [_MARK - i for i in range(arity)]
-            queryset = self.build(*marks).values_list(*self._names())
+            queryset = self.build(*marks)
+            if queryset._fields is None:  # `build` may shape the rows itself (a values_list with a slice)
+                queryset = queryset.values_list(*self._names())
             compiler = queryset.query.get_compiler(queryset.db)
             try:
                 sql, params = compiler.as_sql()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 
-from club.db import planned_each_time
+from club.db import CompiledRead, planned_each_time
 from games.models import Game
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -118,14 +118,21 @@ class Card:
         return s.best_move_blacks / s.best_moves if s and s.best_moves else None
 
 
-def recent_form(player, limit: int = FORM_GAMES) -> list[FormGame]:
-    """The player's last counted games, newest first, with the Elo each moved him by (one query)."""
-    delta = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk).values("delta")[:1]
-    rows = (PlayerGame.objects.filter(player=player).order_by("-date", "-game_id")
-            .annotate(elo_delta=Subquery(delta))
-            .values_list("game_id", "game__number", "date", "role", "won", "game__tournament__name", "elo_delta")
-            [:limit])
-    return [FormGame(*row) for row in rows]
+FORM_FIELDS = ("game_id", "game__number", "date", "role", "won", "game__tournament__name", "elo_delta")
+
+
+def _form_query(player_id: int, elo_player_id: int):
+    delta = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=elo_player_id).values("delta")[:1]
+    return (PlayerGame.objects.filter(player_id=player_id).order_by("-date", "-game_id")
+            .annotate(elo_delta=Subquery(delta)).values_list(*FORM_FIELDS)[:FORM_GAMES])
+
+
+_FORM = CompiledRead(PlayerGame, _form_query, fields=FORM_FIELDS)  # compiled once (club.db.CompiledRead)
+
+
+def recent_form(player) -> list[FormGame]:
+    """The player's last counted games (FORM_GAMES), newest first, with the Elo each moved him by (one query)."""
+    return [FormGame(*row) for row in _FORM.rows(player.pk, player.pk)]
 
 
 def _chart(player, scope: RatingScope) -> CardChart | None:

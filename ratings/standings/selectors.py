@@ -21,6 +21,7 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from club.db import CompiledRead
 from games.models import Protest, Seat, Tournament
 from games.rules.interchange import points_json
 from games.visibility import counting_games
@@ -217,13 +218,30 @@ def player_tournaments(player, limit: int = 20) -> list[tuple]:
     games = PlayerGame.objects.filter(player=player, tournament__isnull=False).order_by("-date", "-game_id")
     batch = 8 * limit
     for start in range(0, 1_000_000, batch):
-        ids = list(games.values_list("tournament_id", flat=True)[start:start + batch])
+        if start == 0 and batch == _FIRST_BATCH:  # the usual case: one read, compiled once
+            ids = [row[0] for row in _RECENT_TOURNAMENTS.rows(player.pk)]
+        else:
+            ids = list(games.values_list("tournament_id", flat=True)[start:start + batch])
         recent += [t for t in dict.fromkeys(ids) if t not in recent]
         if len(recent) >= limit or len(ids) < batch:
             break
-    return list(PlayerStats.objects.filter(scope__tournament_id__in=recent[:limit], player=player)
-                .order_by("-scope__tournament__start_date", "-scope_id")
-                .values_list("scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
+    return [tuple(row) for row in _TOURNAMENT_LINES.rows(player.pk, *recent[:limit])]
+
+
+_FIRST_BATCH = 8 * 20  # `player_tournaments`' first batch of his games, at its default limit
+_RECENT_TOURNAMENTS = CompiledRead(PlayerGame, lambda player_id: PlayerGame.objects.filter(
+    player_id=player_id, tournament__isnull=False).order_by("-date", "-game_id").values_list(
+    "tournament_id")[:_FIRST_BATCH], fields=("tournament_id",))
+
+
+def _tournament_lines(player_id: int, *tournament_ids: int):
+    return (PlayerStats.objects.filter(player_id=player_id, scope__tournament_id__in=tournament_ids)
+            .order_by("-scope__tournament__start_date", "-scope_id"))
+
+
+# his lines of those tournaments, compiled once per number of tournaments (club.db.CompiledRead)
+_TOURNAMENT_LINES = CompiledRead(PlayerStats, _tournament_lines, fields=(
+    "scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
 
 
 # ---------------------------------------------------------------------------------------------- the club

@@ -229,3 +229,21 @@ def test_the_players_list_shows_place_rating_elo_games_and_win_rate_from_the_sea
     assert (first.pk, first.place, first.rating, first.games) == (stats.player_id, stats.rank, stats.total, stats.games)
     assert first.win_rate == pytest.approx(100 * stats.wins / stats.games)
     assert first.elo_now == EloRating.objects.get(player_id=stats.player_id).elo
+
+
+def test_the_card_lists_his_latest_tournaments_newest_first_with_his_final_line(club):
+    from ratings.models import PlayerStats
+    from ratings.standings.selectors import player_tournaments
+
+    made = []
+    for i, month in enumerate((3, 5, 9)):
+        tournament = make_tournament(club, f"Кубок {i + 1}", start=dt.date(2026, month, 1))
+        generated(tournament, 4, seed=i, start=dt.date(2026, month, 1), pool=POOL[:10])  # all ten play each
+        made.append(tournament)
+    player = Player.objects.filter(club=club).order_by("pk").first()
+    lines = {s.scope.tournament_id: s for s in PlayerStats.objects.filter(player=player, scope__kind="tournament")
+             .select_related("scope")}
+    expected = [(t.pk, t.name, lines[t.pk].rank, lines[t.pk].games, lines[t.pk].total) for t in reversed(made)]
+    assert player_tournaments(player) == expected  # the read compiled once (its first batch of his games)
+    assert player_tournaments(player, limit=2) == expected[:2]  # another batch: the ORM's own read
+    assert player_tournaments(Player.objects.create(club=club, nickname="Новичок")) == []
