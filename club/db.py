@@ -196,8 +196,8 @@ def analyze_tables(*models_) -> None:
         if connection.vendor == "postgresql":
             # Outside a transaction, VACUUM too: it frees the rows the rewrite deleted and marks the pages all
             # visible, which an index-only scan needs (ratings.models.PlayerGame's covering index).
-            vacuum = "" if connection.in_atomic_block else "VACUUM (ANALYZE) "
-            cursor.execute((vacuum or "ANALYZE ") + ", ".join(qn(m._meta.db_table) for m in models_))
+            verb = "ANALYZE " if connection.in_atomic_block else "VACUUM (ANALYZE) "
+            cursor.execute(verb + ", ".join(qn(m._meta.db_table) for m in models_))
             return
         for m in models_:
             cursor.execute("ANALYZE " + qn(m._meta.db_table))
@@ -307,17 +307,11 @@ class CompiledRead:
             queryset = self.build(*marks)
             if queryset._fields is None:  # `build` may shape the rows itself (a values_list with a slice)
                 queryset = queryset.values_list(*self._names())
-            compiler = queryset.query.get_compiler(queryset.db)
-            try:
-                sql, params = compiler.as_sql()
-            except EmptyResultSet:  # no values for an IN: no row, and no statement (as the ORM)
-                sql, params = "", []
+            sql, params, converters = _compiled(queryset)
             where = {mark: i for i, mark in enumerate(marks)}
             if not set(params) <= where.keys():
                 raise ValueError(f"{self.model.__name__}: the read has parameters besides its values: {params}")
-            positions = [where[value] for value in params]
-            converters = compiler.get_converters([expression for expression, _sql, _alias in compiler.select])
-            shape = (sql, positions, converters)
+            shape = (sql, [where[value] for value in params], converters)
             if arity <= COMPILED_ARITY:
                 self._shapes[key] = shape
         return shape
@@ -347,6 +341,17 @@ class CompiledRead:
         return result
 
 
+def _compiled(queryset) -> tuple[str, list, dict]:
+    """The queryset's SQL, parameters and the ORM's converters of its columns; ("", [], {}) when the ORM would
+    run no statement (an IN of no values: no row)."""
+    compiler = queryset.query.get_compiler(queryset.db)
+    try:
+        sql, params = compiler.as_sql()
+    except EmptyResultSet:
+        return "", [], {}
+    return sql, list(params), compiler.get_converters([expression for expression, _sql, _alias in compiler.select])
+
+
 def _converted(rows: list[tuple], converters: dict) -> list[list]:
     """Rows as the ORM gives them: each column through its converters (`SQLCompiler.get_converters`)."""
     result = []
@@ -367,22 +372,19 @@ def planned_each_time(queryset) -> list[list]:
     runs, is made without the values. For a read whose best plan depends on them: a regular's two thousand points
     of a season against another player's ten, where the generic plan guessed one row and filtered his whole
     season (5 ms instead of 1.5 for the card's chart at 100,000 games)."""
-    compiler = queryset.query.get_compiler(queryset.db)
-    try:
-        sql, params = compiler.as_sql()
-    except EmptyResultSet:
+    sql, params, converters = _compiled(queryset)
+    if not sql:
         return []
-    converters = compiler.get_converters([expression for expression, _sql, _alias in compiler.select])
-    driver = connection.connection if connection.vendor == "postgresql" else None  # psycopg's connection
     with connection.cursor() as cursor:
-        if driver is None:
+        if connection.vendor != "postgresql":
             cursor.execute(sql, params)
-            return _converted(cursor.fetchall(), converters)
-        saved, driver.prepare_threshold = driver.prepare_threshold, None  # None: psycopg prepares nothing
-        try:
-            cursor.execute(sql, params)
-        finally:
-            driver.prepare_threshold = saved
+        else:
+            driver = connection.connection  # psycopg's: its threshold None prepares nothing
+            saved, driver.prepare_threshold = driver.prepare_threshold, None
+            try:
+                cursor.execute(sql, params)
+            finally:
+                driver.prepare_threshold = saved
         return _converted(cursor.fetchall(), converters)
 
 

@@ -69,8 +69,8 @@ PROTEST_RELATED = ("player", "filed_by", "decided_by")  # what a protest's panel
 
 def _store_read(owner, name: str, rows: list) -> None:
     """Store `rows` as `owner`'s related rows `name`, read, as `prefetch_related_objects` stores what it read: the
-    manager's `all()` then answers without a query (and a filter on it asks the database, as after a prefetch);
-    each row's key to `owner` answers with `owner`."""
+    manager's `all()` then answers without a query (a filter on rows read asks the database, as after a prefetch;
+    on none read, it answers none); each row's key to `owner` answers with `owner`."""
     manager = getattr(owner, name)
     queryset = manager.get_queryset() if rows else manager.model._default_manager.none()
     queryset._result_cache, queryset._prefetch_done = rows, True
@@ -89,16 +89,13 @@ def _game_rows(model, *, related: tuple[str, ...] = (), query: Callable[[], Quer
                         related=related)
 
 
-_GAME_ROWS = ("days", "nights", "removals", "colours", "judge_extras", "adjustments")
-
-
 @cache
 def _game_reads() -> dict[str, CompiledRead]:
     """The game page's reads of one game (`prefetch_protocol`), each compiled once (club.db.CompiledRead); built
     on first use, when every app's models are loaded."""
     return {
         "seats": _game_rows(Seat, related=("player",)),
-        **{name: _game_rows(Game._meta.get_field(name).related_model) for name in _GAME_ROWS},
+        **{name: _game_rows(Game._meta.get_field(name).related_model) for name in _PROTOCOL_ROWS},
         "protests": _game_rows(Protest, related=PROTEST_RELATED, query=_protests_query),
     }
 

@@ -206,7 +206,10 @@ def role_lines(stats: PlayerStats | None) -> list[RoleLine]:
             for letter, name in (("К", "citizen"), ("Ч", "mafia"), ("Ш", "sheriff"), ("Д", "don"))]
 
 
-def player_tournaments(player, limit: int = 20) -> list[tuple]:
+TOURNAMENTS_SHOWN = 20  # the card's latest tournaments
+
+
+def player_tournaments(player, limit: int = TOURNAMENTS_SHOWN) -> list[tuple]:
     """The latest tournaments the player played, newest first: (tournament id, name, rank, games, total), the
     final (current) rank.
 
@@ -228,7 +231,7 @@ def player_tournaments(player, limit: int = 20) -> list[tuple]:
     return [tuple(row) for row in _TOURNAMENT_LINES.rows(player.pk, *recent[:limit])]
 
 
-_FIRST_BATCH = 8 * 20  # `player_tournaments`' first batch of his games, at its default limit
+_FIRST_BATCH = 8 * TOURNAMENTS_SHOWN  # `player_tournaments`' first batch of his games, at its default limit
 _RECENT_TOURNAMENTS = CompiledRead(PlayerGame, lambda player_id: PlayerGame.objects.filter(
     player_id=player_id, tournament__isnull=False).order_by("-date", "-game_id").values_list(
     "tournament_id")[:_FIRST_BATCH], fields=("tournament_id",))
