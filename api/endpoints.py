@@ -18,7 +18,7 @@ from api import schemas as s
 from api import selectors
 from api.auth import READ_AUTH, TokenAuth
 from api.middleware import known_poll
-from api.services import api_import
+from api.services import api_import, import_allowed
 
 api = NinjaAPI(
     title="mafclub API", version="1", urls_namespace="api-v1", auth=READ_AUTH,
@@ -26,8 +26,8 @@ api = NinjaAPI(
                 "Роли и ночные проверки идущей игры не показываются никому, кроме судейской бригады.",
 )
 
-# Every read answers 304 to an unchanged poll, 400 to a NUL character, 401 to a bad token, 404 to what the reader may not see, 422 to a bad
-# parameter and 429 past the rate limit (api.middleware), besides its 200.
+# Every read answers 304 to an unchanged poll, 400 to a NUL character, 401 to a bad token, 404 to what the reader may
+# not see, 422 to a bad parameter and 429 past the rate limit (api.middleware), besides its 200.
 READ = {304: None, 400: s.Error, 401: s.Error, 404: s.Error, 422: s.Error, 429: s.Error}
 PER_PAGE = 50
 # Ids and page numbers the databases can hold (a larger one is a 422, never an integer overflow in SQL).
@@ -117,7 +117,8 @@ def player_detail(request, player_id: Id, season: Id | None = None):
     return selectors.player_card(player_id, season_id=season)
 
 
-@api.get("/players/{player_id}/elo/", response={200: s.Page[s.EloPoint], **READ}, tags=["players", "ratings"])
+@api.get("/players/{player_id}/elo/", response={200: s.Page[s.EloPoint], **READ},
+         tags=["players", "ratings"])
 def player_elo(request, player_id: Id, page: PageNo = 1, per_page: PerPage = PER_PAGE):
     return selectors.page_of(selectors.player_elo(player_id), page=page, per_page=per_page)
 
@@ -133,25 +134,29 @@ def season_detail(request, season_id: Id):
     return selectors.season(season_id)
 
 
-@api.get("/seasons/{season_id}/standings/", response={200: s.Standings, **READ}, tags=["seasons", "ratings"])
+@api.get("/seasons/{season_id}/standings/", response={200: s.Standings, **READ},
+         tags=["seasons", "ratings"])
 def season_standings(request, season_id: Id):
     return selectors.season_standings(season_id)
 
 
 # ---------------------------------------------------------------------------------------------- tournaments
-@api.get("/tournaments/", response={200: s.Page[s.Tournament], **READ}, tags=["tournaments"])
+@api.get("/tournaments/", response={200: s.Page[s.Tournament], **READ},
+         tags=["tournaments"])
 def tournament_list(request, club: Id | None = None, season: Id | None = None, page: PageNo = 1,
                     per_page: PerPage = PER_PAGE):
     found = selectors.page_of(selectors.tournaments(club_id=club, season_id=season), page=page, per_page=per_page)
     return {**found, "items": [selectors.tournament_out(t) for t in found["items"]]}
 
 
-@api.get("/tournaments/{tournament_id}/", response={200: s.TournamentDetail, **READ}, tags=["tournaments"])
+@api.get("/tournaments/{tournament_id}/", response={200: s.TournamentDetail, **READ},
+         tags=["tournaments"])
 def tournament_detail(request, tournament_id: Id):
     return selectors.tournament_detail(tournament_id)
 
 
-@api.get("/tournaments/{tournament_id}/schedule/", response={200: s.Schedule, **READ}, tags=["tournaments"])
+@api.get("/tournaments/{tournament_id}/schedule/", response={200: s.Schedule, **READ},
+         tags=["tournaments"])
 def tournament_schedule(request, tournament_id: Id):
     return selectors.tournament_schedule(tournament_id, request.auth)
 
@@ -198,12 +203,22 @@ def protest_list(request, game: Id | None = None, tournament: Id | None = None, 
 
 
 # ---------------------------------------------------------------------------------------------- the one write
-@api.post("/imports/", auth=TokenAuth(), tags=["imports"],
-          response={201: s.ImportReport, 400: s.ImportErrors, 401: s.Error, 403: s.Error, 422: s.Error,
-                    429: s.Error})
+JSON = "application/json"
+DOCUMENT = {"requestBody": {"required": True,
+                            "description": "One mafclub/1 document (as `manage.py import_protocols` reads).",
+                            "content": {JSON: {"schema": {"type": "object"}}}}}
+
+
+@api.post("/imports/", auth=TokenAuth(), tags=["imports"], openapi_extra=DOCUMENT,
+          response={201: s.ImportReport, 400: s.ImportErrors, 401: s.Error, 403: s.Error, 413: s.Error,
+                    415: s.Error, 422: s.Error, 429: s.Error})
 def import_document(request):
     """A mafclub/1 document as the request body (JSON), all-or-nothing, with the command line's messages; an admin's
-    token only."""
+    token only. Checked in this order: the token (401), its holder an admin of its club (403), the body JSON (415)."""
+    import_allowed(request.api_token)
+    if request.content_type != JSON:
+        raise HttpError(415, _("Content-Type: the document is sent as %(type)s, not “%(given)s”.")
+                        % {"type": JSON, "given": request.content_type or "—"})
     status, answer = api_import(token=request.api_token, body=request.body)
     return Status(status, answer)
 
