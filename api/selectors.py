@@ -220,7 +220,7 @@ def tournament_schedule(pk: int, user) -> dict[str, Any]:
     for row in schedule_rounds(t):
         tables = [{"table": table.table, "game_id": table.game.pk, "game_number": table.game.number,
                    "judge": table.judge,
-                   "seats": [{"seat": s.seat, "number": s.number, "player_id": None, "nickname": s.nickname}
+                   "seats": [{"seat": s.seat, "number": s.number, "player_id": s.player_id, "nickname": s.nickname}
                              for s in table.seats]} for table in row.tables]
         rounds.append({"number": row.number, "final": row.final, "tables": tables,
                        "sitting_out": [p.number for p in row.sitting_out]})
