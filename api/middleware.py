@@ -41,7 +41,7 @@ STATUS_DETAIL = {
     404: gettext_lazy("Not found, or not visible to you."),
     405: gettext_lazy("This method is not allowed here; allowed: %(allowed)s."),
 }
-KEPT_HEADERS = ("Allow", "Retry-After", "Vary")
+REPLACED_HEADERS = {"content-type", "content-length"}  # those of the old body; the others (Allow, Retry-After…) stay
 
 
 def _etag(body: bytes) -> str:
@@ -163,7 +163,7 @@ class ApiMiddleware:
 
 def _as_json_error(response):
     """An error answered by a layer before the API's own code (Django's HTML pages, club.middleware's plain text) in
-    the API's JSON shape, with its status and the headers that tell the client what to do next."""
+    the API's JSON shape, with its status and its headers (Allow, Retry-After, Vary…)."""
     if response.status_code < 400 or response.streaming or response.get("Content-Type", "").startswith(JSON):
         return response
     if response.get("Content-Type", "").startswith("text/plain") and response.content.strip():
@@ -175,7 +175,7 @@ def _as_json_error(response):
     else:
         detail = _("The request could not be answered (HTTP %(status)s).") % {"status": response.status_code}
     answer = JsonResponse({"detail": detail}, status=response.status_code)
-    for header in KEPT_HEADERS:
-        if header in response:
-            answer[header] = response[header]
+    for header, value in response.items():
+        if header.lower() not in REPLACED_HEADERS:
+            answer[header] = value
     return answer
