@@ -222,8 +222,8 @@ def import_document(request):
     token only. Checked in this order: the token (401), its holder an admin of its club (403), the body JSON (415)."""
     import_allowed(request.api_token)
     if request.content_type != JSON:
-        raise HttpError(415, _("Content-Type: the document is sent as %(type)s, not “%(given)s”.")
-                        % {"type": JSON, "given": request.content_type or "—"})
+        raise HttpError(415, _("Content-Type: the document is sent as %(type)s (a form or a file upload is not "
+                               "read).") % {"type": JSON})
     status, answer = api_import(token=request.api_token, body=request.body)
     return Status(status, answer)
 
