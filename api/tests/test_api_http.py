@@ -9,7 +9,7 @@ import json
 from wsgiref.util import setup_testing_defaults
 
 import pytest
-from django.core.signals import request_finished
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from django.test import Client
@@ -136,12 +136,15 @@ def _wsgi(method: str, url: str, headers: dict | None = None) -> tuple[str, dict
     def start_response(status, response_headers, exc_info=None):
         answer["status"], answer["headers"] = status, dict(response_headers)
 
-    request_finished.disconnect(close_old_connections)  # keep the test's transaction (as the test client does)
+    # keep the test's transaction and its connection (the test client disconnects the same receivers)
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     try:
         result = get_wsgi_application()(environ, start_response)
         body = b"".join(result)
         result.close()
     finally:
+        request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     return answer["status"], answer["headers"], body
 
@@ -153,7 +156,7 @@ def test_head_answers_every_get_operation_as_its_get_without_the_body():
     for url in urls:
         get_status, get_headers, get_body = _wsgi("GET", url)
         status, headers, body = _wsgi("HEAD", url)
-        assert status == get_status and body == b"", url
+        assert get_status[:3] in ("200", "404") and status == get_status and body == b"", url
         assert get_body and headers["Content-Type"] == get_headers["Content-Type"], url
         if status.startswith("200"):
             assert headers["ETag"] == get_headers["ETag"] and "Last-Modified" in headers, url
