@@ -1,7 +1,8 @@
 """Who reads: the holder of a bearer token, else the session's user (anonymous included).
 
-A token acts as its holder (api.models.ApiToken), so every visibility rule of the site (games.visibility,
-games.permissions) applies to it unchanged. A revoked or unknown token is refused with 401, never read as anonymous.
+A token reads as its holder inside its own club only, with his roles there and never the site's superuser powers
+(api.readers): every visibility rule of the site (games.visibility, games.permissions) applies to that reader
+unchanged. A revoked or unknown token is refused with 401, never read as anonymous.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
+from api.readers import token_reader
 from api.selectors import token_by_key
 
 
@@ -21,7 +23,10 @@ class TokenAuth(HttpBearer):
         if found is None:
             raise AuthenticationError(401, _("Authorization: the API token is unknown or revoked."))
         request.api_token = found
-        return found.holder
+        # The request's user, as a session's is on the site's pages: simple-history's middleware records him as the
+        # author of what the request writes (an import), the same way as for the web upload.
+        request.user = token_reader(found)
+        return request.user
 
 
 def session_or_anonymous(request):

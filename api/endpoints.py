@@ -18,7 +18,7 @@ from api import schemas as s
 from api import selectors
 from api.auth import READ_AUTH, TokenAuth
 from api.middleware import known_poll
-from api.services import api_import
+from api.services import api_import, import_allowed
 
 api = NinjaAPI(
     title="mafclub API", version="1", urls_namespace="api-v1", auth=READ_AUTH,
@@ -26,9 +26,14 @@ api = NinjaAPI(
                 "Роли и ночные проверки идущей игры не показываются никому, кроме судейской бригады.",
 )
 
-# Every read answers 304 to an unchanged poll, 400 to a NUL character, 401 to a bad token, 404 to what the reader may not see, 422 to a bad
-# parameter and 429 past the rate limit (api.middleware), besides its 200.
+# Every read answers 304 to an unchanged poll, 400 to a NUL character, 401 to a bad token, 404 to what the reader may
+# not see, 422 to a bad parameter and 429 past the rate limit (api.middleware), besides its 200; and HEAD as its GET
+# without the body (api.middleware).
 READ = {304: None, 400: s.Error, 401: s.Error, 404: s.Error, 422: s.Error, 429: s.Error}
+# A read takes a token or none (anonymous, or the site's session): ninja lists the token's requirement and adds
+# this `{}`, "no credentials", as the other way to call it (`security: [{TokenAuth: []}, {}]`), so generated clients
+# do not always send a token.
+OPTIONAL_TOKEN = {"security": [{}]}
 PER_PAGE = 50
 # Ids and page numbers the databases can hold (a larger one is a 422, never an integer overflow in SQL).
 Id = Annotated[int, Field(ge=1, le=2**63 - 1)]
@@ -91,79 +96,84 @@ def http_error(request, exc):
 
 
 # ---------------------------------------------------------------------------------------------- clubs, players
-@api.get("/clubs/", response={200: s.Page[s.Club], **READ}, tags=["clubs"])
+@api.get("/clubs/", response={200: s.Page[s.Club], **READ}, tags=["clubs"], openapi_extra=OPTIONAL_TOKEN)
 def club_list(request, page: PageNo = 1, per_page: PerPage = PER_PAGE):
     return selectors.page_of(selectors.clubs(), page=page, per_page=per_page)
 
 
-@api.get("/clubs/{club_id}/", response={200: s.Club, **READ}, tags=["clubs"])
+@api.get("/clubs/{club_id}/", response={200: s.Club, **READ}, tags=["clubs"], openapi_extra=OPTIONAL_TOKEN)
 def club_detail(request, club_id: Id):
     return selectors.club(club_id)
 
 
-@api.get("/clubs/{club_id}/elo/", response={200: s.EloTable, **READ}, tags=["ratings"])
+@api.get("/clubs/{club_id}/elo/", response={200: s.EloTable, **READ}, tags=["ratings"], openapi_extra=OPTIONAL_TOKEN)
 def club_elo(request, club_id: Id):
     return selectors.elo(club_id)
 
 
-@api.get("/players/", response={200: s.Page[s.Player], **READ}, tags=["players"])
+@api.get("/players/", response={200: s.Page[s.Player], **READ}, tags=["players"], openapi_extra=OPTIONAL_TOKEN)
 def player_list(request, club: Id | None = None, nickname: Nickname = "", page: PageNo = 1, per_page: PerPage = PER_PAGE):
     found = selectors.page_of(selectors.players(club_id=club, query=nickname), page=page, per_page=per_page)
     return {**found, "items": [selectors.player_out(p) for p in found["items"]]}
 
 
-@api.get("/players/{player_id}/", response={200: s.PlayerCard, **READ}, tags=["players"])
+@api.get("/players/{player_id}/", response={200: s.PlayerCard, **READ}, tags=["players"], openapi_extra=OPTIONAL_TOKEN)
 def player_detail(request, player_id: Id, season: Id | None = None):
     return selectors.player_card(player_id, season_id=season)
 
 
-@api.get("/players/{player_id}/elo/", response={200: s.Page[s.EloPoint], **READ}, tags=["players", "ratings"])
+@api.get("/players/{player_id}/elo/", response={200: s.Page[s.EloPoint], **READ},
+         tags=["players", "ratings"], openapi_extra=OPTIONAL_TOKEN)
 def player_elo(request, player_id: Id, page: PageNo = 1, per_page: PerPage = PER_PAGE):
     return selectors.page_of(selectors.player_elo(player_id), page=page, per_page=per_page)
 
 
 # ---------------------------------------------------------------------------------------------- seasons
-@api.get("/seasons/", response={200: s.Page[s.Season], **READ}, tags=["seasons"])
+@api.get("/seasons/", response={200: s.Page[s.Season], **READ}, tags=["seasons"], openapi_extra=OPTIONAL_TOKEN)
 def season_list(request, club: Id | None = None, page: PageNo = 1, per_page: PerPage = PER_PAGE):
     return selectors.page_of(selectors.seasons(club_id=club), page=page, per_page=per_page)
 
 
-@api.get("/seasons/{season_id}/", response={200: s.Season, **READ}, tags=["seasons"])
+@api.get("/seasons/{season_id}/", response={200: s.Season, **READ}, tags=["seasons"], openapi_extra=OPTIONAL_TOKEN)
 def season_detail(request, season_id: Id):
     return selectors.season(season_id)
 
 
-@api.get("/seasons/{season_id}/standings/", response={200: s.Standings, **READ}, tags=["seasons", "ratings"])
+@api.get("/seasons/{season_id}/standings/", response={200: s.Standings, **READ},
+         tags=["seasons", "ratings"], openapi_extra=OPTIONAL_TOKEN)
 def season_standings(request, season_id: Id):
     return selectors.season_standings(season_id)
 
 
 # ---------------------------------------------------------------------------------------------- tournaments
-@api.get("/tournaments/", response={200: s.Page[s.Tournament], **READ}, tags=["tournaments"])
+@api.get("/tournaments/", response={200: s.Page[s.Tournament], **READ},
+         tags=["tournaments"], openapi_extra=OPTIONAL_TOKEN)
 def tournament_list(request, club: Id | None = None, season: Id | None = None, page: PageNo = 1,
                     per_page: PerPage = PER_PAGE):
     found = selectors.page_of(selectors.tournaments(club_id=club, season_id=season), page=page, per_page=per_page)
     return {**found, "items": [selectors.tournament_out(t) for t in found["items"]]}
 
 
-@api.get("/tournaments/{tournament_id}/", response={200: s.TournamentDetail, **READ}, tags=["tournaments"])
+@api.get("/tournaments/{tournament_id}/", response={200: s.TournamentDetail, **READ},
+         tags=["tournaments"], openapi_extra=OPTIONAL_TOKEN)
 def tournament_detail(request, tournament_id: Id):
     return selectors.tournament_detail(tournament_id)
 
 
-@api.get("/tournaments/{tournament_id}/schedule/", response={200: s.Schedule, **READ}, tags=["tournaments"])
+@api.get("/tournaments/{tournament_id}/schedule/", response={200: s.Schedule, **READ},
+         tags=["tournaments"], openapi_extra=OPTIONAL_TOKEN)
 def tournament_schedule(request, tournament_id: Id):
     return selectors.tournament_schedule(tournament_id, request.auth)
 
 
 @api.get("/tournaments/{tournament_id}/standings/", response={200: s.TournamentStandings, **READ},
-         tags=["tournaments", "ratings"])
+         tags=["tournaments", "ratings"], openapi_extra=OPTIONAL_TOKEN)
 def tournament_standings(request, tournament_id: Id):
     return selectors.tournament_standings(tournament_id, request.auth)
 
 
 # ---------------------------------------------------------------------------------------------- sign-ups
-@api.get("/signups/", response={200: s.Page[s.SignupCounts], **READ}, tags=["signups"])
+@api.get("/signups/", response={200: s.Page[s.SignupCounts], **READ}, tags=["signups"], openapi_extra=OPTIONAL_TOKEN)
 def signup_list(request, club: Id | None = None, tournament: Id | None = None, evening: Id | None = None,
                 upcoming: bool = False, page: PageNo = 1, per_page: PerPage = PER_PAGE):
     """Sign-ups of club nights and tournaments with their counts (no names). `upcoming=1`: the events not begun yet
@@ -174,7 +184,7 @@ def signup_list(request, club: Id | None = None, tournament: Id | None = None, e
 
 
 # ---------------------------------------------------------------------------------------------- games, protests
-@api.get("/games/", response={200: s.Page[s.GameSummary], **READ}, tags=["games"])
+@api.get("/games/", response={200: s.Page[s.GameSummary], **READ}, tags=["games"], openapi_extra=OPTIONAL_TOKEN)
 def game_list(request, club: Id | None = None, tournament: Id | None = None, season: Id | None = None,
               date: dt.date | None = None,
               page: PageNo = 1, per_page: PerPage = PER_PAGE):
@@ -184,13 +194,13 @@ def game_list(request, club: Id | None = None, tournament: Id | None = None, sea
     return {**found, "items": [selectors.game_out(g, request.auth) for g in found["items"]]}
 
 
-@api.get("/games/{game_id}/", response={200: s.GameDetail, **READ}, tags=["games"])
+@api.get("/games/{game_id}/", response={200: s.GameDetail, **READ}, tags=["games"], openapi_extra=OPTIONAL_TOKEN)
 def game_detail(request, game_id: Id):
     """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer."""
     return known_poll(request, selectors.game_stamp(game_id)) or selectors.game_detail(game_id, request.auth)
 
 
-@api.get("/protests/", response={200: s.Page[s.Protest], **READ}, tags=["protests"])
+@api.get("/protests/", response={200: s.Page[s.Protest], **READ}, tags=["protests"], openapi_extra=OPTIONAL_TOKEN)
 def protest_list(request, game: Id | None = None, tournament: Id | None = None, page: PageNo = 1,
                  per_page: PerPage = PER_PAGE):
     rows = selectors.protests(request.auth, game_id=game, tournament_id=tournament)
@@ -198,12 +208,22 @@ def protest_list(request, game: Id | None = None, tournament: Id | None = None, 
 
 
 # ---------------------------------------------------------------------------------------------- the one write
-@api.post("/imports/", auth=TokenAuth(), tags=["imports"],
-          response={201: s.ImportReport, 400: s.ImportErrors, 401: s.Error, 403: s.Error, 422: s.Error,
-                    429: s.Error})
+JSON = "application/json"
+DOCUMENT = {"requestBody": {"required": True,
+                            "description": "One mafclub/1 document (as `manage.py import_protocols` reads).",
+                            "content": {JSON: {"schema": {"type": "object"}}}}}
+
+
+@api.post("/imports/", auth=TokenAuth(), tags=["imports"], openapi_extra=DOCUMENT,
+          response={201: s.ImportReport, 400: s.ImportErrors, 401: s.Error, 403: s.Error, 413: s.Error,
+                    415: s.Error, 422: s.Error, 429: s.Error})
 def import_document(request):
     """A mafclub/1 document as the request body (JSON), all-or-nothing, with the command line's messages; an admin's
-    token only."""
+    token only. Checked in this order: the token (401), its holder an admin of its club (403), the body JSON (415)."""
+    import_allowed(request.api_token)
+    if request.content_type != JSON:
+        raise HttpError(415, _("Content-Type: the document is sent as %(type)s (a form or a file upload is not "
+                               "read).") % {"type": JSON})
     status, answer = api_import(token=request.api_token, body=request.body)
     return Status(status, answer)
 

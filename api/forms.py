@@ -20,8 +20,9 @@ class HolderChoice(forms.ModelChoiceField):
 class TokenIssueForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120, help_text=_("What the token is for, e.g. a Telegram bot."))
     holder = HolderChoice(label=_("Holder"), queryset=get_user_model().objects.none(), empty_label=None,
-                          help_text=_("The token reads what its holder may see; an admin's token may also import "
-                                      "protocols."))
+                          help_text=_("The token reads this club only, with its holder's roles here; an admin's "
+                                      "token may also import protocols. A holder with powers you lack (the site's "
+                                      "superuser) is refused."))
 
     def __init__(self, *args, club, by, **kwargs):
         super().__init__(*args, **kwargs)

@@ -1,5 +1,8 @@
-"""Around every answer under /api/: a per-address rate limit (429 with Retry-After) and conditional GETs (ETag,
-Last-Modified, 304).
+"""Around every answer under /api/: a per-address rate limit (429 with Retry-After), a body cap (413 past
+`DATA_UPLOAD_MAX_MEMORY_SIZE`, refused by its Content-Length before anything reads it), conditional GETs (ETag,
+Last-Modified, 304), HEAD on every GET (the GET's answer and headers without the body), and every error in the
+documented JSON shape `{"detail": …}` — also those answered before the API's own code (a NUL character refused by
+club.middleware, a method not allowed, a URL that is no operation).
 
 The limit is a fixed window counted in the site's cache (club.throttle): a cache that is down lets the request
 through (club.cache.ResilientRedisCache answers a miss), never a 500. The ETag is the hash of the answer's body for
@@ -15,9 +18,11 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponseNotModified, JsonResponse
+from django.template.defaultfilters import filesizeformat
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from club import throttle
 from club.axes_handler import client_ip
@@ -27,6 +32,16 @@ PREFIX = "/api/"
 # reader for this long: an unchanged poll is then a 304 without reading the answer. What the stamp does not cover
 # (a player renamed) shows within this time.
 STAMP_SECONDS = 60
+JSON = "application/json"
+# The words of an error answered as HTML by a layer before the API (Django's own pages); a plain-text answer (the NUL
+# refusal) keeps its own words. Lazy: read in the request's language.
+STATUS_DETAIL = {
+    400: gettext_lazy("The request is not valid."),
+    403: gettext_lazy("You are not allowed to do this."),
+    404: gettext_lazy("Not found, or not visible to you."),
+    405: gettext_lazy("This method is not allowed here; allowed: %(allowed)s."),
+}
+REPLACED_HEADERS = {"content-type", "content-length"}  # those of the old body; the others (Allow, Retry-After…) stay
 
 
 def _etag(body: bytes) -> str:
@@ -82,13 +97,35 @@ class ApiMiddleware:
     def __call__(self, request):
         if not request.path.startswith(PREFIX):
             return self.get_response(request)
-        limited = self._over_limit(request)
-        if limited is not None:
-            return limited
+        refused = self._over_limit(request) or self._too_big(request)
+        if refused is not None:
+            return refused
+        head = request.method == "HEAD"
+        if head:
+            request.method = "GET"  # HEAD is the GET without its body (RFC 9110 9.3.2): every read answers it
         response = self.get_response(request)
-        if request.method in ("GET", "HEAD") and response.status_code == 200 and not response.streaming:
+        if request.method == "GET" and response.status_code == 200 and not response.streaming:
             response = self._conditional(request, response)
+        response = _as_json_error(response)
+        if head:
+            request.method = "HEAD"
+            if not response.streaming:
+                response.headers.setdefault("Content-Length", str(len(response.content)))
+                response.content = b""
         return response
+
+    @staticmethod
+    def _too_big(request):
+        """413 for a body longer than the site's limit, told by its Content-Length before anything reads it."""
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return None
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is None or length <= limit:
+            return None
+        return JsonResponse({"detail": _("The request body is %(size)s, more than the %(limit)s allowed.")
+                             % {"size": filesizeformat(length), "limit": filesizeformat(limit)}}, status=413)
 
     def _over_limit(self, request):
         limit = settings.API_RATE_LIMIT_PER_MINUTE
@@ -122,3 +159,23 @@ class ApiMiddleware:
         response["ETag"] = etag
         response["Last-Modified"] = http_date(last_modified)
         return response
+
+
+def _as_json_error(response):
+    """An error answered by a layer before the API's own code (Django's HTML pages, club.middleware's plain text) in
+    the API's JSON shape, with its status and its headers (Allow, Retry-After, Vary…)."""
+    if response.status_code < 400 or response.streaming or response.get("Content-Type", "").startswith(JSON):
+        return response
+    if response.get("Content-Type", "").startswith("text/plain") and response.content.strip():
+        detail = response.content.decode(response.charset or "utf-8", "replace").strip()
+    elif response.status_code == 405:
+        detail = STATUS_DETAIL[405] % {"allowed": response.get("Allow", "") or "—"}
+    elif response.status_code in STATUS_DETAIL:
+        detail = str(STATUS_DETAIL[response.status_code])
+    else:
+        detail = _("The request could not be answered (HTTP %(status)s).") % {"status": response.status_code}
+    answer = JsonResponse({"detail": detail}, status=response.status_code)
+    for header, value in response.items():
+        if header.lower() not in REPLACED_HEADERS:
+            answer[header] = value
+    return answer

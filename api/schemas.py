@@ -161,8 +161,8 @@ class TournamentDetail(Tournament):
 
 class ScheduleSeat(Schema):
     seat: int
-    number: int | None
-    player_id: int | None
+    number: int | None  # the participant's number (None: a player not registered in the tournament)
+    player_id: int
     nickname: str
 
 

@@ -1,5 +1,6 @@
 """Reads of the API: every answer is built from the site's own selectors and visibility rules (games.visibility,
-games.permissions, ratings.standings.selectors), never from a rule of its own about what is secret."""
+games.permissions, ratings.standings.selectors), never from a rule of its own about what is secret. Each rule is
+asked for the reader in the object's club (api.readers.reader_in): a token reads secrets of its own club only."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from django.http import Http404
 
 from api.keys import key_hash
 from api.models import ApiToken
+from api.readers import reader_in
 from club.models import Club, Player
 from games.live.screen import spectator_days
 from games.models import Game, Protest, Tournament
-from games.permissions import can_see_secrets, get_game_for_user
+from games.permissions import can_see_secrets, game_access
 from games.protocol.selectors import (
     game_protests,
     game_to_dict,
@@ -212,13 +214,13 @@ def signup_out(sheet, now: dt.datetime | None = None) -> dict[str, Any]:
 def tournament_schedule(pk: int, user) -> dict[str, Any]:
     """The seating once published (the judge staff sees it before); the same rule as the schedule page."""
     t = _tournament(pk)
-    if not (t.seating_published or can_see_hidden_in(user, t)):
+    if not (t.seating_published or can_see_hidden_in(reader_in(user, t.club_id), t)):
         return {"published": False, "rounds": []}
     rounds = []
     for row in schedule_rounds(t):
         tables = [{"table": table.table, "game_id": table.game.pk, "game_number": table.game.number,
                    "judge": table.judge,
-                   "seats": [{"seat": s.seat, "number": s.number, "player_id": None, "nickname": s.nickname}
+                   "seats": [{"seat": s.seat, "number": s.number, "player_id": s.player_id, "nickname": s.nickname}
                              for s in table.seats]} for table in row.tables]
         rounds.append({"number": row.number, "final": row.final, "tables": tables,
                        "sitting_out": [p.number for p in row.sitting_out]})
@@ -231,7 +233,7 @@ def tournament_standings(pk: int, user) -> dict[str, Any]:
     t = _tournament(pk)
     data = _rows(tournament_scope(t))
     with_hidden = None
-    if t.hidden_from_round and can_see_hidden_in(user, t):
+    if t.hidden_from_round and can_see_hidden_in(reader_in(user, t.club_id), t):
         with_hidden = [{"rank": r.rank, "nickname": r.nickname, "games": r.games, "total": float(r.total)}
                        for r in staff_standings(t)]
     return {**data, "hidden_from_round": t.hidden_from_round, "with_hidden": with_hidden}
@@ -239,6 +241,7 @@ def tournament_standings(pk: int, user) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------- games
 def _result(game: Game, user) -> str | None:
+    user = reader_in(user, game.club_id)
     if not game.result or not can_see_secrets(user, game) or not can_see_hidden(user, game):
         return None
     return game.result
@@ -266,7 +269,7 @@ def games(user, *, club_id: int | None, tournament_id: int | None, season_id: in
         qs = qs.filter(date=date)
     visible = Game.objects.none()
     for c in Club.objects.filter(pk__in=qs.values("club_id")):
-        visible = visible | visible_games(qs.filter(club=c), user, c)
+        visible = visible | visible_games(qs.filter(club=c), reader_in(user, c.pk), c)
     return visible.order_by("-date", "-id")
 
 
@@ -281,10 +284,21 @@ def game_stamp(pk: int) -> str | None:
     return None if row is None else f"game:{pk}:" + ":".join(str(part) for part in row)
 
 
+def _readable_game(user, pk: int) -> tuple[Any, Game]:
+    """The game and its reader in the game's club (api.readers.reader_in); Http404 for none or a hidden one he may
+    not see."""
+    game = Game.objects.select_related("club", "tournament", "ruleset", "judge").filter(pk=pk).first()
+    if game is None:
+        raise Http404
+    user = reader_in(user, game.club_id)
+    game_access(user, game)
+    return user, game
+
+
 def game_detail(pk: int, user) -> dict[str, Any]:
     """The game as its spectator page shows it (games.live.views.live): during play no role, no check and no open
     night; after the end the whole protocol. A hidden game is the judge staff's (404 to anyone else)."""
-    game, _can_write = get_game_for_user(user, pk)
+    user, game = _readable_game(user, pk)
     game = with_protest_flag(with_protocol(Game.objects.filter(pk=game.pk), scores=True)
                              .select_related("club", "judge", "replay_of").prefetch_related("protests__player")).get()
     secrets = can_see_secrets(user, game)
@@ -306,13 +320,13 @@ def game_detail(pk: int, user) -> dict[str, Any]:
 def protests(user, *, game_id: int | None, tournament_id: int | None) -> list[dict[str, Any]]:
     """Protests and their decisions as the game page shows them; a hidden game's protests stay hidden."""
     if game_id is not None:
-        game, _ = get_game_for_user(user, game_id)
+        _reader, game = _readable_game(user, game_id)
         found = list(game_protests(game))
     else:
         qs = Protest.objects.select_related("player", "game__club").order_by("-filed_at", "-pk")
         if tournament_id is not None:
             qs = qs.filter(game__tournament_id=tournament_id)
-        found = [p for p in qs if can_see_hidden(user, p.game)]
+        found = [p for p in qs if can_see_hidden(reader_in(user, p.game.club_id), p.game)]
     rows = []
     for p in found:
         data = protest_to_dict(p)

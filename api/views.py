@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from api import services
@@ -25,6 +26,7 @@ def _page(request, club, form, *, key: str = "", issued=None, status: int = 200)
                                                "issued": issued}, status=status)
 
 
+@never_cache  # the answer to the POST shows a key: no cache, shared or the browser's, may keep it
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request):

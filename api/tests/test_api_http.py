@@ -1,15 +1,21 @@
 """The API's HTTP manners: OpenAPI 3, conditional GETs (ETag, Last-Modified, 304), CORS for GET only, the
 per-address rate limit (429 + Retry-After) that lets requests through when the cache is down, pagination and the
-date filter."""
+date filter, HEAD on every read, errors in JSON whoever answers them (a NUL, a method, a body too large), and no
+cache for the page that shows a new key."""
 
 from __future__ import annotations
 
 import json
+from wsgiref.util import setup_testing_defaults
 
 import pytest
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from django.test import Client
 
-from api.tests.helpers import cast_in_night_one, play
+from api.tests.helpers import bearer, cast_in_night_one, play, token_for
+from api.tests.test_api_secrecy import every_get_url
 from club.cache import _Outage
 from club.settings import cache_config
 from tests.test_production import _free_port
@@ -117,3 +123,76 @@ def test_an_unchanged_game_poll_is_answered_from_its_stamp_in_one_query(django_a
     assert judge.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
     cast.game.__class__.objects.filter(pk=cast.game.pk).update(results_hidden=True)
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 404  # hidden now: the full path refuses it
+
+
+def _wsgi(method: str, url: str, headers: dict | None = None) -> tuple[str, dict, bytes]:
+    """One request through the WSGI application itself (the test client drops a HEAD answer's body on its own, so
+    it could not tell whether the site sends one)."""
+    path, _, query = url.partition("?")
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": query, **(headers or {})}
+    setup_testing_defaults(environ)
+    answer = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        answer["status"], answer["headers"] = status, dict(response_headers)
+
+    # keep the test's transaction and its connection (the test client disconnects the same receivers)
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        result = get_wsgi_application()(environ, start_response)
+        body = b"".join(result)
+        result.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return answer["status"], answer["headers"], body
+
+
+def test_head_answers_every_get_operation_as_its_get_without_the_body():
+    cast = cast_in_night_one()
+    urls = every_get_url(cast)
+    assert len(urls) >= 15
+    for url in urls:
+        get_status, get_headers, get_body = _wsgi("GET", url)
+        status, headers, body = _wsgi("HEAD", url)
+        assert get_status[:3] in ("200", "404") and status == get_status and body == b"", url
+        assert get_body and headers["Content-Type"] == get_headers["Content-Type"], url
+        if status.startswith("200"):
+            assert headers["ETag"] == get_headers["ETag"] and "Last-Modified" in headers, url
+            assert headers["Content-Length"] == str(len(get_body)), url
+    etag = _wsgi("GET", "/api/v1/clubs/")[1]["ETag"]
+    assert _wsgi("HEAD", "/api/v1/clubs/", {"HTTP_IF_NONE_MATCH": etag})[0].startswith("304")
+
+
+def test_errors_before_the_api_s_own_code_answer_its_json_shape():
+    refused_nul = Client().get("/api/v1/players/?nickname=a%00b")
+    assert refused_nul.status_code == 400 and refused_nul["Content-Type"].startswith("application/json")
+    assert "nickname" in json.loads(refused_nul.content)["detail"]
+    put = Client().put("/api/v1/clubs/")
+    assert put.status_code == 405 and put["Content-Type"].startswith("application/json")
+    assert put["Allow"] and put["Allow"] in json.loads(put.content)["detail"]
+    nowhere = Client().get("/api/v1/no-such-thing/")
+    assert nowhere.status_code == 404 and json.loads(nowhere.content) == {"detail": "Не найдено или недоступно вам."}
+
+
+def test_a_body_over_the_limit_is_413_in_json_before_it_is_read(settings):
+    cast = cast_in_night_one()
+    key = token_for(cast, cast.club_admin)
+    body = json.dumps({"format": "mafclub/1", "padding": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+    for headers in ({}, bearer(key)):
+        response = Client().post("/api/v1/imports/", body, content_type="application/json", **headers)
+        assert response.status_code == 413 and response["Content-Type"].startswith("application/json")
+        assert "2,5" in json.loads(response.content)["detail"]
+    assert cast.game.__class__.objects.count() == 2
+
+
+def test_the_page_that_shows_a_new_key_is_never_cached():
+    cast = cast_in_night_one()
+    admin = Client()
+    admin.force_login(cast.club_admin)
+    for answer in (admin.get("/staff/api-tokens/"),
+                   admin.post("/staff/api-tokens/", {"name": "бот", "holder": cast.judge.pk})):
+        assert answer.status_code == 200
+        assert {"no-store", "private"} <= {part.strip() for part in answer["Cache-Control"].split(",")}
+    assert answer.context["key"]

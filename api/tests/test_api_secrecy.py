@@ -1,6 +1,10 @@
 """No role and no night check of a game in play reaches anyone through any endpoint of the API: anonymous, a player
 of the game, a token holder and the club's other judge (staff) alike. The table judge's own token does see them, as
-his screen does, so the walk can tell a leak from an answer."""
+his screen does, so the walk can tell a leak from an answer.
+
+Tokens read their own club only: walked over every endpoint with another club's objects (its game in play, its
+hidden round), the token of a staff member of both clubs and the superuser's token read exactly what an anonymous
+reader does, while the same people logged in on the site read more."""
 
 from __future__ import annotations
 
@@ -11,7 +15,9 @@ import pytest
 from django.test import Client
 
 from api.endpoints import api
-from api.tests.helpers import bearer, cast_in_night_one, token_for
+from api.keys import key_hash
+from api.models import ApiToken
+from api.tests.helpers import bearer, cast_in_night_one, token_for, token_in, two_clubs
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +30,16 @@ def every_get_url(cast) -> list[str]:
     game = cast.game
     ids = {"club_id": cast.club.pk, "player_id": cast.players[0].pk, "season_id": 1,
            "tournament_id": cast.tournament.pk, "game_id": game.pk}
+    urls = _filled(ids)
+    for url in list(urls):
+        if url == "/api/v1/games/":
+            urls += [f"{url}?tournament={cast.tournament.pk}", f"{url}?date={game.date}"]
+        if url == "/api/v1/protests/":
+            urls.append(f"{url}?game={game.pk}")
+    return urls
+
+
+def _filled(ids: dict[str, int]) -> list[str]:
     urls = []
     schema = api.get_openapi_schema()
     for path, operations in schema["paths"].items():
@@ -34,10 +50,6 @@ def every_get_url(cast) -> list[str]:
             url = url.replace("{" + name + "}", str(value))
         assert "{" not in url, f"the secrecy walk cannot fill {path}"
         urls.append(url)
-        if url == "/api/v1/games/":
-            urls += [f"{url}?tournament={cast.tournament.pk}", f"{url}?date={game.date}"]
-        if url == "/api/v1/protests/":
-            urls.append(f"{url}?game={game.pk}")
     return urls
 
 
@@ -84,3 +96,59 @@ def test_during_play_the_game_shows_the_spectator_facts_only():
     # the night being played is announced in the morning: its kill is not shown yet
     assert data["nights"] == [{"index": 1, "kill": None, "announced": False, "don_check": None,
                                "don_found_sheriff": None, "sheriff_check": None, "sheriff_found_black": None}]
+
+
+def other_club_urls(world) -> list[str]:
+    """Every GET operation filled with club B's objects, each list narrowed to club B (its game in play, its hidden
+    game, its tournament with a hidden round)."""
+    b = world.club_b
+    urls = []
+    for game in (world.playing_b, world.hidden_b):
+        ids = {"club_id": b.pk, "player_id": game.seats.first().player_id, "season_id": 1,
+               "tournament_id": world.tournament_b.pk, "game_id": game.pk}
+        urls += [url for url in _filled(ids) if url not in urls]
+    lists = {"/api/v1/players/", "/api/v1/seasons/", "/api/v1/tournaments/", "/api/v1/games/", "/api/v1/signups/"}
+    urls = [f"{url}?club={b.pk}" if url in lists else url for url in urls]
+    return urls + [f"/api/v1/games/?tournament={world.tournament_b.pk}", "/api/v1/games/?date=2026-11-29",
+                   f"/api/v1/protests/?tournament={world.tournament_b.pk}",
+                   f"/api/v1/protests/?game={world.hidden_b.pk}", f"/api/v1/protests/?game={world.playing_b.pk}"]
+
+
+def legacy_token(club, *, by, holder) -> str:
+    """A token stored as issuing did before it refused a holder with powers the issuer lacks."""
+    key = "mc_issued-before-the-holder-rule"
+    ApiToken.objects.create(club=club, name="старый", holder=holder, key_hash=key_hash(key), prefix=key[:10],
+                            created_by=by)
+    return key
+
+
+def _answers(client, urls, headers) -> dict[str, tuple[int, object]]:
+    found = {}
+    for url in urls:
+        response = client.get(url, **headers)
+        assert response.status_code < 500, url
+        found[url] = (response.status_code, json.loads(response.content))
+    return found
+
+
+def test_tokens_of_a_two_club_staff_member_and_the_superuser_read_another_club_as_anonymous_does():
+    world = two_clubs()
+    cast = world.cast
+    urls = other_club_urls(world)
+    assert len(urls) >= 20
+    anonymous = _answers(Client(), urls, {})
+    assert anonymous[f"/api/v1/games/{world.hidden_b.pk}/"][0] == 404
+    tokens = {"A admin + B judge (B's table judge)": token_in(cast.club, by=cast.club_admin, holder=world.dual),
+              "the superuser": token_in(cast.club, by=world.superuser, holder=world.superuser),
+              "the superuser's, issued by A's admin before the rule": legacy_token(cast.club, by=cast.club_admin,
+                                                                                   holder=world.superuser)}
+    for who, key in tokens.items():
+        assert _answers(Client(), urls, bearer(key)) == anonymous, who
+        assert leaks(Client(), urls, bearer(key)) == [], who
+    # the walk sees B's secrets where they are shown: the same two people on the site's session
+    for user in (world.dual, world.superuser):
+        session = Client()
+        session.force_login(user)
+        shown = _answers(session, urls, {})
+        assert shown[f"/api/v1/games/{world.hidden_b.pk}/"][0] == 200
+        assert f"/api/v1/games/{world.playing_b.pk}/" in leaks(session, urls, {})

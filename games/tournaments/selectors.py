@@ -18,6 +18,7 @@ class SeatRow:
     number: int | None  # the participant's number (None: a player not registered)
     nickname: str
     locked: bool = False
+    player_id: int | None = None
 
 
 @dataclass
@@ -58,8 +59,8 @@ def schedule_rounds(tournament: Tournament, round_number: int | None = None) -> 
     rounds: dict[int, RoundRow] = {}
     for game in games:
         row = rounds.setdefault(game.round, RoundRow(game.round, game.stage == FINAL_STAGE))
-        seats = [SeatRow(s.number, number_of.get(s.player_id), s.player.nickname, (game.round, s.player_id) in locks)
-                 for s in sorted(game.seats.all(), key=lambda s: s.number)]
+        seats = [SeatRow(s.number, number_of.get(s.player_id), s.player.nickname, (game.round, s.player_id) in locks,
+                         s.player_id) for s in sorted(game.seats.all(), key=lambda s: s.number)]
         row.tables.append(TableRow(game, game.table or 0, judge_label(game), seats, is_started(game),
                                    game.results_hidden))
     for row in rounds.values():
