@@ -217,6 +217,9 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
+# Seconds an SMTP connection may block (connect, each read and write): a silent mail server fails the worker's
+# letter task instead of holding a worker (or, with TASKS_BACKEND=immediate, a request) for the OS's TCP timeout.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 # The site's address for links in letters sent outside a request (sign-up letters), e.g. "https://club.example.org".
 SITE_URL = env_str("SITE_URL", "").rstrip("/")
 

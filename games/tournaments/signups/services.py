@@ -116,7 +116,7 @@ def _fill_free_places(sheet: SignupSheet, now: dt.datetime) -> list[Signup]:
         signup.status = Signup.Status.CONFIRMED
         signup.promoted_at = now
         signup.save(update_fields=["status", "promoted_at"])
-        transaction.on_commit(lambda s=signup: mail.moved_up(s))
+        mail.moved_up(signup)
     return moved
 
 
@@ -158,7 +158,7 @@ def sign_up(*, sheet: SignupSheet, by, note: str = "") -> Signup:
             signup.status, signup.note, signup.queued_at = status, note, now
             signup.cancelled_at = signup.promoted_at = None
             signup.save()
-            transaction.on_commit(lambda: mail.signed_up(signup))
+            mail.signed_up(signup)
             return signup
 
     return _retrying(write)
