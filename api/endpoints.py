@@ -204,7 +204,8 @@ def protest_list(request, game: Id | None = None, tournament: Id | None = None, 
 def import_document(request):
     """A mafclub/1 document as the request body (JSON), all-or-nothing, with the command line's messages; an admin's
     token only."""
-    status, answer = api_import(token=request.api_token, body=request.body)
+    # read(), not .body: the body may be as large as IMPORT_REQUEST_MAX_SIZE (club.middleware.RequestSizeMiddleware)
+    status, answer = api_import(token=request.api_token, body=request.read())
     return Status(status, answer)
 
 
