@@ -144,3 +144,21 @@ def sheet_of(event) -> SignupSheet | None:
         return event.signup_sheet
     except SignupSheet.DoesNotExist:
         return None
+
+
+def sheet_initial(event, now: dt.datetime | None = None) -> dict:
+    """What a new sign-up's form starts with: the event's day at its start time and its place, where the event
+    leaves them out the club's last sign-up's (its time of day, place and places); the sign-up open from now until
+    the start."""
+    now = now or timezone.now()
+    last = SignupSheet.objects.filter(club_id=event.club_id).order_by("-created", "-id").first()
+    day = event.date if hasattr(event, "date") else event.start_date
+    start = event.start_time or (timezone.localtime(last.starts_at).time() if last else None)
+    initial: dict = {"place": event.place or (last.place if last else ""), "limit": last.limit if last else None,
+                     "opens_at": now.replace(second=0, microsecond=0)}
+    if day is not None and start is not None:
+        starts_at = timezone.make_aware(dt.datetime.combine(day, start))
+        initial["starts_at"] = starts_at
+        if starts_at > now:
+            initial["closes_at"] = starts_at
+    return initial

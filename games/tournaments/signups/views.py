@@ -131,7 +131,8 @@ def sheet_edit(request, pk: int, kind: str):
     if not can_organise_event(request.user, event):
         raise PermissionDenied(_("Only the event's organiser may open its sign-up."))
     existing = selectors.sheet_of(event)
-    initial = {name: getattr(existing, name) for name in SheetForm.base_fields} if existing else None
+    initial = ({name: getattr(existing, name) for name in SheetForm.base_fields} if existing
+               else selectors.sheet_initial(event))
     form = SheetForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
