@@ -18,7 +18,7 @@ from django.utils import translation
 from django_tasks import task
 
 from club.task_queue import enqueue
-from games.tournaments.signups.models import Signup
+from games.tournaments.signups.models import OFF_THE_LIST, Signup
 
 def _send(signup: Signup, name: str) -> int:
     user = signup.player.user
@@ -35,7 +35,7 @@ def _send(signup: Signup, name: str) -> int:
 def _signup(signup_id: int) -> Signup | None:
     signup = (Signup.objects.select_related("player__user", "sheet__evening", "sheet__tournament")
               .filter(pk=signup_id).first())
-    if signup is None or signup.status == Signup.Status.CANCELLED:
+    if signup is None or signup.status in OFF_THE_LIST:
         return None
     return signup
 
