@@ -20,6 +20,7 @@ from django_tasks import task
 from club.task_queue import enqueue
 from games.tournaments.signups.models import OFF_THE_LIST, Signup
 
+
 def _send(signup: Signup, name: str) -> int:
     user = signup.player.user
     if user is None or not user.email:
