@@ -43,6 +43,9 @@ def test_a_player_seated_at_tonights_table_sees_his_table_and_seat(seated):
     assert f"стол {game.table}" in home and f"ваше место {seat.number}" in home and "Вечер пятницы" in home
     assert reverse("games:game_detail", args=[game.pk]) in home
     assert reverse("games:judge", args=[game.pk]) not in home  # a player gets the game page, not the judge's screen
+    client = Client()
+    client.force_login(cast.users[4])
+    assert "Игрок04" in client.get(reverse("games:game_detail", args=[game.pk])).content.decode()
 
 
 def test_the_judge_of_a_club_evening_table_opens_his_screen_from_the_home_page(seated):
