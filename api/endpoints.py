@@ -224,7 +224,8 @@ def import_document(request):
     if request.content_type != JSON:
         raise HttpError(415, _("Content-Type: the document is sent as %(type)s (a form or a file upload is not "
                                "read).") % {"type": JSON})
-    status, answer = api_import(token=request.api_token, body=request.body)
+    # read(), not .body: the body may be as large as IMPORT_REQUEST_MAX_SIZE (club.middleware.RequestSizeMiddleware)
+    status, answer = api_import(token=request.api_token, body=request.read())
     return Status(status, answer)
 
 

@@ -1,5 +1,4 @@
-"""Around every answer under /api/: a per-address rate limit (429 with Retry-After), a body cap (413 past
-`DATA_UPLOAD_MAX_MEMORY_SIZE`, refused by its Content-Length before anything reads it), conditional GETs (ETag,
+"""Around every answer under /api/: a per-address rate limit (429 with Retry-After), conditional GETs (ETag,
 Last-Modified, 304), HEAD on every GET (the GET's answer and headers without the body), and every error in the
 documented JSON shape `{"detail": …}` — also those answered before the API's own code (a NUL character refused by
 club.middleware, a method not allowed, a URL that is no operation).
@@ -18,7 +17,6 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponseNotModified, JsonResponse
-from django.template.defaultfilters import filesizeformat
 from django.utils.cache import patch_vary_headers
 from django.utils.http import http_date, parse_etags, parse_http_date_safe
 from django.utils.translation import gettext as _
@@ -97,7 +95,7 @@ class ApiMiddleware:
     def __call__(self, request):
         if not request.path.startswith(PREFIX):
             return self.get_response(request)
-        refused = self._over_limit(request) or self._too_big(request)
+        refused = self._over_limit(request)
         if refused is not None:
             return refused
         head = request.method == "HEAD"
@@ -113,19 +111,6 @@ class ApiMiddleware:
                 response.headers.setdefault("Content-Length", str(len(response.content)))
                 response.content = b""
         return response
-
-    @staticmethod
-    def _too_big(request):
-        """413 for a body longer than the site's limit, told by its Content-Length before anything reads it."""
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return None
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        if limit is None or length <= limit:
-            return None
-        return JsonResponse({"detail": _("The request body is %(size)s, more than the %(limit)s allowed.")
-                             % {"size": filesizeformat(length), "limit": filesizeformat(limit)}}, status=413)
 
     def _over_limit(self, request):
         limit = settings.API_RATE_LIMIT_PER_MINUTE

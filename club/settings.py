@@ -95,9 +95,11 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    # CORS before anything that can answer by itself (whitenoise, CommonMiddleware); then the API's rate limit and
-    # conditional GET (api/middleware.py), which touch only /api/ and need no session.
+    # CORS before anything that can answer by itself (whitenoise, CommonMiddleware); then the body's size, refused
+    # by its Content-Length before anything reads it; then the API's rate limit and conditional GET
+    # (api/middleware.py), which touch only /api/ and need no session.
     "corsheaders.middleware.CorsMiddleware",
+    "club.middleware.RequestSizeMiddleware",
     "api.middleware.ApiMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -215,8 +217,33 @@ LOGOUT_REDIRECT_URL = "home"
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
+# Request bodies, refused by their Content-Length before they are read (club.middleware.RequestSizeMiddleware,
+# 413): every form DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB, also Django's own cap of a form's fields without its files);
+# only the views that take a file accept more — a photo (5 MB and the form around it) and the protocol imports (20 MB
+# and the form). LARGE_REQUESTS names those views (URL name → the setting of their limit). A body without a
+# Content-Length (chunked) is refused with 411. The web server in front must let IMPORT_REQUEST_MAX_SIZE through.
+_FORM_ROOM = 256 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # an uploaded file past this waits in a temporary file, not in memory
+PHOTO_REQUEST_MAX_SIZE = env_int("PHOTO_REQUEST_MAX_SIZE", 5 * 1024 * 1024 + _FORM_ROOM)
+IMPORT_REQUEST_MAX_SIZE = env_int("IMPORT_REQUEST_MAX_SIZE", 20 * 1024 * 1024 + _FORM_ROOM)
+LARGE_REQUESTS = {
+    "player_photo": "PHOTO_REQUEST_MAX_SIZE",
+    "player_create": "PHOTO_REQUEST_MAX_SIZE",
+    "player_edit": "PHOTO_REQUEST_MAX_SIZE",
+    "admin:club_player_add": "PHOTO_REQUEST_MAX_SIZE",
+    "admin:club_player_change": "PHOTO_REQUEST_MAX_SIZE",
+    "admin:club_club_add": "PHOTO_REQUEST_MAX_SIZE",  # the club's logo
+    "admin:club_club_change": "PHOTO_REQUEST_MAX_SIZE",
+    "games:import": "IMPORT_REQUEST_MAX_SIZE",
+    "api-v1:import_document": "IMPORT_REQUEST_MAX_SIZE",
+}
+
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
+# Seconds an SMTP connection may block (connect, each read and write): a silent mail server fails the worker's
+# letter task instead of holding a worker (or, with TASKS_BACKEND=immediate, a request) for the OS's TCP timeout.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 # The site's address for links in letters sent outside a request (sign-up letters), e.g. "https://club.example.org".
 SITE_URL = env_str("SITE_URL", "").rstrip("/")
 

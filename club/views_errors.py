@@ -1,4 +1,4 @@
-"""The error pages (400, 403, 404, 413, 500, 503): rendered without a request, so no context processor runs and
+"""The error pages (400, 403, 404, 411, 413, 500, 503): rendered without a request, so no context processor runs and
 nothing needs the user, the session or the database — a hostile Host header or an oversized body is refused
 before authentication runs, and a database outage is what failed. The language is the visitor's choice (cookie)
 or the club's, as everywhere (club.language.club_language).

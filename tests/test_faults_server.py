@@ -1,7 +1,8 @@
 """Faults against the site as deployed (DEBUG=0, collectstatic, gunicorn), as tests/test_production.py starts it:
 
 - hostile requests — a foreign Host header, a body over 2.5 MB, more than 1,000 fields — are 400/413 with the
-  Russian page, never a 500 (club/views_errors.py);
+  Russian page, never a 500 (club/views_errors.py); a 60 MB body is refused by its Content-Length before the site
+  reads it, and a chunked one (no length) with 411 (club.middleware.RequestSizeMiddleware);
 - Redis pointed at a port where nothing listens: every page 200, the outage logged as a warning, no traceback
   (club/cache.py);
 - the database stopped under the running site (a PostgreSQL cluster of the test's own, tests/pg_cluster.py):
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import socket
 import subprocess
 import sys
 import time
@@ -153,6 +155,42 @@ def test_hostile_requests_are_400_or_413_with_the_russian_page(server):
             name, text[:500])
     # and the site is fine afterwards
     assert site.request("GET", "/login/")[0] == 200
+    _no_traceback(running)
+
+
+def _declare_and_send(port: int, path: str, declared: int, sent: int, *, chunked: bool = False) -> tuple[bytes, float]:
+    """POST `path` declaring `declared` bytes (or chunked), send `sent` of them, then read the answer: (answer, s)."""
+    boundary = "b0undary"
+    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Proto: https\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+            + ("Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {declared}\r\n") + "\r\n")
+    part = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"big.bin\"\r\n"
+            "Content-Type: application/octet-stream\r\n\r\n").encode() + b"\0" * sent
+    if chunked:
+        part = f"{len(part):x}\r\n".encode() + part + b"\r\n"
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(head.encode() + part)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+    return answer, time.monotonic() - started
+
+
+def test_a_60_mb_body_is_refused_by_its_length_at_once_and_a_chunked_one_with_411(server):
+    running = server("big-bodies")
+    answer, seconds = _declare_and_send(running.port, "/login/", 60 * 1024 * 1024, 1024 * 1024)
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:300]
+    assert seconds < 10, seconds  # answered while the client had sent 1 of the declared 60 MB
+    chunked, _seconds = _declare_and_send(running.port, "/login/", 0, 4096, chunked=True)
+    assert chunked.startswith(b"HTTP/1.1 411 "), chunked[:300]
+    status, headers, body = running.site.request("GET", "/login/")
+    assert status == 200
+    log = running.log.read_text()
+    assert log.count("Request Entity Too Large: /login/") == 1 and log.count("Length Required: /login/") == 1, log
     _no_traceback(running)
 
 

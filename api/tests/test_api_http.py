@@ -179,11 +179,14 @@ def test_errors_before_the_api_s_own_code_answer_its_json_shape():
 def test_a_body_over_the_limit_is_413_in_json_before_it_is_read(settings):
     cast = cast_in_night_one()
     key = token_for(cast, cast.club_admin)
-    body = json.dumps({"format": "mafclub/1", "padding": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
-    for headers in ({}, bearer(key)):
-        response = Client().post("/api/v1/imports/", body, content_type="application/json", **headers)
-        assert response.status_code == 413 and response["Content-Type"].startswith("application/json")
-        assert "2,5" in json.loads(response.content)["detail"]
+    # A read takes the forms' limit (2.5 MB), the import its own (IMPORT_REQUEST_MAX_SIZE): both refused in JSON.
+    for path, limit, said in (("/api/v1/clubs/", settings.DATA_UPLOAD_MAX_MEMORY_SIZE, "2,5"),
+                              ("/api/v1/imports/", settings.IMPORT_REQUEST_MAX_SIZE, "20,2")):
+        body = json.dumps({"format": "mafclub/1", "padding": "x" * limit})
+        for headers in ({}, bearer(key)):
+            response = Client().post(path, body, content_type="application/json", **headers)
+            assert response.status_code == 413 and response["Content-Type"].startswith("application/json")
+            assert said in json.loads(response.content)["detail"]
     assert cast.game.__class__.objects.count() == 2
 
 

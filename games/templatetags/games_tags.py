@@ -3,6 +3,7 @@ import re
 from django import template
 from django.conf import settings
 from django.templatetags.tz import do_timezone
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
@@ -14,7 +15,7 @@ from games.protests.forms import CORRECTABLE_CHOICES
 from games.protocol.selectors import with_protest_flag
 from games.rules.protocol import CITIZEN, DON, MAFIA, SHERIFF
 from games.tournaments.selectors import judge_tables_now
-from games.tournaments.selectors_evenings import recent_evenings
+from games.tournaments.selectors_evenings import evening_tables_now, recent_evenings
 
 register = template.Library()
 
@@ -80,10 +81,11 @@ def clause(text) -> str:
 
 @register.inclusion_tag("games/_my_table.html", takes_context=True)
 def my_table_now(context):
-    """A judge's "my table now": his next table in a tournament with a published seating."""
+    """«My table now»: a judge's next table in a tournament with a published seating, and the tables of today's club
+    evening where the reader judges or plays."""
 
-    request = context.get("request")
-    return {"games": judge_tables_now(getattr(request, "user", None))}
+    user = getattr(context.get("request"), "user", None)
+    return {"games": judge_tables_now(user), "evening_tables": evening_tables_now(user, timezone.localdate())}
 
 
 # The role chip's colour class (static/css/roles.css): К red, Ч black, Ш and Д marked.

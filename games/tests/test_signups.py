@@ -169,11 +169,11 @@ def test_the_organiser_takes_a_player_off_and_the_waiting_list_moves_up(cast):
     client = Client()
     client.force_login(cast.head_judge)
     signup = Signup.objects.get(player=cast.players[0])
-    client.post(reverse("games:signup_remove", args=[cast.sheet.pk]), {"signup": signup.pk})
-    assert _statuses(cast.sheet) == {"Игрок00": CANCELLED, "Игрок01": CONFIRMED, "Игрок02": CONFIRMED,
+    client.post(reverse("games:signup_remove", args=[cast.sheet.pk]), {"signup": signup.pk, "confirm": "1"})
+    assert _statuses(cast.sheet) == {"Игрок00": "removed", "Игрок01": CONFIRMED, "Игрок02": CONFIRMED,
                                      "Игрок03": CONFIRMED}
     page = client.get(reverse("games:signup_sheet", args=[cast.sheet.pk])).content.decode()
-    assert 'data-testid="signup-cancelled"' in page and "Игрок00" in page
+    assert 'data-testid="signup-removed"' in page and "Игрок00" in page
 
 
 def test_only_the_organiser_opens_a_sign_up(cast):

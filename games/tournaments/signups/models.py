@@ -58,13 +58,15 @@ class SignupSheet(models.Model):
 
 
 class Signup(models.Model):
-    """One player's place on a sheet. A cancelled place is kept (the organiser sees who cancelled); the waiting
-    list is the waiting places in the order they were taken (`queued_at`)."""
+    """One player's place on a sheet. A place given back or taken off is kept (the organiser sees who cancelled and
+    whom he took off the list, apart); the waiting list is the waiting places in the order they were taken
+    (`queued_at`)."""
 
     class Status(models.TextChoices):
         CONFIRMED = "confirmed", _("Signed up")
         WAITING = "waiting", _("Waiting list")
         CANCELLED = "cancelled", _("Cancelled")
+        REMOVED = "removed", _("Taken off by the organiser")
 
     sheet = models.ForeignKey(SignupSheet, on_delete=models.CASCADE, related_name="signups",
                               verbose_name=_("sign-up"))
@@ -85,3 +87,7 @@ class Signup(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet_id}: {self.player_id} ({self.status})"
+
+
+# the places no longer on the list: given back by the player, or taken off by the organiser
+OFF_THE_LIST = (Signup.Status.CANCELLED, Signup.Status.REMOVED)

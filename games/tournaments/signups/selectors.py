@@ -9,10 +9,11 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from club.permissions import player_of
-from games.tournaments.signups.models import Signup, SignupSheet
+from games.tournaments.signups.models import OFF_THE_LIST, Signup, SignupSheet
 from games.tournaments.signups.permissions import can_organise, own_player
 
-CONFIRMED, WAITING, CANCELLED = Signup.Status.CONFIRMED, Signup.Status.WAITING, Signup.Status.CANCELLED
+CONFIRMED, WAITING, CANCELLED, REMOVED = (Signup.Status.CONFIRMED, Signup.Status.WAITING, Signup.Status.CANCELLED,
+                                          Signup.Status.REMOVED)
 
 
 def with_counts(sheets: QuerySet[SignupSheet]) -> QuerySet[SignupSheet]:
@@ -105,12 +106,13 @@ def sheet_card(sheet: SignupSheet, user, *, now: dt.datetime | None = None, play
         sheet.waiting_count = sheet.signups.filter(status=WAITING).count()
     if player is _UNKNOWN:
         player = own_player(user, sheet)
-    mine = (Signup.objects.filter(sheet=sheet, player=player).exclude(status=CANCELLED).first()
+    mine = (Signup.objects.filter(sheet=sheet, player=player).exclude(status__in=OFF_THE_LIST).first()
             if player is not None else None)
     return SheetCard(
         sheet=sheet, confirmed=confirmed, waiting=sheet.waiting_count, state=_state(sheet, now), mine=mine,
         can_sign_up=player is not None,
-        may_cancel=mine is not None and sheet.converted_at is None and now < sheet.cancel_deadline,
+        may_cancel=mine is not None and sheet.converted_at is None and (
+            mine.status == WAITING or now < sheet.cancel_deadline),
         can_organise=can_organise(user, sheet) if organiser is None else organiser)
 
 
@@ -123,16 +125,18 @@ def home_cards(club, user) -> list[SheetCard]:
 
 @dataclass
 class SheetLists:
-    """The organiser's view: who is signed up, who waits (in order), who cancelled."""
+    """The organiser's view: who is signed up, who waits (in order), who cancelled, whom he took off the list."""
 
     confirmed: list[Signup] = field(default_factory=list)
     waiting: list[Signup] = field(default_factory=list)
     cancelled: list[Signup] = field(default_factory=list)
+    removed: list[Signup] = field(default_factory=list)
 
 
 def sheet_lists(sheet: SignupSheet) -> SheetLists:
     lists = SheetLists()
-    by_status = {CONFIRMED: lists.confirmed, WAITING: lists.waiting, CANCELLED: lists.cancelled}
+    by_status = {CONFIRMED: lists.confirmed, WAITING: lists.waiting, CANCELLED: lists.cancelled,
+                 REMOVED: lists.removed}
     for signup in sheet.signups.select_related("player").order_by("queued_at", "id"):
         by_status[signup.status].append(signup)
     return lists
@@ -144,3 +148,30 @@ def sheet_of(event) -> SignupSheet | None:
         return event.signup_sheet
     except SignupSheet.DoesNotExist:
         return None
+
+
+def sheet_initial(event, now: dt.datetime | None = None) -> dict:
+    """What a new sign-up's form starts with: the event's day at its start time and its place, where the event
+    leaves them out the club's last sign-up's (its time of day, place and places); the sign-up open from now until
+    the start."""
+    now = now or timezone.now()
+    last = SignupSheet.objects.filter(club_id=event.club_id).order_by("-created", "-id").first()
+    day = event.date if hasattr(event, "date") else event.start_date
+    start = event.start_time or (timezone.localtime(last.starts_at).time() if last else None)
+    initial: dict = {"place": event.place or (last.place if last else ""), "limit": last.limit if last else None,
+                     "opens_at": now.replace(second=0, microsecond=0)}
+    if day is not None and start is not None:
+        starts_at = timezone.make_aware(dt.datetime.combine(day, start))
+        initial["starts_at"] = starts_at
+        if starts_at > now:
+            initial["closes_at"] = starts_at
+    return initial
+
+
+def my_place(sheet: SignupSheet, user) -> str | None:
+    """The reader's place on the sheet (signed up or waiting), None when he is not on the list."""
+    player = own_player(user, sheet)
+    if player is None:
+        return None
+    return (Signup.objects.filter(sheet=sheet, player=player).exclude(status__in=OFF_THE_LIST)
+            .values_list("status", flat=True).first())

@@ -28,7 +28,7 @@ from games.models import ClubEvening, Game, Participant, Seat, Tournament
 from games.protocol.selectors import next_game_number
 from games.tournaments import services as schedule
 from games.tournaments.signups import mail
-from games.tournaments.signups.models import Signup, SignupSheet
+from games.tournaments.signups.models import OFF_THE_LIST, Signup, SignupSheet
 from games.tournaments.signups.permissions import can_organise, can_organise_event, own_player
 
 T = TypeVar("T")
@@ -116,7 +116,7 @@ def _fill_free_places(sheet: SignupSheet, now: dt.datetime) -> list[Signup]:
         signup.status = Signup.Status.CONFIRMED
         signup.promoted_at = now
         signup.save(update_fields=["status", "promoted_at"])
-        transaction.on_commit(lambda s=signup: mail.moved_up(s))
+        mail.moved_up(signup)
     return moved
 
 
@@ -149,7 +149,7 @@ def sign_up(*, sheet: SignupSheet, by, note: str = "") -> Signup:
             now = timezone.now()
             _check_open(locked, now)
             signup = Signup.objects.filter(sheet=locked, player=player).first()
-            if signup is not None and signup.status != Signup.Status.CANCELLED:
+            if signup is not None and signup.status not in OFF_THE_LIST:
                 raise ServiceError(_("Sign-up: you are already on the list."))
             free = _free_places(locked)
             status = Signup.Status.CONFIRMED if free is None or free > 0 else Signup.Status.WAITING
@@ -158,22 +158,24 @@ def sign_up(*, sheet: SignupSheet, by, note: str = "") -> Signup:
             signup.status, signup.note, signup.queued_at = status, note, now
             signup.cancelled_at = signup.promoted_at = None
             signup.save()
-            transaction.on_commit(lambda: mail.signed_up(signup))
+            mail.signed_up(signup)
             return signup
 
     return _retrying(write)
 
 
-def _cancel(locked: SignupSheet, signup: Signup, now: dt.datetime) -> list[Signup]:
+def _cancel(locked: SignupSheet, signup: Signup, now: dt.datetime, status: str = Signup.Status.CANCELLED
+            ) -> list[Signup]:
     was_confirmed = signup.status == Signup.Status.CONFIRMED
-    signup.status = Signup.Status.CANCELLED
+    signup.status = status
     signup.cancelled_at = now
     signup.save(update_fields=["status", "cancelled_at"])
     return _fill_free_places(locked, now) if was_confirmed and locked.converted_at is None else []
 
 
 def sign_up_cancel(*, sheet: SignupSheet, by) -> Signup:
-    """The player gives his place back (until the cancel deadline); the first on the waiting list moves up."""
+    """The player gives his place back (until the cancel deadline; the first on the waiting list moves up) or leaves
+    the waiting list (any time before the tables are made: a waiting player holds no place)."""
     player = own_player(by, sheet)
     if player is None:
         raise PermissionDenied(_("Sign-up: only a player of the club with his own login may cancel his place."))
@@ -182,13 +184,12 @@ def sign_up_cancel(*, sheet: SignupSheet, by) -> Signup:
         with transaction.atomic():
             locked = _locked(sheet)
             now = timezone.now()
-            signup = Signup.objects.filter(sheet=locked, player=player).exclude(
-                status=Signup.Status.CANCELLED).first()
+            signup = Signup.objects.filter(sheet=locked, player=player).exclude(status__in=OFF_THE_LIST).first()
             if signup is None:
                 raise ServiceError(_("Sign-up: you are not on the list."))
             if locked.converted_at is not None:
                 raise ServiceError(_("Sign-up: the tables are made; tell the organiser you cannot come."))
-            if now >= locked.cancel_deadline:
+            if signup.status == Signup.Status.CONFIRMED and now >= locked.cancel_deadline:
                 raise ServiceError(_("Sign-up: a place could be given back until %(when)s; tell the organiser.")
                                    % {"when": _when(locked.cancel_deadline)})
             _cancel(locked, signup, now)
@@ -201,7 +202,8 @@ def sign_up_cancel(*, sheet: SignupSheet, by) -> Signup:
 
 
 def signup_remove(*, signup: Signup, by) -> Signup:
-    """The organiser takes a player off the list (kept as cancelled); the waiting list moves up."""
+    """The organiser takes a player off the list (kept as taken off, apart from those who cancelled); the waiting
+    list moves up."""
     _require_organiser(by, signup.sheet)
 
     def write() -> Signup:
@@ -210,7 +212,9 @@ def signup_remove(*, signup: Signup, by) -> Signup:
             current = Signup.objects.get(pk=signup.pk, sheet=locked)
             if current.status == Signup.Status.CANCELLED:
                 raise ServiceError(_("Sign-up: %(nick)s has already cancelled.") % {"nick": current.player.nickname})
-            _cancel(locked, current, timezone.now())
+            if current.status == Signup.Status.REMOVED:
+                raise ServiceError(_("Sign-up: %(nick)s is already off the list.") % {"nick": current.player.nickname})
+            _cancel(locked, current, timezone.now(), Signup.Status.REMOVED)
             return current
 
     return _retrying(write)

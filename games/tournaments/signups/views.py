@@ -9,9 +9,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from club.services import ServiceError
 from games.models import ClubEvening, Tournament
@@ -78,8 +80,9 @@ def join(request, pk: int):
 @require_POST
 def leave(request, pk: int):
     def write(sheet):
+        waiting = selectors.my_place(sheet, request.user) == Signup.Status.WAITING
         services.sign_up_cancel(sheet=sheet, by=request.user)
-        messages.success(request, _("Your place is given back."))
+        messages.success(request, _("You have left the waiting list.") if waiting else _("Your place is given back."))
 
     return _player_write(request, pk, write)
 
@@ -87,19 +90,27 @@ def leave(request, pk: int):
 @login_required
 @require_POST
 def remove(request, pk: int):
+    """The organiser takes a player off the list, after a confirmation: the list's button asks in the browser
+    (`hx-confirm`, then posts `confirm=1`); without JavaScript its post answers the confirmation page, whose button
+    posts `confirm=1`."""
     sheet = _sheet(pk)
+    if not can_organise(request.user, sheet):
+        raise PermissionDenied(_("Only the event's organiser may change its sign-up list."))
     signup_pk = request.POST.get("signup", "")
     if not signup_pk.isdigit():
         messages.error(request, _("Player: choose whom to take off the list."))
         return redirect("games:signup_sheet", pk=sheet.pk)
     signup = get_object_or_404(Signup.objects.select_related("player"), pk=int(signup_pk), sheet=sheet)
+    if request.POST.get("confirm") != "1":
+        return render(request, "games/signups/remove_confirm.html", {"sheet": sheet, "signup": signup})
     try:
         services.signup_remove(signup=signup, by=request.user)
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("%(nick)s is taken off the list.") % {"nick": signup.player.nickname})
-    return redirect("games:signup_sheet", pk=sheet.pk)
+    target = reverse("games:signup_sheet", args=[sheet.pk])
+    return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
 
 
 @login_required
@@ -131,7 +142,8 @@ def sheet_edit(request, pk: int, kind: str):
     if not can_organise_event(request.user, event):
         raise PermissionDenied(_("Only the event's organiser may open its sign-up."))
     existing = selectors.sheet_of(event)
-    initial = {name: getattr(existing, name) for name in SheetForm.base_fields} if existing else None
+    initial = ({name: getattr(existing, name) for name in SheetForm.base_fields} if existing
+               else selectors.sheet_initial(event))
     form = SheetForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
