@@ -42,9 +42,10 @@ def invite(request):
 
 @login_required
 @require_POST
-def revoke(request, pk: int):
+def revoke(request):
     club = _club_for_admin(request)
-    invitation = get_object_or_404(StaffInvitation, pk=pk, club=club)
+    pk = request.POST.get("invitation", "")
+    invitation = get_object_or_404(StaffInvitation, pk=int(pk) if pk.isdigit() else 0, club=club)
     try:
         services_invitations.invitation_revoke(invitation=invitation, by=request.user)
     except ServiceError as exc:
@@ -65,10 +66,10 @@ def _welcome(request, membership: Membership):
 
 
 @require_http_methods(["GET", "POST"])
-def join(request, token: str):
+def join(request, link: str):
     """GET shows the invitation (a link opened by a mail scanner spends nothing); POST accepts it as the
     logged-in user, or registers a login (name, e-mail, password) and accepts it with that."""
-    invitation = selectors_invitations.invitation_by_token(token)
+    invitation = selectors_invitations.invitation_by_token(link)
     if invitation is None:
         return _gone(request, _("This invitation link is not valid."))
     state = selectors_invitations.invitation_state(invitation)

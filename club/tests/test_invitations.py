@@ -96,7 +96,7 @@ def test_an_expired_revoked_or_forged_link_gives_nothing(client, cast):
     StaffInvitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     revoked = _invite(client, cast)
     client.force_login(cast.club_admin)
-    client.post(reverse("staff_invite_revoke", args=[revoked.pk]))
+    client.post(reverse("staff_invite_revoke"), {"invitation": revoked.pk})
     assert StaffInvitation.objects.get(pk=revoked.pk).revoked_at is not None
     good = selectors_invitations.invitation_path(_invite(client, cast))
     forged = good[:-3] + ("000" if not good.endswith("000/") else "111") + "/"
@@ -116,7 +116,7 @@ def test_only_the_clubs_admin_invites_or_revokes(client, cast, who):
     if who != "anonymous":
         client.force_login(cast[who])
     responses = [client.post(reverse("staff_invite"), {"role": Role.ADMIN, "send": "link"}),
-                 client.post(reverse("staff_invite_revoke", args=[invitation.pk]))]
+                 client.post(reverse("staff_invite_revoke"), {"invitation": invitation.pk})]
     for response in responses:
         assert response.status_code in (302, 403)
         if response.status_code == 302:
@@ -168,5 +168,6 @@ def test_another_clubs_invitation_cannot_be_revoked_from_here(client, cast):
                                         role=Role.ADMIN).user
     foreign = invitation_create(club=cast.other_club, by=elsewhere_admin, role=Role.JUDGE)
     client.force_login(cast.club_admin)
-    assert client.post(reverse("staff_invite_revoke", args=[foreign.pk])).status_code == 404
+    assert client.post(reverse("staff_invite_revoke"), {"invitation": foreign.pk}).status_code == 404
+    assert client.post(reverse("staff_invite_revoke"), {"invitation": "x"}).status_code == 404
     assert StaffInvitation.objects.get(pk=foreign.pk).revoked_at is None
