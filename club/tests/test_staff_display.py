@@ -49,3 +49,16 @@ def test_a_person_is_named_once_nickname_and_login_when_they_differ(client, cast
     heads = _section(html, Role.HEAD_JUDGE)
     assert heads.count("sova") + heads.count("Sova") == 1  # equal but for case: shown once
     assert 'data-testid="staff-name">judge<' in judges  # no player, no full name: the login, once
+
+
+def test_the_login_search_shows_the_players_nickname_and_club_and_answers_htmx_with_a_fragment(client, cast):
+    elsewhere = UserFactory(username="x-17")
+    PlayerFactory(club=cast.other_club, nickname="Ворона", user=elsewhere)
+    client.force_login(cast.club_admin)
+    page = client.get(reverse("staff"), {"q": "ворон"}).content.decode()
+    results = page.split('data-testid="login-results"', 1)[1]
+    assert "Ворона" in results and "Рассвет" in results and "x-17" in results
+    assert f'name="user" value="{elsewhere.pk}"' in results
+    fragment = client.get(reverse("staff"), {"q": "ворон"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment and "Ворона" in fragment and 'data-testid="login-results"' in fragment
+    assert "Ворона" not in client.get(reverse("staff"), {"q": "в"}).content.decode()  # one letter: no search

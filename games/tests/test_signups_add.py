@@ -11,7 +11,7 @@ from club.tests.factories import PlayerFactory
 from games.models import Seat
 from games.tests.signup_fixtures import build_cast
 from games.tournaments.signups import services
-from games.tournaments.signups.models import Signup
+from games.tournaments.signups.models import Signup, SignupSheet
 
 pytestmark = pytest.mark.django_db
 CONFIRMED, WAITING = Signup.Status.CONFIRMED, Signup.Status.WAITING
@@ -39,7 +39,7 @@ def test_twenty_players_six_signed_themselves_fourteen_added_one_walk_in_two_tab
     response = _add(client, cast, "Пришёл Сам")  # the walk-in, created on the spot
     assert "Пришёл Сам" in _messages(response)
     walk_in = Player.objects.get(club=cast.club, nickname="Пришёл Сам")
-    assert walk_in.user is None
+    assert walk_in.user is None and walk_in.history.get().history_user == cast.admin
     assert cast.sheet.signups.filter(status=CONFIRMED).count() == 20
     lists = client.get(reverse("games:signup_sheet", args=[cast.sheet.pk])).content.decode()
     confirmed = lists.split('data-testid="signup-confirmed"', 1)[1].split("</ol>", 1)[0]
@@ -111,3 +111,16 @@ def test_the_head_judge_organises_a_club_night_list_too(client):
     client.force_login(cast.head_judge)
     _add(client, cast, "Игрок00")
     assert cast.sheet.signups.get().player.nickname == "Игрок00"
+
+
+def test_a_tournaments_list_takes_players_without_a_login_into_its_participants(client):
+    cast = build_cast(limit=None, players=1)
+    sheet = SignupSheet.objects.create(club=cast.club, tournament=cast.tournament, starts_at=cast.sheet.starts_at,
+                                       opens_at=cast.sheet.opens_at, closes_at=cast.sheet.closes_at)
+    services.sign_up(sheet=sheet, by=cast.users[0])
+    PlayerFactory(club=cast.club, nickname="Без логина")
+    client.force_login(cast.admin)
+    client.post(reverse("games:signup_add", args=[sheet.pk]), {"nickname": "без логина"})
+    client.post(reverse("games:signup_convert", args=[sheet.pk]))
+    assert list(cast.tournament.participants.order_by("number").values_list("player__nickname", flat=True)) == [
+        "Игрок00", "Без логина"]

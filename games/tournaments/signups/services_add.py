@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.audit import log_action
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
 from club.selectors_roster import similar_nickname
 from club.services import ServiceError
@@ -16,7 +17,7 @@ from games.tournaments.signups.models import Signup, SignupSheet
 from games.tournaments.signups.services import _free_places, _locked, _require_organiser, _retrying
 
 
-def _player(sheet: SignupSheet, nickname: str, *, new_player: bool) -> Player:
+def _player(sheet: SignupSheet, by, nickname: str, *, new_player: bool) -> Player:
     """The club's player of this nickname (case and spacing ignored), else a new one — unless the nickname looks
     like a typo of a known one and the organiser did not say it is a new player."""
     nickname = clean_nickname(nickname)
@@ -35,7 +36,9 @@ def _player(sheet: SignupSheet, nickname: str, *, new_player: bool) -> Player:
         raise ServiceError(_("Player: «%(nick)s» is not a club player; did you mean «%(known)s»? Tick “a new "
                              "player” to add «%(nick)s» as new.") % {"nick": nickname, "known": known},
                            field="nickname")
-    return Player.objects.create(club=sheet.club, nickname=nickname)
+    player = Player(club=sheet.club, nickname=nickname)
+    log_action(player, by=by)  # the new player's history names the organiser who typed him
+    return player
 
 
 def signup_add(*, sheet: SignupSheet, by, nickname: str, new_player: bool = False,
@@ -50,7 +53,7 @@ def signup_add(*, sheet: SignupSheet, by, nickname: str, new_player: bool = Fals
             if locked.converted_at is not None:
                 raise ServiceError(_("Sign-up: the tables are made; seat a late player at a table on the "
                                      "evening's page."))
-            player = _player(locked, nickname, new_player=new_player)
+            player = _player(locked, by, nickname, new_player=new_player)
             signup = Signup.objects.filter(sheet=locked, player=player).first()
             if signup is not None and signup.status != Signup.Status.CANCELLED:
                 raise ServiceError(_("Player: %(nick)s is already on the list.") % {"nick": player.nickname},
