@@ -70,9 +70,19 @@ class AdminLoginForm(UsernameLengthMixin, AdminAuthenticationForm):
 
 
 class SignupForm(UserCreationForm):
+    """A new login: the name, an optional e-mail (said what for) and the password twice."""
+
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username",)
+        fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        email = self.fields["email"]
+        email.required = False
+        email.label = _("E-mail (optional)")
+        email.help_text = _("Only to reset a forgotten password and to send you the club's notices (sign-ups, "
+                            "protests); never shown to others.")
 
 
 class PlayerLoginForm(forms.Form):

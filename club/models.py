@@ -230,3 +230,34 @@ class PlayerClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.player} ({self.get_status_display()})"
+
+
+class StaffInvitation(models.Model):
+    """A one-time link that gives a staff role in a club to whoever opens it and accepts (club/invitations.py).
+
+    The link is the row's id and an HMAC of it with `nonce` under the SECRET_KEY: the database alone holds no
+    usable link, and the worker can still write the letter. It is used once, expires at `expires_at` and may be
+    revoked by the club's admin."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club"))
+    role = models.CharField(_("role"), max_length=20, choices=Membership.Role.choices)
+    email = models.EmailField(_("e-mail"), blank=True, help_text=_("Empty: a link to copy."))
+    nonce = models.CharField(max_length=64, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                   related_name="+", verbose_name=_("invited by"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="+", verbose_name=_("used by"))
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("staff invitation")
+        verbose_name_plural = _("staff invitations")
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} ({self.club}) — {self.email or self.pk}"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from club.models import Club, Membership, Player, PlayerClaim, nickname_key, parse_trusted_networks
+from club.models import Club, Player, PlayerClaim, nickname_key, parse_trusted_networks
 
 
 def get_site_club() -> Club | None:
@@ -52,25 +51,6 @@ def pending_claim_of(*, user, player: Player | None = None) -> PlayerClaim | Non
     if player is not None:
         claims = claims.filter(player=player)
     return claims.select_related("player").first()
-
-
-def staff_by_role(*, club: Club) -> list[tuple[str, str, list]]:
-    """The club's staff grouped by role, in the order of Membership.Role: (role, label, [user, …])."""
-    users: dict[str, list] = {role: [] for role in Membership.Role.values}
-    for membership in (Membership.objects.filter(club=club).select_related("user")
-                       .order_by("user__username")):
-        users[membership.role].append(membership.user)
-    return [(role, label, users[role]) for role, label in Membership.Role.choices]
-
-
-def user_by_username(username: str):
-    """The login with this name: exactly as typed, else the only one matching without regard to case."""
-    users = get_user_model().objects.filter(username__iexact=username.strip())
-    found = list(users[:10])
-    exact = [u for u in found if u.username == username.strip()]
-    if exact:
-        return exact[0]
-    return found[0] if len(found) == 1 else None
 
 
 def known_name(user, club=None) -> str:

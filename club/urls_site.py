@@ -3,20 +3,25 @@ from django.conf.urls.static import static
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from club import views, views_staff
+from club import views, views_claims, views_invitations, views_roster, views_staff
 from club.forms import LoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("players/new/", views.player_create, name="player_create"),
+    path("players/paste/", views_roster.roster_paste, name="roster_paste"),
     path("players/<int:pk>/photo/", views.player_photo, name="player_photo"),
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/claim/", views.player_claim, name="player_claim"),
     path("players/<int:pk>/login/", views.player_login_create, name="player_login_create"),
     path("claims/", views.claim_list, name="claim_list"),
+    path("claims/suggest/", views_claims.claim_suggest, name="claim_suggest"),
     path("claims/<int:pk>/decide/", views.claim_decide, name="claim_decide"),
     path("staff/", views_staff.staff, name="staff"),
     path("staff/remove/", views_staff.staff_remove, name="staff_remove"),
+    path("staff/invite/", views_invitations.invite, name="staff_invite"),
+    path("staff/invite/revoke/", views_invitations.revoke, name="staff_invite_revoke"),
+    path("staff/join/<str:link>/", views_invitations.join, name="staff_join"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

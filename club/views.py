@@ -183,9 +183,10 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome! Find your nickname in the list and press “This is me”."))
-        return redirect("player_list")
-    return render(request, "registration/signup.html", {"form": form})
+        messages.success(request, _("Welcome! If you have played in the club, find your nickname and press “This is "
+                                    "me”."))
+        return redirect("claim_suggest")
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def favicon(request):  # noqa: ARG001 — request: Django's view signature

@@ -1,4 +1,5 @@
-"""The staff page (/staff/): who holds which role; a club admin gives and takes roles through club.services."""
+"""The staff page (/staff/): who holds which role; a club admin gives roles to a login picked by name (or invites:
+club/views_invitations.py) and takes them away, through club.services."""
 
 from __future__ import annotations
 
@@ -8,31 +9,45 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from club import permissions, selectors, services, task_queue
-from club.forms_staff import StaffRemoveForm, StaffRoleForm
+from club import permissions, selectors_invitations, selectors_staff, services, task_queue
+from club.forms_invitations import InvitationForm
+from club.forms_staff import LoginSearchForm, StaffRemoveForm, StaffRoleForm
 from club.models import Membership
 from club.views import _club_for_admin, _form_error
+
+
+def staff_context(request, club, **forms) -> dict:
+    search = LoginSearchForm(request.GET or None)
+    query = search.data.get("q", "") if search.is_bound and search.is_valid() else ""
+    return {"club": club, "staff": selectors_staff.staff_by_role(club=club), "tasks": task_queue.summary(),
+            "search": search, "query": query, "found": selectors_staff.login_search(query),
+            "search_min": selectors_staff.LOGIN_SEARCH_MIN,
+            "form": forms.get("form") or StaffRoleForm(), "invite": forms.get("invite") or InvitationForm(),
+            "invitations": [(i, selectors_invitations.invitation_path(i))
+                            for i in selectors_invitations.open_invitations(club=club)]}
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def staff(request):
-    """GET: the staff by role and the form; POST: give the role named in the form."""
+    """GET: the staff by role, the login search (?q=), the invitations; POST: give the role to the picked login."""
     club = _club_for_admin(request)
     form = StaffRoleForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user, role = form.cleaned_data["username"], form.cleaned_data["role"]
+        user, role = form.cleaned_data["user"], form.cleaned_data["role"]
         try:
             services.membership_set(club=club, by=request.user, user=user, role=role)
         except services.ServiceError as exc:
             _form_error(form, exc)
         else:
             messages.success(request, _("%(user)s is now %(role)s.")
-                             % {"user": user.get_username(), "role": Membership.Role(role).label})
+                             % {"user": selectors_staff.name_with_login(user, club),
+                                "role": Membership.Role(role).label})
             return redirect("staff")
-    return render(request, "club/staff.html",
-                  {"club": club, "form": form, "staff": selectors.staff_by_role(club=club),
-                   "tasks": task_queue.summary()})
+    context = staff_context(request, club, form=form)
+    if request.htmx and request.method == "GET":
+        return render(request, "club/staff.html#login-results", context)
+    return render(request, "club/staff.html", context, status=400 if form.errors else 200)
 
 
 @login_required

@@ -11,7 +11,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from broadcast.models import OverlayToken
-from club.models import Club, Player, PlayerClaim
+from club.models import Club, Membership, Player, PlayerClaim
+from club.selectors_invitations import invitation_token
+from club.services_invitations import invitation_create
 from games.demo import DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
 from games.protests.services import protest_decide
@@ -30,6 +32,7 @@ NOT_PAGES = {
 class Scene:
     ids: dict[str, list[int]]
     names: set[str] = field(default_factory=set)
+    named: dict[str, list[str]] = field(default_factory=dict)  # free-text parameters the scene's objects give
 
 
 # Documents of a tournament's seating schedule: a 404 until the organiser publishes one (the demo has none).
@@ -49,7 +52,7 @@ def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
     # The read API (api-v1:…) answers programs in JSON; its answers are checked against its schema (api/tests).
     pages = [r for r in routes() if not r.is_admin and not r.is_regex and r.name not in NOT_PAGES
              and not r.name.startswith("api-v1:")]
-    return fill(pages, Params(ids=scene.ids, named=NAMED, queries=QUERIES,
+    return fill(pages, Params(ids=scene.ids, named={**NAMED, **scene.named}, queries=QUERIES,
                               hint="add its values to build_scene or NAMED in tests/site_walk.py (or its name to NOT_PAGES)"))
 
 
@@ -104,7 +107,9 @@ def build_scene() -> Scene:
     # People's own names (logins, nicknames) may be written in Latin letters.
     names = set(User.objects.values_list("username", flat=True)) | set(
         Player.objects.values_list("nickname", flat=True))
-    return Scene(ids=ids, names=names)
+    # a staff invitation not used yet: its link's page (club/views_invitations.py)
+    invitation = invitation_create(club=club, by=User.objects.get(username="admin"), role=Membership.Role.JUDGE)
+    return Scene(ids=ids, names=names, named={"link": [invitation_token(invitation)]})
 
 
 

@@ -49,6 +49,9 @@ handler400  # unused variable (club/urls.py:22)
 handler403  # unused variable (club/urls.py:23)
 handler404  # unused variable (club/urls.py:24)
 handler500  # unused variable (club/urls.py:25)
+used_by  # unused variable (club/models.py:251): who spent an invitation, for the staff's record
+_.used_by  # unused attribute (club/services_invitations.py:76)
+site_admin  # unused variable (club/selectors_staff.py:30): read by templates/club/staff.html
 email_template_name  # unused variable (club/views.py:201)
 subject_template_name  # unused variable (club/views.py:202)
 bad_request  # unused function (club/views_errors.py:41)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from club.models import Membership
 from club.tests.factories import MembershipFactory, UserFactory
@@ -50,7 +51,7 @@ def test_giving_or_removing_a_role_is_refused_to_a_non_admin_and_changes_nothing
     before = roles()
     client = as_user(client, cast, who)
     responses = [
-        client.post(reverse("staff"), {"username": "outsider", "role": Role.ADMIN}),
+        client.post(reverse("staff"), {"user": cast.outsider.pk, "role": Role.ADMIN}),
         client.post(reverse("staff_remove"), {"user": cast.club_admin.pk, "role": Role.ADMIN}),
         client.post(reverse("staff_remove"), {"user": cast.judge.pk, "role": Role.JUDGE}),
     ]
@@ -68,9 +69,11 @@ def test_remove_answers_get_with_405(client, cast):
 
 
 # ---------------------------------------------------------------------------------------------- writes
-def test_an_admin_gives_a_role_by_login_name(client, cast):
+def test_an_admin_gives_a_role_to_a_login_picked_from_the_search(client, cast):
     admin = as_user(client, cast, "club_admin")
-    response = admin.post(reverse("staff"), {"username": " Outsider ", "role": Role.JUDGE}, follow=True)
+    found = admin.get(reverse("staff"), {"q": "outs"}).content.decode()
+    assert f'name="user" value="{cast.outsider.pk}"' in found
+    response = admin.post(reverse("staff"), {"user": cast.outsider.pk, "role": Role.JUDGE}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("staff")
     assert Membership.objects.filter(club=cast.club, user=cast.outsider, role=Role.JUDGE).exists()
     assert not cast.outsider.__class__.objects.get(pk=cast.outsider.pk).is_staff  # a judge gets no /admin/
@@ -81,7 +84,7 @@ def test_an_admin_gives_a_role_by_login_name(client, cast):
 
 def test_a_new_admin_gets_the_admin_site_and_loses_it_with_the_role(client, cast):
     admin = as_user(client, cast, "club_admin")
-    admin.post(reverse("staff"), {"username": "head_judge", "role": Role.ADMIN})
+    admin.post(reverse("staff"), {"user": cast.head_judge.pk, "role": Role.ADMIN})
     user = cast.head_judge.__class__.objects.get(pk=cast.head_judge.pk)
     assert Membership.objects.filter(club=cast.club, user=user, role=Role.ADMIN).exists() and user.is_staff
     admin.post(reverse("staff_remove"), {"user": user.pk, "role": Role.ADMIN})
@@ -92,7 +95,7 @@ def test_a_new_admin_gets_the_admin_site_and_loses_it_with_the_role(client, cast
 
 def test_giving_a_role_twice_keeps_one(client, cast):
     admin = as_user(client, cast, "club_admin")
-    admin.post(reverse("staff"), {"username": "judge", "role": Role.JUDGE})
+    admin.post(reverse("staff"), {"user": cast.judge.pk, "role": Role.JUDGE})
     assert Membership.objects.filter(club=cast.club, user=cast.judge).count() == 1
 
 
@@ -142,19 +145,20 @@ def test_an_admin_role_in_another_club_does_not_count_as_ours(client, cast, engl
 
 # ---------------------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("data,field,text", [
-    ({"username": "nobody", "role": Role.JUDGE}, "username", "No login is named “nobody”"),
-    ({"username": "", "role": Role.JUDGE}, "username", "This field is required."),
-    ({"username": "outsider", "role": "king"}, "role", "Select a valid choice."),
-    ({"username": "outsider"}, "role", "This field is required."),
+    ({"user": "999999", "role": Role.JUDGE}, "user", "Choose the person in the search's results."),
+    ({"user": "", "role": Role.JUDGE}, "user", "Choose the person in the search's results."),
+    ({"user": "OUTSIDER", "role": "king"}, "role", "Select a valid choice."),
+    ({"user": "OUTSIDER"}, "role", "This field is required."),
 ])
 def test_bad_role_input_names_the_field_and_changes_nothing(client, cast, english, data, field, text):
+    data = {k: (str(cast.outsider.pk) if v == "OUTSIDER" else v) for k, v in data.items()}
     admin = as_user(client, cast, "club_admin")
     before = roles()
     response = admin.post(reverse("staff"), data)
-    assert response.status_code == 200 and roles() == before
+    assert response.status_code == 400 and roles() == before
     errors = response.context["form"].errors
     assert list(errors) == [field] and text in errors[field][0], errors
-    assert text.split("“")[0] in response.content.decode()
+    assert escape(text.split("“")[0]) in response.content.decode()
 
 
 @pytest.mark.parametrize("data,text", [
@@ -176,5 +180,5 @@ def test_the_page_speaks_russian_by_default(client, cast):
     admin = as_user(client, cast, "club_admin")
     html = admin.get(reverse("staff")).content.decode()
     assert "Выдать роль" in html
-    response = admin.post(reverse("staff"), {"username": "nobody", "role": Role.JUDGE})
-    assert "Нет логина «nobody»" in response.content.decode()
+    response = admin.post(reverse("staff"), {"user": "999999", "role": Role.JUDGE})
+    assert "Выберите человека в результатах поиска." in response.content.decode()

@@ -3,61 +3,19 @@ tournaments and club nights whose players can be added in one go (the writes are
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
-from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.models import Player
+from club.selectors_roster import PastedLine, match_pasted, pasted_lines
 from games.models import ClubEvening, Seat, Tournament
-
-MAX_PASTED = 200  # lines of one paste
-NEAR_RATIO = 0.75  # difflib's ratio above which a new nickname looks like a typo of a known one
-
-
-@dataclass
-class PastedLine:
-    """One line of the paste: what it becomes (`status`) and why."""
-
-    line: int  # 1-based line of the paste
-    nickname: str
-    status: str  # "known" | "new" | "duplicate" (in the paste) | "registered" (already a participant) | "too_long"
-    player: Player | None = None
-    near: str = ""  # a known nickname the new one resembles: a typo?
-
-    @property
-    def added(self) -> bool:
-        return self.status in ("known", "new")
-
-
-def pasted_lines(text: str) -> list[str]:
-    return [clean_nickname(line) for line in (text or "").splitlines() if clean_nickname(line)][:MAX_PASTED]
 
 
 def roster_preview(tournament: Tournament, text: str) -> list[PastedLine]:
-    """Each pasted nickname matched against the club's players (case and spacing ignored): known, new, repeated in
-    the paste, already registered, too long; a new one that resembles a known nickname is flagged as a likely typo."""
-    players = {p.nickname_key: p for p in Player.objects.filter(club=tournament.club)}
+    """Each pasted nickname (one per line) matched against the club's players (club.selectors_roster, the same
+    preview as the club's roster paste): known, new, repeated in the paste, already registered, too long; a new
+    one that resembles a known nickname is flagged as a likely typo."""
     registered = set(tournament.participants.values_list("player__nickname_key", flat=True))
-    by_key = {key: p.nickname for key, p in players.items()}
-    seen: set[str] = set()
-    rows = []
-    for number, nickname in enumerate(pasted_lines(text), 1):
-        key = nickname_key(nickname)
-        player = players.get(key)
-        if len(nickname) > NICKNAME_MAX_LENGTH:
-            status = "too_long"
-        elif key in seen:
-            status = "duplicate"
-        elif key in registered:
-            status = "registered"
-        else:
-            status = "known" if player else "new"
-        near = ""
-        if status == "new":
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=NEAR_RATIO)
-            near = by_key[close[0]] if close else ""
-        seen.add(key)
-        rows.append(PastedLine(number, nickname, status, player, near))
-    return rows
+    return match_pasted(tournament.club, [(nickname, "") for nickname in pasted_lines(text)], registered=registered)
 
 
 @dataclass

@@ -115,7 +115,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "games:evening_detail": [w.evening.pk],
         # the demo's sign-ups: tonight's club evening and the upcoming cup (games/tournaments/signups/demo.py)
         **{name: list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)) for name in (
-            "games:signup_sheet", "games:signup_join", "games:signup_leave", "games:signup_remove",
+            "games:signup_sheet", "games:signup_join", "games:signup_leave", "games:signup_remove", "games:signup_add",
             "games:signup_convert")},
         "games:evening_signup_edit": [w.evening.pk] + list(
             SignupSheet.objects.exclude(evening=None).values_list("evening_id", flat=True)),
@@ -155,6 +155,7 @@ def params(w: World) -> Params:
                "overlay": ["world-overlay-public", "world-overlay-director"],
                # a password-reset link that is no longer valid, and one that never was: a page, no write
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
+               "link": ["1-abc"],  # a staff invitation's link that names none: a page, no write
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files
                "content_type_id": [str(ContentType.objects.get_for_model(Game).pk)], "object_id": [str(w.finished.pk)],
                "url": ["no-such-page/"], "path": ["no-such-file.txt"],

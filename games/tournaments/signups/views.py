@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from club.services import ServiceError
 from games.models import ClubEvening, Tournament
-from games.tournaments.signups import selectors, services
+from games.tournaments.signups import selectors, selectors_add, services
 from games.tournaments.signups.forms import JoinForm, SheetForm
 from games.tournaments.signups.models import Signup, SignupSheet
 from games.tournaments.signups.permissions import can_organise, can_organise_event
@@ -41,6 +41,7 @@ def sheet_detail(request, pk: int):
     context = {"sheet": sheet, "card": selectors.sheet_card(sheet, request.user), "join_form": JoinForm()}
     if can_organise(request.user, sheet):
         context["lists"] = selectors.sheet_lists(sheet)
+        context["to_add"] = selectors_add.players_to_add(sheet)
     return render(request, "games/signups/sheet.html", context)
 
 
