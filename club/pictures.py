@@ -148,11 +148,17 @@ class PictureDescriptor(ImageFileDescriptor):
     def __set__(self, instance, value):
         previous = instance.__dict__.get(self.field.attname)
         super().__set__(instance, value)
-        # a stored file being replaced or cleared (not the first value a loaded row gets, not an unsaved upload)
-        old = previous if isinstance(previous, str) else getattr(previous, "name", None) \
-            if getattr(previous, "_committed", False) else None
-        if old:
-            _replaced(instance, self.field).add(old)
+        # a stored file replaced by an upload or cleared — not the first value a loaded row gets, and not a stored
+        # name put back (the admin's history revert), which must not lose the file it replaces
+        replacing = not value or (not isinstance(value, str) and not getattr(value, "_committed", False))
+        if replacing and _stored_name(previous):
+            _replaced(instance, self.field).add(_stored_name(previous))
+
+
+def _stored_name(value) -> str | None:
+    if isinstance(value, str):
+        return value or None
+    return getattr(value, "name", None) if getattr(value, "_committed", False) else None
 
 
 def _replaced(instance, field) -> set[str]:

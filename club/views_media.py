@@ -58,23 +58,22 @@ def _media_file(path: str) -> Path:
 
 @require_safe
 def media(request, path: str):
-    target = _media_file(path)
     try:
-        handle = target.open("rb")
-    except OSError:  # deleted since (a replaced picture)
+        handle = _media_file(path).open("rb")
+    except OSError:  # deleted since it was found (a picture just replaced)
         raise Http404 from None
-    head, stat = handle.read(12), os.fstat(handle.fileno())
-    content_type = _content_type(head)
+    stat = os.fstat(handle.fileno())
+    content_type = _content_type(handle.read(12))
+    handle.seek(0)
     etag = f'"{stat.st_mtime_ns:x}-{stat.st_size:x}"'
-    response = None if content_type is None else \
-        get_conditional_response(request, etag=etag, last_modified=int(stat.st_mtime))
-    if response is None and content_type is not None:
-        handle.seek(0)
-        response = FileResponse(handle, content_type=content_type)
-    else:
+    response = None
+    if content_type is not None:
+        response = get_conditional_response(request, etag=etag, last_modified=int(stat.st_mtime)) or \
+            FileResponse(handle, content_type=content_type)
+    if not isinstance(response, FileResponse):
         handle.close()
-        if content_type is None:
-            raise Http404
+    if response is None:
+        raise Http404
     response["ETag"] = etag
     response["Last-Modified"] = http_date(stat.st_mtime)
     response["Cache-Control"] = f"public, max-age={MAX_AGE}, immutable"

@@ -157,6 +157,22 @@ def test_a_photo_written_in_code_is_re_encoded_too(cast, media):
     _assert_clean(media / fox.photo.name, kind="JPEG", side=512)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_stored_name_put_back_keeps_the_file_it_replaces(cast, media):
+    """The admin's history revert writes an older name back: the current file stays (it may be wanted again)."""
+    fox = Player.objects.get(nickname="Лиса")
+    fox.photo = craft.upload(craft.picture("PNG"), "a.png")
+    fox.save()
+    first = fox.photo.name
+    fox.photo = craft.upload(craft.picture("PNG"), "b.png")
+    fox.save()
+    second = fox.photo.name
+    assert _stored(media) == [media / second]
+    fox.photo = first
+    fox.save()
+    assert _stored(media) == [media / second]
+
+
 # --- the club's logo in /admin/ ------------------------------------------------------------------------------------
 
 def _logo_form(client, cast, data: bytes | None, *, clear: bool = False):
