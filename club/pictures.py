@@ -192,10 +192,10 @@ class PictureField(models.ImageField):
 
     def contribute_to_class(self, cls, name, *args, **kwargs):
         super().contribute_to_class(cls, name, *args, **kwargs)
-        if not cls._meta.abstract:
+        if not cls._meta.abstract:  # weakly: the models migrations render leave with their receivers
             uid = f"picture-{cls._meta.label_lower}-{name}"
-            post_save.connect(self._saved, sender=cls, weak=False, dispatch_uid=f"{uid}-saved")
-            post_delete.connect(self._deleted, sender=cls, weak=False, dispatch_uid=f"{uid}-deleted")
+            post_save.connect(self._saved, sender=cls, dispatch_uid=f"{uid}-saved")
+            post_delete.connect(self._deleted, sender=cls, dispatch_uid=f"{uid}-deleted")
 
     def _saved(self, sender, instance, using=None, update_fields=None, **kwargs) -> None:  # noqa: ARG002
         if update_fields is not None and self.attname not in update_fields:
