@@ -8,6 +8,7 @@ import io
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from PIL import Image
 
@@ -243,3 +244,29 @@ def test_a_stored_name_is_new_for_every_upload():
     data = craft.picture("PNG", (10, 10))
     names = {pictures.normalized(io.BytesIO(data) and craft.upload(data)).name for _ in range(20)}
     assert len(names) == 20
+
+
+# --- pictures stored before every write was re-encoded --------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_normalize_pictures_re_encodes_what_was_stored_byte_for_byte_and_removes_what_cannot_be_read(cast, media):
+    (media / "players").mkdir()
+    (media / "club").mkdir()
+    (media / "players" / "gps.jpg").write_bytes(craft.jpeg_with_everything())
+    (media / "club" / "logo.eps").write_bytes(craft.REFUSED["eps"][0])
+    fox = Player.objects.get(nickname="Лиса")
+    Player.objects.filter(pk=fox.pk).update(photo="players/gps.jpg")
+    Club.objects.filter(pk=cast.club.pk).update(logo="club/logo.eps")
+    Club.objects.filter(pk=cast.other_club.pk).update(logo="club/missing.png")
+    out = io.StringIO()
+    call_command("normalize_pictures", stdout=out)
+    fox.refresh_from_db()
+    assert fox.photo.name != "players/gps.jpg"
+    _assert_clean(media / fox.photo.name, kind="JPEG", side=512)
+    assert not Club.objects.get(pk=cast.club.pk).logo
+    assert Club.objects.get(pk=cast.other_club.pk).logo.name == "club/missing.png"  # nothing to read: left
+    assert _stored(media) == [media / fox.photo.name]
+    assert "2 changed" in out.getvalue() and "logo.eps: removed (" in out.getvalue()
+    again = io.StringIO()
+    call_command("normalize_pictures", stdout=again)
+    assert "0 changed" in again.getvalue() and Player.objects.get(pk=fox.pk).photo.name == fox.photo.name
