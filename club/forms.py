@@ -8,6 +8,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, Player
+from club.pictures import PHOTO, PictureFormField
 
 
 class PlayerForm(forms.ModelForm):
@@ -34,11 +35,10 @@ class PlayerForm(forms.ModelForm):
 
 
 class PhotoForm(forms.Form):
-    """A photo file (checked and resized by club.photos); an empty submit with "remove" ticked removes it."""
+    """A photo file (re-encoded by club.pictures while the form is cleaned); "remove" ticked removes the photo."""
 
-    photo = forms.FileField(label=_("Photo"), required=False,
-                            help_text=_("JPEG, PNG or WebP, at most 5 MB; it is cut to a square."),
-                            widget=forms.FileInput(attrs={"accept": "image/jpeg,image/png,image/webp"}))
+    photo = PictureFormField(label=_("Photo"), required=False, rule=PHOTO, widget=forms.FileInput,
+                             help_text=_("JPEG, PNG or WebP, at most 5 MB; it is cut to a square."))
     remove = forms.BooleanField(label=_("Remove the photo"), required=False)
 
     def clean(self):

@@ -7,11 +7,13 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import FileExtensionValidator, MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from club.pictures import PictureField
 
 NICKNAME_MAX_LENGTH = 40
 
@@ -89,9 +91,9 @@ class Club(models.Model):
     )
 
     # The club's look (templates/base.html, static/css/design.css): its logo in the header and its accent colour.
-    logo = models.ImageField(_("logo"), upload_to="club/", blank=True,
-                             validators=[FileExtensionValidator(["png", "jpg", "jpeg", "webp"])],
-                             help_text=_("PNG, JPEG or WebP; shown in the header at 32 px tall."))
+    # Re-encoded by club.pictures (LOGO: a PNG fit into a 256 px square), like every stored picture.
+    logo = PictureField(_("logo"), upload_to="club/", blank=True, kind="logo",
+                        help_text=_("PNG, JPEG or WebP; shown in the header at 32 px tall."))
     accent_color = models.CharField(
         _("accent colour"), max_length=7, default="#0d6efd",
         validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", _("Accent colour: write it as #RRGGBB, e.g. #c62828."))],
@@ -115,7 +117,9 @@ class Player(models.Model):
     real_name = models.CharField(
         _("real name"), max_length=120, blank=True, help_text=_("Visible only to the club staff and the player.")
     )
-    photo = models.ImageField(_("photo"), upload_to="players/", blank=True)
+    # Re-encoded by club.pictures (PHOTO: a 512 px JPEG square), whichever form or code writes it.
+    photo = PictureField(_("photo"), upload_to="players/", blank=True, kind="photo",
+                         help_text=_("JPEG, PNG or WebP, at most 5 MB; it is cut to a square."))
     city = models.CharField(_("city"), max_length=80, blank=True)
     joined = models.DateField(_("joined"), default=timezone.localdate)
     active = models.BooleanField(_("active"), default=True)

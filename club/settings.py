@@ -195,6 +195,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT") or BASE_DIR / "staticfiles")
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT") or BASE_DIR / "media")
+# The site serves MEDIA_ROOT under MEDIA_URL itself (club/views_media.py), DEBUG or not; 0 behind a web server that
+# serves /media/ from the same folder.
+SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

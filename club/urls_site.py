@@ -1,9 +1,11 @@
-from django.conf import settings
-from django.conf.urls.static import static
-from django.contrib.auth import views as auth_views
-from django.urls import path
+import re
+from urllib.parse import urlsplit
 
-from club import views, views_claims, views_invitations, views_roster, views_staff
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.urls import path, re_path
+
+from club import views, views_claims, views_invitations, views_media, views_roster, views_staff
 from club.forms import LoginForm
 
 urlpatterns = [
@@ -38,5 +40,8 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
 ]
 
-# Uploaded photos in development; in production the web server serves MEDIA_ROOT.
-urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Uploads (photos, the logo): served by the site itself (club/views_media.py) unless SERVE_MEDIA=0, or MEDIA_URL
+# names another host.
+if not urlsplit(settings.MEDIA_URL).netloc:
+    urlpatterns.append(re_path(rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.+)\Z", views_media.media,
+                               name="media"))

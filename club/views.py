@@ -46,6 +46,11 @@ def _form_error(form, exc: services.ServiceError) -> None:
     form.add_error(exc.field if exc.field in form.fields else None, exc.message)
 
 
+def _status(request) -> int:
+    """A form page shown again after a POST shows its errors: 400."""
+    return 400 if request.method == "POST" else 200
+
+
 def home(request):
     club = selectors.get_site_club()
     players = selectors.player_search(club=club, active_only=True) if club else Player.objects.none()
@@ -107,7 +112,7 @@ def player_create(request):
         else:
             messages.success(request, _("Player %(nickname)s added.") % {"nickname": player.nickname})
             return redirect("player_detail", pk=player.pk)
-    return render(request, "club/player_form.html", {"form": form, "club": club})
+    return render(request, "club/player_form.html", {"form": form, "club": club}, status=_status(request))
 
 
 @login_required
@@ -124,7 +129,8 @@ def player_edit(request, pk: int):
             messages.success(request, _("Player saved."))
             return redirect("player_detail", pk=player.pk)
     player.refresh_from_db()  # the form may have changed the instance in memory
-    return render(request, "club/player_form.html", {"form": form, "player": player, "club": player.club})
+    return render(request, "club/player_form.html", {"form": form, "player": player, "club": player.club},
+                  status=_status(request))
 
 
 @login_required

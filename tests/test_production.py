@@ -39,7 +39,7 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 REDIS_DB = 1  # this project's Redis database on the shared 127.0.0.1:6379
 # Variables of this test process the server must not inherit (the browser fixture sets the last one).
 CLEARED = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CACHE_URL", "STATIC_ROOT",
-           "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "SECURE_SSL_REDIRECT"}
+           "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE", "SECURE_SSL_REDIRECT", "MEDIA_ROOT", "SERVE_MEDIA"}
 
 
 def _free_port() -> int:
@@ -219,6 +219,7 @@ def site(tmp_path_factory):
         "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "CSRF_TRUSTED_ORIGINS": f"https://127.0.0.1:{port}",
         "SECURE_SSL_REDIRECT": "0", "DATABASE_URL": database.url, "STATIC_ROOT": str(tmp / "static"),
+        "MEDIA_ROOT": str(tmp / "media"),
         "CACHE_URL": redis.url or "locmem://", "CACHE_KEY_PREFIX": redis.prefix, "PYTHONUNBUFFERED": "1",
     })
     server = None
@@ -323,6 +324,35 @@ def test_staff_pages_and_a_signed_games_pdf_as_the_club_admin(site):
         status, headers, body = site.request("GET", site.urls["other"]["signed_pdf"], cookies=who)
         assert status == 200 and headers["content-type"] == "application/pdf" and body.startswith(b"%PDF"), (
             status, body[:300], site.log.read_text()[-3000:])
+
+
+PHOTO_SCRIPT = """
+import io
+from PIL import Image
+from django.core.files.uploadedfile import SimpleUploadedFile
+from club.models import Player
+out = io.BytesIO()
+Image.new("RGB", (900, 700), (200, 30, 30)).save(out, "JPEG", comment=b"<!-- <script>alert(1)</script> -->")
+player = Player.objects.filter(seats__isnull=False).first()
+player.photo = SimpleUploadedFile("me.html", out.getvalue() + b"<html></html>", "text/html")
+player.save()
+print(player.photo.url)
+"""
+
+
+def test_gunicorn_alone_serves_an_uploaded_photo_as_an_image(site):
+    """No web server in front: the site serves MEDIA_ROOT itself (club/views_media.py), typed by the bytes."""
+    url = site.manage("shell", "-v", "0", "-c", PHOTO_SCRIPT).strip().splitlines()[-1]
+    assert url.startswith("/media/players/") and url.endswith(".jpg"), url
+    status, headers, body = site.request("GET", url)
+    assert status == 200, (status, body[:300], site.log.read_text()[-3000:])
+    assert headers["content-type"] == "image/jpeg" and headers.get("x-content-type-options") == "nosniff"
+    assert body.startswith(b"\xff\xd8\xff") and b"<script" not in body and b"<html" not in body
+    assert "immutable" in headers["cache-control"] and headers["etag"] and headers["last-modified"]
+    status, headers, body = site.request("GET", url, headers={"If-None-Match": headers["etag"]})
+    assert status == 304 and body == b""
+    assert site.request("GET", "/media/players/")[0] == 404
+    assert site.request("GET", "/media/../club/settings.py")[0] == 404
 
 
 def test_the_cache_is_redis(site):

@@ -18,6 +18,7 @@ from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from PIL import Image
 
 from club.models import PlayerClaim
 from games.live.apply import live_apply
@@ -70,6 +71,20 @@ class Write:
     files: dict = field(default_factory=dict)
 
 
+@pytest.fixture(autouse=True)
+def _media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path  # the allowed photo upload is stored here, not in the project's media/
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+_PNG = _png()
+
+
 def _action(kind: str, **payload):
     return lambda w: {"version": w.game.version, "action_id": uuid.uuid4().hex, **payload}
 
@@ -79,6 +94,9 @@ WRITES = [
           ("other_judge",)),
     Write("player_edit", lambda w: reverse("player_edit", args=[w.players[0].pk]),
           lambda w: {"nickname": "Переименован", "joined": "2026-01-01", "active": "on"}, "club_admin", ("other_judge",)),
+    # every form that writes a picture (the player form above takes one too; /admin/: club/tests/test_pictures.py)
+    Write("player_photo", lambda w: reverse("player_photo", args=[w.players[5].pk]), lambda w: {}, "club_admin",
+          ("other_judge", "judge"), files={"photo": ("me.png", _PNG)}),
     Write("player_login_create", lambda w: reverse("player_login_create", args=[w.players[11].pk]),
           lambda w: {"username": "newlogin", "password1": "Zx9!long-password", "password2": "Zx9!long-password"},
           "club_admin", ("other_judge",)),

@@ -10,6 +10,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 
 from club.models import Club
+from club.tests.craft import picture
 
 
 @pytest.mark.django_db
@@ -34,7 +35,7 @@ def test_the_header_shows_the_clubs_name_logo_and_accent_colour(cast, client, se
     settings.MEDIA_ROOT = tmp_path
     club = Club.objects.order_by("pk").first()
     club.accent_color = "#c62828"
-    club.logo = SimpleUploadedFile("logo.png", b"\x89PNG fake", content_type="image/png")
+    club.logo = SimpleUploadedFile("logo.png", picture("PNG", (64, 64)), content_type="image/png")
     club.save()
     html = client.get(reverse("player_list")).content.decode()
     assert 'style="--club-accent: #c62828"' in html

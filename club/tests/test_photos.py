@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from PIL import Image
 
-from club import photos
+from club import photos, pictures
 from club.models import Player
 
 
@@ -53,7 +53,7 @@ def test_nobody_else_may_change_a_players_photo(cast, client, who):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("upload,message", [
-    (SimpleUploadedFile("x.jpg", b"<svg onload=alert(1)>", content_type="image/jpeg"), "не читается как изображение"),
+    (SimpleUploadedFile("x.jpg", b"<svg onload=alert(1)>", content_type="image/jpeg"), "не читается как картинка"),
     ("gif", "только изображения JPEG, PNG и WebP"),
 ])
 def test_a_file_that_is_not_an_accepted_picture_is_refused_naming_the_field(cast, client, upload, message):
@@ -71,7 +71,7 @@ def test_a_file_that_is_not_an_accepted_picture_is_refused_naming_the_field(cast
 
 @pytest.mark.django_db
 def test_a_file_over_five_megabytes_is_refused(cast, client, monkeypatch):
-    monkeypatch.setattr(photos, "MAX_BYTES", 100)
+    monkeypatch.setattr(pictures, "MAX_BYTES", 100)
     fox = Player.objects.get(nickname="Лиса")
     client.force_login(cast.player)
     response = client.post(reverse("player_photo", args=[fox.pk]), {"photo": _picture()})

@@ -117,7 +117,7 @@ def test_the_create_page_shows_the_errors_and_saves_nothing(cast, client):
     url = reverse("player_create")
     for nickname in ["лиса", "", "Ж" * 200]:
         response = client.post(url, {"nickname": nickname, "joined": "2025-01-01"})
-        assert response.status_code == 200
+        assert response.status_code == 400
         assert response.context["form"].errors["nickname"]
         assert 'id="error_1_id_nickname"' in response.content.decode()
     assert Player.objects.filter(club=cast.club).count() == 1
