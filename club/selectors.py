@@ -14,6 +14,11 @@ def get_site_club() -> Club | None:
     return Club.objects.order_by("pk").first()
 
 
+def site_is_empty() -> bool:
+    """No user at all yet: the site's first run (/setup/) is open."""
+    return not get_user_model().objects.exists()
+
+
 def trusted_networks() -> list:
     """The venue addresses every club's admin trusts (Club.trusted_addresses), parsed; a stored line that no
     longer parses is skipped rather than failing a login."""

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from club import views, views_staff
 from club.forms import LoginForm
@@ -31,6 +31,7 @@ urlpatterns = [
     path("password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("", include("club.setup.urls")),  # /setup/ (the first run) and the club's settings
 ]
 
 # Uploaded photos in development; in production the web server serves MEDIA_ROOT.
