@@ -79,7 +79,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
-    "axes",
+    "club.apps_vendor.AxesConfig",  # axes, named in Russian in /admin/
     "csp",
     "corsheaders",
     "ninja",  # django-ninja's own templates and static files: the API docs page without a CDN
@@ -89,7 +89,7 @@ INSTALLED_APPS = [
     "api",
     "broadcast",
     "django_tasks",
-    "django_tasks_db",
+    "club.apps_vendor.TasksDatabaseConfig",  # django_tasks_db, named in Russian in /admin/
 ]
 
 MIDDLEWARE = [
