@@ -96,7 +96,7 @@ class ClubSettingsForm(ClubForm):
     CLUB_FIELD_NAMES = ("name", "city", "accent_color", "default_ruleset", "time_zone", "elo_start", "elo_k",
                         "judge_timer_autostart", "trusted_addresses")
 
-    logo_file = forms.FileField(label=_("Logo"), required=False, help_text=LOGO_HELP, widget=LOGO_WIDGET)
+    logo = forms.FileField(label=_("Logo"), required=False, help_text=LOGO_HELP, widget=LOGO_WIDGET)
     remove_logo = forms.BooleanField(label=_("Remove the logo"), required=False)
 
     class Meta:
@@ -107,7 +107,7 @@ class ClubSettingsForm(ClubForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.order_fields(["name", "city", "logo_file", "remove_logo", "accent_color", "default_ruleset",
+        self.order_fields(["name", "city", "logo", "remove_logo", "accent_color", "default_ruleset",
                            "time_zone", "elo_start", "elo_k", "judge_timer_autostart", "trusted_addresses"])
 
     def clean_trusted_addresses(self):

@@ -35,8 +35,9 @@ def _logo_content(upload) -> bytes:
     """The logo re-encoded by club.photos (checked: type, size, pixels; written anew as a JPEG)."""
     try:
         return photos._resized(upload)
-    except ServiceError as exc:
-        raise ServiceError(exc.message, field="logo") from exc
+    except ServiceError as exc:  # "Photo: the file is …" said of the logo
+        reason = exc.message.split(": ", 1)[-1]
+        raise ServiceError(_("Logo: %(reason)s") % {"reason": reason}, field="logo") from exc
 
 
 def _store_logo(club: Club, content: bytes) -> None:

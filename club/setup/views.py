@@ -70,7 +70,7 @@ def club_settings(request):
         data = form.cleaned_data
         try:
             services.club_settings_update(club=club, by=request.user, fields=form.club_values(),
-                                          logo=data["logo_file"] or None, remove_logo=data["remove_logo"])
+                                          logo=data["logo"] or None, remove_logo=data["remove_logo"])
         except ServiceError as exc:
             _refusal(form, exc)
         else:
