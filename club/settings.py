@@ -102,6 +102,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "club.middleware.ClubLocaleMiddleware",
+    "club.middleware_tz.ClubTimeZoneMiddleware",  # the club's time zone (Club.time_zone) for its pages
     "club.middleware.RejectNulMiddleware",
     "club.middleware.DatabaseBusyMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -113,3 +113,30 @@ def test_the_settings_page_is_in_russian(cast, client):
     html = client.get(reverse("club_settings")).content.decode()
     for words in ("Настройки клуба", "Часовой пояс", "Логотип", "Адреса площадки".lower()[:6]):
         assert words.lower() in html.lower()
+
+
+def test_the_clubs_pages_show_times_in_the_clubs_time_zone(cast, client, settings):
+    """The club's zone is activated for its pages: the same moment reads 15:00 in Moscow and 17:00 in
+    Yekaterinburg."""
+    import datetime
+
+    from django.template import Context, Template
+    from django.utils import timezone
+
+    from club.middleware_tz import ClubTimeZoneMiddleware
+
+    moment = datetime.datetime(2026, 10, 1, 12, 0, tzinfo=datetime.UTC)
+    seen = []
+
+    def page(request):
+        seen.append(Template("{{ moment|time:'H:i' }}").render(Context({"moment": moment})))
+        return None
+
+    middleware = ClubTimeZoneMiddleware(page)
+    request = type("Request", (), {"path": "/games/"})()
+    middleware(request)
+    client.force_login(cast.club_admin)
+    client.post(reverse("club_settings"), _data(cast.club, time_zone="Asia/Yekaterinburg"))
+    middleware(request)
+    assert seen == ["15:00", "17:00"]
+    assert timezone.get_current_timezone_name() == settings.TIME_ZONE  # deactivated after the page
