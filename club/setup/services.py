@@ -73,6 +73,8 @@ def first_run(*, username: str, email: str, password: str, club_fields: dict[str
     """The site's first administrator (a superuser and the club's admin) and the club, in one transaction, while
     the site has no user at all; afterwards SetupClosed. Returns (user, club)."""
     username = username.strip()
+    if not username:
+        raise ServiceError(_("Enter a login name."), field="username")
     user = get_user_model()(username=username, email=email.strip(), is_staff=True, is_superuser=True)
     try:
         validate_password(password, user)
@@ -90,14 +92,15 @@ def first_run(*, username: str, email: str, password: str, club_fields: dict[str
             time.sleep(0.05)
 
 
-def _first_run_write(user, club_fields: dict[str, Any], content: bytes | None):
-    user.pk, user._state.adding = None, True  # a fresh row on every attempt
+def _first_run_write(checked_user, club_fields: dict[str, Any], content: bytes | None):
     with transaction.atomic():
         _lock_first_run()
         if not selectors.site_is_empty():
             raise SetupClosed
         club = _checked_club(club_fields)
-        user.save()
+        user = get_user_model().objects.create(  # a new object on every attempt: a retry inserts afresh
+            username=checked_user.username, email=checked_user.email, password=checked_user.password,
+            is_staff=True, is_superuser=True)
         club.save()
         membership_set(club=club, by=user, user=user, role=Membership.Role.ADMIN)
         if content is not None:
