@@ -6,6 +6,7 @@ import zoneinfo
 from functools import cache
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.utils.translation import gettext_lazy as _
 
@@ -15,9 +16,20 @@ LOGO_WIDGET = forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,im
 LOGO_HELP = _("JPEG, PNG or WebP, at most 5 MB; it is cut to a square and shown in the header.")
 
 
+# The IANA database's places (Europe/Moscow, Asia/Yekaterinburg…); its old aliases (W-SU, Turkey, EST…) are left out.
+ZONE_AREAS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe", "Indian",
+              "Pacific")
+
+
 @cache
-def _time_zone_choices() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+def _places() -> tuple[str, ...]:
+    return tuple(sorted(name for name in zoneinfo.available_timezones() if name.split("/", 1)[0] in ZONE_AREAS))
+
+
+def _time_zone_choices(current: str = "") -> list[tuple[str, str]]:
+    """The places, and the club's own zone and the site's default even when they are an alias (such as UTC)."""
+    names = set(_places()) | {name for name in (current, settings.TIME_ZONE) if name}
+    return [(name, name) for name in sorted(names)]
 
 
 def _ruleset_queryset(club: Club | None):
@@ -44,6 +56,7 @@ class ClubForm(forms.ModelForm):
         club = self.instance if self.instance.pk else None
         if club is not None:
             self.fields["time_zone"].initial = club.time_zone
+            self.fields["time_zone"].choices = _time_zone_choices(club.time_zone)
         self.fields["accent_color"].widget = forms.TextInput(attrs={"type": "color"})
         rulesets = self.fields["default_ruleset"]
         rulesets.queryset, rulesets.empty_label, rulesets.required = _ruleset_queryset(club), None, True
