@@ -10,6 +10,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
 from django.db import connections
 from django.urls import reverse
 from PIL import Image
@@ -49,6 +50,14 @@ def test_the_empty_home_page_links_to_setup_in_words_not_the_administration(clie
 
 
 @pytest.mark.django_db
+def test_the_setup_page_speaks_russian(client):
+    html = client.get(reverse("first_run")).content.decode()
+    for words in ("Вы — администратор", "Электронная почта", "Пароль ещё раз", "Название клуба", "Логотип",
+                  "Регламент по умолчанию", "Часовой пояс", "Создать клуб"):
+        assert words in html
+
+
+@pytest.mark.django_db
 def test_setup_creates_the_superuser_and_the_club_logs_him_in_and_shows_the_next_steps(client, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     response = client.post(reverse("first_run"), _data(logo=_png()))
@@ -81,8 +90,10 @@ def test_once_a_user_exists_setup_answers_404_and_creates_nothing(client, cast):
 
 
 @pytest.mark.django_db
-def test_a_user_made_by_createsuperuser_closes_setup(client):
-    User.objects.create_superuser("root", "root@example.org", PASSWORD)
+def test_manage_py_createsuperuser_still_works_and_closes_setup(client, monkeypatch):
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", PASSWORD)
+    call_command("createsuperuser", interactive=False, username="root", email="root@example.org", verbosity=0)
+    assert User.objects.get().is_superuser
     assert client.get(reverse("first_run")).status_code == 404
     assert "first-run-link" not in client.get(reverse("home")).content.decode()
 
