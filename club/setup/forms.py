@@ -8,6 +8,7 @@ from functools import cache
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from club.models import Club, parse_trusted_networks
@@ -39,7 +40,8 @@ def _ruleset_queryset(club: Club | None):
     rulesets = model.objects.filter(is_preset=True)
     if club is not None and club.pk:
         rulesets = rulesets | model.objects.filter(club=club)
-    return rulesets.order_by("-is_preset", "name", "-version")
+    newest = model.objects.filter(slug=OuterRef("slug")).order_by("-version").values("version")[:1]
+    return rulesets.filter(version=Subquery(newest)).order_by("-is_preset", "name")  # each rule set's newest version
 
 
 class ClubForm(forms.ModelForm):

@@ -140,3 +140,17 @@ def test_the_clubs_pages_show_times_in_the_clubs_time_zone(cast, client, setting
     middleware(request)
     assert seen == ["15:00", "17:00"]
     assert timezone.get_current_timezone_name() == settings.TIME_ZONE  # deactivated after the page
+
+
+def test_the_rule_set_choice_offers_the_presets_and_the_newest_version_of_the_clubs_copies(cast, client):
+    from games.rulesets.services import ruleset_copy
+
+    model = Club._meta.get_field("default_ruleset").related_model
+    copy = ruleset_copy(club=cast.club, by=cast.club_admin, source=_rulesets()[0], name="Наши правила", slug="ours")
+    newer = model.objects.create(slug="ours", version=2, name="Наши правила", club=cast.club, params=copy.params)
+    theirs = ruleset_copy(club=cast.other_club, by=cast.other_judge.__class__.objects.create_superuser(
+        "root", "root@example.org", "x-Pass-2026"), source=_rulesets()[0], name="Чужие", slug="theirs")
+    client.force_login(cast.club_admin)
+    offered = set(client.get(reverse("club_settings")).context["form"].fields["default_ruleset"].queryset)
+    assert offered == set(_rulesets()) | {newer}
+    assert copy not in offered and theirs not in offered
