@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -63,6 +64,17 @@ def validate_trusted_networks(text: str) -> None:
     parse_trusted_networks(text)
 
 
+def validate_time_zone(name: str) -> None:
+    """A time zone of the IANA database (zoneinfo), such as Europe/Moscow."""
+    if name not in zoneinfo.available_timezones():
+        raise ValidationError(_("Time zone: “%(value)s” is not a time zone such as Europe/Moscow.")
+                              % {"value": (name or "")[:60]}, code="invalid")
+
+
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     city = models.CharField(_("city"), max_length=80, blank=True)
@@ -98,6 +110,10 @@ class Club(models.Model):
         _("accent colour"), max_length=7, default="#0d6efd",
         validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", _("Accent colour: write it as #RRGGBB, e.g. #c62828."))],
         help_text=_("The colour of the header's line, the chart and the initials, as #RRGGBB."))
+    # Dates and times on the club's pages are shown in this zone (club.middleware.ClubTimeZoneMiddleware).
+    time_zone = models.CharField(_("time zone"), max_length=64, default=default_time_zone,
+                                 validators=[validate_time_zone],
+                                 help_text=_("Dates and times on the club's pages are shown in this zone."))
 
     class Meta:
         verbose_name = _("club")

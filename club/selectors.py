@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
@@ -11,6 +14,25 @@ from club.models import Club, Player, PlayerClaim, nickname_key, parse_trusted_n
 def get_site_club() -> Club | None:
     """The club this site serves: the only one, or the first created when there are several."""
     return Club.objects.order_by("pk").first()
+
+
+# The club's time zone, kept in the cache so that a page does not ask the database for it (club.signals drops it
+# when a club is saved or deleted).
+TIME_ZONE_CACHE_KEY = "club:time-zone"
+
+
+def site_time_zone() -> str:
+    """The time zone of the club this site serves (Club.time_zone), the site's TIME_ZONE while it has none."""
+    name = cache.get(TIME_ZONE_CACHE_KEY)
+    if name is None:
+        name = Club.objects.order_by("pk").values_list("time_zone", flat=True).first() or settings.TIME_ZONE
+        cache.set(TIME_ZONE_CACHE_KEY, name, 24 * 3600)
+    return name
+
+
+def site_is_empty() -> bool:
+    """No user at all yet: the site's first run (/setup/) is open."""
+    return not get_user_model().objects.exists()
 
 
 def trusted_networks() -> list:

@@ -79,7 +79,7 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "simple_history",
-    "axes",
+    "club.apps_vendor.AxesConfig",  # axes, named in Russian in /admin/
     "csp",
     "corsheaders",
     "ninja",  # django-ninja's own templates and static files: the API docs page without a CDN
@@ -89,7 +89,7 @@ INSTALLED_APPS = [
     "api",
     "broadcast",
     "django_tasks",
-    "django_tasks_db",
+    "club.apps_vendor.TasksDatabaseConfig",  # django_tasks_db, named in Russian in /admin/
 ]
 
 MIDDLEWARE = [
@@ -104,6 +104,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "club.middleware.ClubLocaleMiddleware",
+    "club.middleware_tz.ClubTimeZoneMiddleware",  # the club's time zone (Club.time_zone) for its pages
     "club.middleware.RejectNulMiddleware",
     "club.middleware.DatabaseBusyMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -238,6 +239,8 @@ LARGE_REQUESTS = {
     "admin:club_player_change": "PHOTO_REQUEST_MAX_SIZE",
     "admin:club_club_add": "PHOTO_REQUEST_MAX_SIZE",  # the club's logo
     "admin:club_club_change": "PHOTO_REQUEST_MAX_SIZE",
+    "first_run": "PHOTO_REQUEST_MAX_SIZE",  # /setup/ takes the club's logo
+    "club_settings": "PHOTO_REQUEST_MAX_SIZE",
     "games:import": "IMPORT_REQUEST_MAX_SIZE",
     "api-v1:import_document": "IMPORT_REQUEST_MAX_SIZE",
 }

@@ -3,7 +3,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.urls import path, re_path
+from django.urls import include, path, re_path
 
 from club import views, views_claims, views_invitations, views_media, views_roster, views_staff
 from club.forms import LoginForm
@@ -38,6 +38,7 @@ urlpatterns = [
     path("password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("", include("club.setup.urls")),  # /setup/ (the first run) and the club's settings
 ]
 
 # Uploads (photos, the logo): served by the site itself (club/views_media.py) unless SERVE_MEDIA=0, or MEDIA_URL

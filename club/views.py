@@ -56,6 +56,7 @@ def home(request):
     players = selectors.player_search(club=club, active_only=True) if club else Player.objects.none()
     context = {
         "club": club,
+        "site_is_empty": club is None and selectors.site_is_empty(),
         "player_count": players.count(),
         # the apps above fill the page: the next events with their sign-up, the games, the ratings
         "home_extra_templates": plugin_templates(HOME_TEMPLATES),
@@ -185,6 +186,9 @@ def claim_decide(request, pk: int):
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
+    if selectors.get_site_club() is None:
+        # No club yet: nothing to sign up to. On an empty site the first login is the administrator's (/setup/).
+        return redirect("first_run" if selectors.site_is_empty() else "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

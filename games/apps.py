@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 from django.apps import apps as global_apps
 from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
 
 from games.rules.ruleset import PRESETS
 
@@ -27,6 +28,7 @@ def ensure_presets(sender, *, apps=None, using="default", **kwargs) -> None:  # 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+    verbose_name = _("Games")
 
     def ready(self) -> None:
         post_migrate.connect(ensure_presets, sender=self, dispatch_uid="games.ensure_presets")

@@ -269,6 +269,8 @@ class Day(models.Model):
     granted = models.JSONField(default=list, blank=True)  # seats the judge gave back the word the 3rd foul took
 
     class Meta:
+        verbose_name = _("day")
+        verbose_name_plural = _("days")
         ordering = ["game_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="day_index_unique"),
@@ -290,6 +292,8 @@ class Night(models.Model):
     sheriff_check = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("night")
+        verbose_name_plural = _("nights")
         ordering = ["game_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="night_index_unique"),
@@ -312,6 +316,8 @@ class Removal(models.Model):
     note = models.CharField(_("note"), max_length=300, blank=True)
 
     class Meta:
+        verbose_name = _("removal")
+        verbose_name_plural = _("removals")
         ordering = ["game_id", "order"]
 
     def __str__(self) -> str:
@@ -327,6 +333,8 @@ class RecordedColour(models.Model):
     target = models.PositiveSmallIntegerField()
 
     class Meta:
+        verbose_name = _("recorded colour")
+        verbose_name_plural = _("recorded colours")
         ordering = ["game_id", "order"]
 
     def __str__(self) -> str:
@@ -342,6 +350,8 @@ class JudgeExtra(models.Model):
     approved = models.BooleanField(_("approved by the head judge"), default=False)
 
     class Meta:
+        verbose_name = _("judge extra")
+        verbose_name_plural = _("judge extras")
         ordering = ["game_id", "order"]
 
     def __str__(self) -> str:
@@ -364,6 +374,8 @@ class Adjustment(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.JUDGE)
 
     class Meta:
+        verbose_name = _("adjustment")
+        verbose_name_plural = _("adjustments")
         ordering = ["game_id", "order"]
 
     def __str__(self) -> str:
@@ -387,6 +399,8 @@ class ScoreItem(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.AUTO)
 
     class Meta:
+        verbose_name = _("score item")
+        verbose_name_plural = _("score items")
         ordering = ["seat_id", "id"]
 
     def __str__(self) -> str:
@@ -411,6 +425,8 @@ class GameAction(models.Model):
     undone = models.BooleanField(default=False)
 
     class Meta:
+        verbose_name = _("game action")
+        verbose_name_plural = _("game actions")
         ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "action_id"], name="action_once_per_game"),
@@ -571,6 +587,8 @@ class SeatLock(models.Model):
     participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="locks")
 
     class Meta:
+        verbose_name = _("seat lock")
+        verbose_name_plural = _("seat locks")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "participant"], name="seat_lock_once_a_round"),
             models.UniqueConstraint(fields=["tournament", "round", "table", "seat"], name="seat_lock_unique_seat"),

@@ -1,10 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_save, pre_save
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ratings"
+    verbose_name = _("Ratings")
 
     def ready(self) -> None:
         from club import task_queue

@@ -88,7 +88,7 @@ def test_the_photo_page_takes_a_large_photo_but_not_more_than_its_limit(club_adm
     # 4 MB is over the forms' 2.5 MB: the photo page's own check answers (not a picture), not the size refusal
     body = _multipart({"photo": io.BytesIO(b"\0" * (4 * MB))})
     answer = client.generic("POST", url, body, content_type=MULTIPART_CONTENT)
-    assert answer.status_code == 400 and "не читается как изображение" in answer.content.decode()
+    assert answer.status_code == 400 and "Фото: файл не читается как картинка" in answer.content.decode()
     response, stream = _declared(client, url, settings.PHOTO_REQUEST_MAX_SIZE + 1)
     assert response.status_code == 413 and stream.taken == 0 and "5,2\xa0МБ" in response.content.decode()
     assert not Player.objects.get(pk=fox.pk).photo

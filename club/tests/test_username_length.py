@@ -9,6 +9,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from club.tests.factories import ClubFactory
+
 pytestmark = pytest.mark.django_db
 
 LONG = "u" * 300
@@ -30,6 +32,7 @@ def test_a_login_name_at_the_limit_still_counts_as_a_failed_login():
 
 
 def test_signup_refuses_a_login_name_over_the_limit():
+    ClubFactory()  # sign-up is for a club's site (an empty site leads to /setup/)
     response = Client().post(reverse("signup"), {"username": LONG, "password1": "Long-enough-2026",
                                                  "password2": "Long-enough-2026"})
     assert response.status_code == 400  # a refused form is a 4xx

@@ -28,6 +28,7 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].queryset = _rulesets_for(club)
+        self.fields["ruleset"].initial = club.default_ruleset_id  # the club's own rules unless chosen otherwise
         self.fields["head_judge"].queryset = get_user_model().objects.filter(
             memberships__club=club).distinct().order_by("username")
         self.fields["head_judge"].label_from_instance = person_name

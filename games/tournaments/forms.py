@@ -10,6 +10,15 @@ from django.utils.translation import pgettext_lazy
 from club.selectors import person_name
 from games.tournaments.services import MAX_ROUNDS
 
+# What «Команда» and «Родственники» do (games.tournaments.services: the seating keeps such pairs apart, and a
+# table's judge is exchanged when his team or relatives sit at his table).
+TEAM_HELP = _("Optional. Players with the same team name never sit at one table in the seating.")
+FAMILY_HELP = _("Optional. One word for a family, the same for each relative (e.g. Ивановы): relatives never sit "
+                "at one table in the seating.")
+JUDGE_TEAM_HELP = _("Optional. The judge never judges a table where players of this team sit.")
+JUDGE_FAMILY_HELP = _("Optional. The same word as his relatives' (e.g. Ивановы): he never judges a table where "
+                      "they sit.")
+
 
 def _confirm_field() -> forms.BooleanField:
     """The organiser's confirmation that a published seating changes (shown only once it is published)."""
@@ -20,8 +29,8 @@ def _confirm_field() -> forms.BooleanField:
 class ParticipantForm(forms.Form):
     player = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
     nickname = forms.CharField(label=_("or a new player's nickname"), max_length=60, required=False)
-    team = forms.CharField(label=_("Team"), max_length=120, required=False)
-    family = forms.CharField(label=_("Relatives"), max_length=120, required=False)
+    team = forms.CharField(label=_("Team"), max_length=120, required=False, help_text=TEAM_HELP)
+    family = forms.CharField(label=_("Relatives"), max_length=120, required=False, help_text=FAMILY_HELP)
     from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=MAX_ROUNDS, initial=1)
 
     def __init__(self, *args, tournament, **kwargs):
@@ -69,8 +78,8 @@ class LockForm(forms.Form):
 class JudgeForm(forms.Form):
     user = forms.ModelChoiceField(label=_("Judge"), queryset=None)
     table = forms.IntegerField(label=_("Table"), min_value=1, max_value=99)
-    team = forms.CharField(label=_("Team"), max_length=120, required=False)
-    family = forms.CharField(label=_("Relatives"), max_length=120, required=False)
+    team = forms.CharField(label=_("Team"), max_length=120, required=False, help_text=JUDGE_TEAM_HELP)
+    family = forms.CharField(label=_("Relatives"), max_length=120, required=False, help_text=JUDGE_FAMILY_HELP)
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
