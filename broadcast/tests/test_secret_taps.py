@@ -122,7 +122,7 @@ def test_a_hidden_rounds_game_answers_the_same_to_the_public_whatever_the_judge_
     clock = {"now": 1_800_000_000.0}
     monkeypatch.setattr(time, "time", lambda: clock["now"])
     Game.objects.filter(pk=cast.game.pk).update(results_hidden=True)
-    seat_everyone(cast.game, cast.players, ROLES)
+    seat_everyone(cast.game, cast.players, CITIZEN_OUT)
     judge = Client()
     judge.force_login(cast.judge)
     spectator = Spectator(cast, token_for(cast))
