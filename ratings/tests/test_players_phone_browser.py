@@ -28,10 +28,7 @@ COLUMNS = """() => {
 
 
 @pytest.fixture
-def listed(db):
-    from club.models import Club
-
-    club = Club.objects.create(name="Полночь")
+def listed(club):
     for nick in NICKS:
         Player.objects.create(club=club, nickname=nick, city="Санкт-Петербург")
     start = dt.date(2026, 3, 2)
