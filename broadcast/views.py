@@ -42,7 +42,7 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _board(tok: OverlayToken, table: int) -> tuple[str, str, int]:
+def board_answer(tok: OverlayToken, table: int) -> tuple[str, str, int]:
     """(HTML, ETag, Last-Modified) of the board at `table` for the token's kind.
 
     The ETag is the hash of the board's HTML and Last-Modified the time that HTML was first given (club.stamps), so
@@ -73,7 +73,7 @@ def _stamped(response: HttpResponse, etag: str, last_modified: int) -> HttpRespo
 @require_GET
 def table(request, overlay: str, table: int):
     tok = _token(overlay)
-    html, etag, _last_modified = _board(tok, table)
+    html, etag, _last_modified = board_answer(tok, table)
     response = render(request, TABLE, {"board": html, "tok": tok, "table": table, "poll_ms": POLL_MS,
                                        "state_url": reverse("broadcast:table_state", args=[overlay, table]),
                                        "etag": etag})
@@ -85,7 +85,7 @@ def table_state(request, overlay: str, table: int):
     """The board fragment for overlay.js; 304 while the board shows the same (two indexed queries and one cache
     read when the game has not moved)."""
     tok = _token(overlay)
-    html, etag, last_modified = _board(tok, table)
+    html, etag, last_modified = board_answer(tok, table)
     if not_modified(request, etag, last_modified):
         return _stamped(HttpResponseNotModified(), etag, last_modified)
     return _stamped(HttpResponse(html), etag, last_modified)
