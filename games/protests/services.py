@@ -575,8 +575,7 @@ def mail_protest_filed(protest_id: int) -> int:
 @task()
 def mail_protest_decision(protest_id: int) -> int:
     """The worker's task: `notify_decision` (the club's language)."""
-    protest = (Protest.objects.select_related("game__judge", "game__tournament", "game__evening", "filed_by",
-                                              "player__user", "decided_by")
+    protest = (Protest.objects.select_related("game__judge", "filed_by", "player__user", "decided_by")
                .filter(pk=protest_id).first())
     if protest is None:
         return 0
@@ -607,11 +606,10 @@ def notify_decision(protest: Protest) -> int:
                   if u is not None and u.email}
     if not recipients:
         return 0
-    subject = _("Protest #%(id)s, %(game)s: %(status)s") % {"id": protest.pk, "game": game.listed_name,
-                                                             "status": protest.get_status_display()}
+    words = {"id": protest.pk, "game": game.listed_name, "status": protest.get_status_display()}
+    subject = _("Protest #%(id)s, %(game)s: %(status)s") % words
     body = _("The protest against %(game)s was decided: %(status)s.\n\n%(explanation)s\n\nDecided by %(by)s at "
-             "%(at)s. The decision is final.") % {
-        "game": game.listed_name, "status": protest.get_status_display(), "explanation": protest.explanation,
+             "%(at)s. The decision is final.") % {**words, "explanation": protest.explanation,
         "by": protest.decided_by.get_username() if protest.decided_by else "",
         "at": format_club_time(protest.decided_at) if protest.decided_at else ""}
     return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, sorted(recipients))
