@@ -5,8 +5,9 @@ club.middleware, a method not allowed, a URL that is no operation).
 
 The limit is a fixed window counted in the site's cache (club.throttle): a cache that is down lets the request
 through (club.cache.ResilientRedisCache answers a miss), never a 500. The ETag is the hash of the answer's body for
-its reader (`Vary: Authorization, Cookie`), so it changes whenever anything in the answer does; Last-Modified is when
-the server first gave that body, remembered in the cache under the ETag.
+its reader (`Vary: Authorization, Cookie`), so it changes whenever anything in the answer does and only then (a
+secret tap of a game in play changes nothing a spectator reads); Last-Modified is when the server first gave that
+body, remembered in the cache under the ETag (club.stamps).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponseNotModified, JsonResponse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.http import http_date
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import throttle
 from club.axes_handler import client_ip
+from club.stamps import body_etag, first_seen, not_modified
 
 PREFIX = "/api/"
 # A polled answer whose inputs are stamped (api.selectors.game_stamp) remembers its ETag under the stamp and the
@@ -40,27 +42,6 @@ STATUS_DETAIL = {
     405: gettext_lazy("This method is not allowed here; allowed: %(allowed)s."),
 }
 REPLACED_HEADERS = {"content-type", "content-length"}  # those of the old body; the others (Allow, Retry-After…) stay
-
-
-def _etag(body: bytes) -> str:
-    return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-
-
-def _first_seen(etag: str) -> int:
-    key = "api:etag:" + etag.strip('"')
-    now = int(time.time())
-    if cache.add(key, now, settings.API_ETAG_MEMORY_SECONDS):
-        return now
-    seen = cache.get(key)
-    return seen if isinstance(seen, int) else now
-
-
-def _not_modified(request, etag: str, last_modified: int) -> bool:
-    if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
-    if if_none_match:
-        return etag in parse_etags(if_none_match) or if_none_match.strip() == "*"
-    since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE", ""))
-    return since is not None and last_modified <= since
 
 
 def _reader(request) -> str:
@@ -80,7 +61,7 @@ def known_poll(request, stamp: str | None):
     if not (isinstance(known, tuple) and len(known) == 2):
         return None
     etag, last_modified = known
-    if not _not_modified(request, etag, last_modified):
+    if not not_modified(request, etag, last_modified):
         return None
     response = HttpResponseNotModified()
     response["ETag"], response["Last-Modified"] = etag, http_date(last_modified)
@@ -129,18 +110,18 @@ class ApiMiddleware:
         return None
 
     def _conditional(self, request, response):
-        etag = _etag(response.content)
-        last_modified = _first_seen(etag)
+        etag = body_etag(response.content)
+        last_modified = first_seen(etag, scope="api")
         stamp_key = getattr(request, "api_stamp_key", None)
         if stamp_key:
             cache.set(stamp_key, (etag, last_modified), STAMP_SECONDS)
         patch_vary_headers(response, ("Authorization", "Cookie"))
-        if _not_modified(request, etag, last_modified):
-            not_modified = HttpResponseNotModified()
+        if not_modified(request, etag, last_modified):
+            unchanged = HttpResponseNotModified()
             for header in ("Vary", "Cache-Control"):
                 if header in response:
-                    not_modified[header] = response[header]
-            response = not_modified
+                    unchanged[header] = response[header]
+            response = unchanged
         response["ETag"] = etag
         response["Last-Modified"] = http_date(last_modified)
         return response

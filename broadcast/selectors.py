@@ -58,13 +58,14 @@ def table_head(tok: OverlayToken, table: int) -> tuple[int, int, bool] | None:
     return pk, version, hidden
 
 
-def board_etag(tok: OverlayToken, head: tuple[int, int, bool] | None, language: str) -> str:
-    """The board's ETag: the token's kind, the game and its version (bumped by every write), the hidden flag and
-    the language of the words."""
+def board_key(tok: OverlayToken, head: tuple[int, int, bool] | None, table: int, language: str) -> str:
+    """The cache key of the rendered board: the token's kind, the table, the game and its version (bumped by every
+    write), the hidden flag and the language. Internal only: a version moves on secret taps too, so nothing a
+    client sees is made from it (the board's ETag is the hash of its HTML, broadcast.views)."""
     if head is None:
-        return f'"{tok.kind}-none-{language}"'
+        return f"broadcast:board:{tok.kind}:{table}:none:{language}"
     pk, version, hidden = head
-    return f'"{tok.kind}-{pk}.{version}{"h" if hidden else ""}-{language}"'
+    return f"broadcast:board:{tok.kind}:{table}:{pk}.{version}{'h' if hidden else ''}:{language}"
 
 
 @dataclass

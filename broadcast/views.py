@@ -10,6 +10,7 @@ from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import http_date
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -19,10 +20,11 @@ from broadcast.models import OverlayToken
 from broadcast.permissions import can_manage_overlays
 from broadcast.services import token_create, token_revoke
 from club.services import ServiceError
+from club.stamps import body_etag, first_seen, not_modified
 from games.models import ClubEvening, Tournament
 
 TABLE = "broadcast/table.html"
-FRAGMENT_TTL = 120  # seconds a rendered board is kept for the other overlays of the same game version
+FRAGMENT_TTL = 120  # seconds a rendered board (and its ETag) is kept for the polls of the same game version
 POLL_MS = 250  # docs/broadcast.md: a tap shows within the poll interval plus one request (under 1 s)
 
 
@@ -40,38 +42,53 @@ def _no_store(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def board_answer(tok: OverlayToken, table: int) -> tuple[str, str, int]:
+    """(HTML, ETag, Last-Modified) of the board at `table` for the token's kind.
+
+    The ETag is the hash of the board's HTML and Last-Modified the time that HTML was first given (club.stamps), so
+    both stay put while nothing shown changes: a secret tap (a night's check) moves the game's version but not the
+    public board. The board is rendered once per kind, game version and language and kept with its ETag under that
+    key, so an unchanged poll reads the token, the table's game rows and one small cache entry; the key carries the
+    version, so an entry is never stale. The fragment is shared by every overlay of the same token kind: one render
+    per change, not one per viewer."""
+    head = selectors.table_head(tok, table)
+    key = selectors.board_key(tok, head, table, get_language())
+    stamp = cache.get(key)
+    html = cache.get(key + ":html") if stamp is not None else None
+    if stamp is None or html is None:
+        html = render_to_string(f"{TABLE}#board", {"b": selectors.table_board(tok, head), "tok": tok,
+                                                   "table": table})  # no request: nothing personal in it
+        etag = body_etag(html.encode())
+        stamp = (etag, first_seen(etag, scope="broadcast"))
+        cache.set_many({key: stamp, key + ":html": html}, FRAGMENT_TTL)
+    return html, *stamp
+
+
+def _stamped(response: HttpResponse, etag: str, last_modified: int) -> HttpResponse:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified)
+    return _no_store(response)
+
+
 @require_GET
 def table(request, overlay: str, table: int):
     tok = _token(overlay)
-    head = selectors.table_head(tok, table)
-    board = selectors.table_board(tok, head)
-    response = render(request, TABLE, {"b": board, "tok": tok, "table": table, "poll_ms": POLL_MS,
+    html, etag, _last_modified = board_answer(tok, table)
+    response = render(request, TABLE, {"board": html, "tok": tok, "table": table, "poll_ms": POLL_MS,
                                        "state_url": reverse("broadcast:table_state", args=[overlay, table]),
-                                       "etag": selectors.board_etag(tok, head, get_language())})
+                                       "etag": etag})
     return _no_store(response)
 
 
 @require_GET
 def table_state(request, overlay: str, table: int):
-    """The board fragment for overlay.js; 304 when the game's version has not moved (two indexed queries)."""
+    """The board fragment for overlay.js; 304 while the board shows the same (two indexed queries and one cache
+    read when the game has not moved)."""
     tok = _token(overlay)
-    head = selectors.table_head(tok, table)
-    etag = selectors.board_etag(tok, head, get_language())
-    if etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponseNotModified()
-        response["ETag"] = etag
-        return _no_store(response)
-    # The fragment is shared by every overlay of the same token kind and game version: one render per change, not
-    # one per viewer. The key carries the version (bumped by every write), so an entry is never stale.
-    key = f"broadcast:board:{table}:{etag}"
-    html = cache.get(key)
-    if html is None:
-        html = render_to_string(f"{TABLE}#board", {"b": selectors.table_board(tok, head), "tok": tok,
-                                                   "table": table})  # no request: nothing personal in it
-        cache.set(key, html, FRAGMENT_TTL)
-    response = HttpResponse(html)
-    response["ETag"] = etag
-    return _no_store(response)
+    html, etag, last_modified = board_answer(tok, table)
+    if not_modified(request, etag, last_modified):
+        return _stamped(HttpResponseNotModified(), etag, last_modified)
+    return _stamped(HttpResponse(html), etag, last_modified)
 
 
 @require_GET

@@ -182,6 +182,20 @@ class Game(models.Model):
         return f"{where} — {_('game')} {self.number}"
 
     @property
+    def listed_name(self) -> str:
+        """The game named with its event and table, as a list of protests names it: «Кубок — стол 2, игра 36»,
+        «Вечер пятницы — стол 1, игра 1» (without a table: «Кубок — игра 36»)."""
+        if self.tournament_id:
+            event = self.tournament.name
+        elif self.evening_id:
+            event = str(self.evening)
+        else:
+            return str(self)
+        if self.table:
+            return f"{event} — {_('table %(table)s, game %(number)s') % {'table': self.table, 'number': self.number}}"
+        return f"{event} — {_('game')} {self.number}"
+
+    @property
     def judge_display(self) -> str:
         """The table judge as pages, sheets and exports name him: his player nickname in the game's club, else his
         full name, else the name written on the protocol; never the login (a login-only account shows nothing)."""
@@ -480,7 +494,7 @@ class Protest(models.Model):
         ordering = ["-filed_at"]
 
     def __str__(self) -> str:
-        return f"{_('Protest')} #{self.pk} — {self.game}"
+        return f"{_('Protest')} #{self.pk} — {self.game.listed_name}"
 
     def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
         # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never

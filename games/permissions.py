@@ -10,7 +10,7 @@ from club.models import Club
 from club.permissions import is_club_admin, is_head_judge, is_judge, player_of
 from club.selectors import get_site_club
 from games.models import Game, Tournament
-from games.visibility import can_see_hidden
+from games.visibility import can_see_hidden, can_see_hidden_in
 
 
 def is_game_head_judge(user, game: Game) -> bool:
@@ -48,9 +48,16 @@ def can_see_secrets(user, game: Game) -> bool:
 
 
 def can_export_tournament(user, tournament: Tournament) -> bool:
-    """The whole tournament's protocols (roles and checks included) go to everyone only once no game is in play."""
+    """The whole tournament's protocols (roles and checks included) go to everyone only once no game is in play.
+
+    A hidden round's games are left out of the public export (games.visibility), so whether they are still played
+    does not decide it either: the export's link appearing would tell the moment the hidden round ended."""
+    if is_club_admin(user, tournament.club):
+        return True
     in_play = tournament.games.exclude(status__in=[Game.Status.FINISHED, Game.Status.SIGNED, Game.Status.ANNULLED])
-    return is_club_admin(user, tournament.club) or not in_play.exists()
+    if not can_see_hidden_in(user, tournament):
+        in_play = in_play.filter(results_hidden=False)
+    return not in_play.exists()
 
 
 def can_start_game(user, club) -> bool:

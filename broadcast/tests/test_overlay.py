@@ -259,3 +259,13 @@ def test_the_lower_thirds_show_the_result_the_standings_and_a_players_card(cast)
     Game.objects.filter(pk=game.pk).update(results_hidden=True)
     body = Client().get(reverse("broadcast:result", args=[tok.token, 1])).content.decode()
     assert "Победа красных" not in body
+
+
+def test_the_board_says_who_nominated_whom(cast):
+    seat_everyone(cast.game, cast.players, ROLES)
+    play(cast.game, cast.judge, [("start", {}), ("speech", {}), ("nominate", {"by": 1, "nominee": 5}),
+                                 ("speech", {}), ("nominate", {"by": 2, "nominee": 4})])
+    body = Client().get(reverse("broadcast:table_state", args=[token_for(cast).token, 1])).content.decode()
+    strip = re.sub(r"\s+", " ", body[body.index('data-testid="ov-nominations"'):])
+    assert "№1 → №5" in strip and "№2 → №4" in strip
+    assert strip.index("№1 → №5") < strip.index("№2 → №4")  # in the order they were made

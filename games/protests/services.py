@@ -585,15 +585,15 @@ def mail_protest_decision(protest_id: int) -> int:
 
 def notify_filed(protest: Protest) -> int:
     """E-mail the reviewers that a protest awaits their decision (sent after the filing's commit)."""
-    game = Game.objects.select_related("club", "tournament", "judge").get(pk=protest.game_id)
+    game = Game.objects.select_related("club", "tournament", "evening", "judge").get(pk=protest.game_id)
     recipients = sorted({u.email for u in protest_reviewers(game) if u.email})
     if not recipients:
         return 0
 
-    subject = _("Protest #%(id)s filed: %(game)s") % {"id": protest.pk, "game": game}
+    subject = _("Protest #%(id)s filed: %(game)s") % {"id": protest.pk, "game": game.listed_name}
     body = _("A protest against %(game)s awaits your decision.\n\nFiled by %(player)s (seat %(seat)s) at "
              "%(at)s.\nCategory: %(category)s.\n\n%(text)s\n\nReview it: %(url)s") % {
-        "game": game, "player": protest.player or "", "seat": protest.seat,
+        "game": game.listed_name, "player": protest.player or "", "seat": protest.seat,
         "at": format_club_time(protest.filed_at), "category": protest.get_category_display(),
         "text": protest.text, "url": reverse("games:protest_detail", args=[protest.pk])}
     return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
@@ -606,10 +606,10 @@ def notify_decision(protest: Protest) -> int:
                   if u is not None and u.email}
     if not recipients:
         return 0
-    subject = _("Protest #%(id)s: %(status)s") % {"id": protest.pk, "status": protest.get_status_display()}
+    words = {"id": protest.pk, "game": game.listed_name, "status": protest.get_status_display()}
+    subject = _("Protest #%(id)s, %(game)s: %(status)s") % words
     body = _("The protest against %(game)s was decided: %(status)s.\n\n%(explanation)s\n\nDecided by %(by)s at "
-             "%(at)s. The decision is final.") % {
-        "game": game, "status": protest.get_status_display(), "explanation": protest.explanation,
+             "%(at)s. The decision is final.") % {**words, "explanation": protest.explanation,
         "by": protest.decided_by.get_username() if protest.decided_by else "",
         "at": format_club_time(protest.decided_at) if protest.decided_at else ""}
     return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, sorted(recipients))

@@ -517,7 +517,8 @@ def protests_of_user(user) -> QuerySet:
     if not getattr(user, "is_authenticated", False):
         return Protest.objects.none()
     return (Protest.objects.filter(Q(filed_by=user) | Q(player__user=user) | Q(game__judge=user))
-            .select_related("game__tournament", "game__club", "player", "decided_by").order_by("-filed_at", "-pk")
+            .select_related("game__tournament", "game__evening", "game__club", "player", "decided_by")
+            .order_by("-filed_at", "-pk")
             .distinct())
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.models import ClubEvening, Game, Tournament
 from games.protocol.selectors import with_protest_flag
+from games.visibility import visible_games
 
 
 def upcoming_events(club, *, limit: int = 5, today: dt.date | None = None) -> list[ClubEvening | Tournament]:
@@ -40,11 +41,13 @@ def playing_now(club, limit: int = 10) -> QuerySet[Game] | list:
             .select_related("tournament", "evening").order_by("table", "id")[:limit])
 
 
-def latest_results(club, limit: int = 10) -> QuerySet[Game] | list:
+def latest_results(club, user, limit: int = 10) -> QuerySet[Game] | list:
     """Finished games, the last ended first, with their event (named on the page: «Кубок — стол 2, игра 36») and
-    the under-protest flag; a game of a hidden round is listed with its result hidden."""
+    the under-protest flag. A game of a hidden round is listed only to the club's judge staff (games.visibility, as
+    the API's lists): listed for anyone, it would tell when and in which order the hidden games end."""
     if club is None:
         return []
-    games = Game.objects.filter(club=club, status__in=[Game.Status.FINISHED, Game.Status.SIGNED])
+    games = visible_games(Game.objects.filter(club=club, status__in=[Game.Status.FINISHED, Game.Status.SIGNED]),
+                          user, club)
     return (with_protest_flag(games).select_related("tournament", "evening")
             .order_by("-date", "-ended_at", "-id")[:limit])

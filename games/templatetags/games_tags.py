@@ -30,8 +30,9 @@ def club_time(value):
 @register.inclusion_tag("games/_game_list.html")
 def latest_games(limit: int = 10):
     club = get_site_club()
-    # Drafts are a judge's table being set up: not a game anyone played yet, so not on the public list.
-    games = (with_protest_flag(Game.objects.filter(club=club).exclude(status=Game.Status.DRAFT))
+    # Drafts are a judge's table being set up: not a game anyone played yet, so not on the public list; a hidden
+    # round's games stay off it until the round is shown (games.visibility).
+    games = (with_protest_flag(Game.objects.filter(club=club, results_hidden=False).exclude(status=Game.Status.DRAFT))
              .select_related("tournament", "evening")
              .order_by("-date", "-id")[:limit] if club else [])
     return {"games": games}

@@ -36,9 +36,10 @@ def playing_now(limit: int = 10):
     return {"games": selectors_home.playing_now(get_site_club(), limit)}
 
 
-@register.inclusion_tag("games/_latest_results.html")
-def latest_results(limit: int = 10):
-    return {"games": selectors_home.latest_results(get_site_club(), limit)}
+@register.inclusion_tag("games/_latest_results.html", takes_context=True)
+def latest_results(context, limit: int = 10):
+    request = context.get("request")
+    return {"games": selectors_home.latest_results(get_site_club(), getattr(request, "user", None), limit)}
 
 
 @register.inclusion_tag("games/signups/_event_signup.html", takes_context=True)

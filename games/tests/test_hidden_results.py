@@ -13,9 +13,12 @@ from decimal import Decimal
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from club.tests.factories import PlayerFactory
+from club.models import Membership
+from club.tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 from games.models import Game, JudgeExtra, Seat
 from games.protocol.services.imports import write_protocol
 from games.protocol.services.scoring import score_games
@@ -202,3 +205,53 @@ def test_only_the_organiser_hides_and_reveals(client, played):
     client.force_login(cast.head_judge)
     assert client.post(reverse("games:schedule_action", args=[t.pk, "reveal"])).status_code == 302
     assert not t.games.filter(results_hidden=True).exists()
+
+
+# What differs between two renders of one page for one visitor: the masked CSRF token, the CSP nonce.
+PER_REQUEST = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": "|nonce="|csrf-token" content=")[^"]*')
+
+
+def test_while_a_hidden_round_is_played_no_public_list_tells_when_or_in_which_order_its_games_end(played):
+    """The home page (and every other list of games) polled while the hidden round is played: for anonymous, a
+    player of the club, a player of the hidden games and a judge of another club, each page reads the same after
+    every hidden game's end as before the round began, and names none of its games."""
+    cast = played
+    t = cast.tournament
+    hidden = list(t.games.filter(round__gte=HIDE_FROM).order_by("round", "table"))
+    results = dict(Game.objects.filter(pk__in=[g.pk for g in hidden]).values_list("pk", "result"))
+    Game.objects.filter(pk__in=results).update(status=Game.Status.IN_PROGRESS, result="", ended_at=None)
+    neighbour = MembershipFactory(club=ClubFactory(name="Соседи"), user=UserFactory(username="neighbour_judge"),
+                                  role=Membership.Role.JUDGE).user
+    bystander = UserFactory(username="bystander")
+    PlayerFactory(club=cast.club, nickname="Зритель", user=bystander)
+    readers = {"anonymous": Client()}
+    for who, user in (("a player of the club", bystander), ("a player of the hidden games", cast.player),
+                      ("a judge of another club", neighbour)):
+        readers[who] = Client()
+        readers[who].force_login(user)
+    seated = Seat.objects.filter(game=hidden[0]).values_list("player_id", flat=True).first()
+    lists = ["/", "/games/", reverse("games:tournament_detail", args=[t.pk]), reverse("player_detail", args=[seated]),
+             reverse("ratings:tournament_standings", args=[t.pk]), reverse("ratings:club_rating")]
+    # the published seating names the hidden round's tables (the players must find them), the same all along
+    schedule = reverse("games:tournament_schedule", args=[t.pk])
+    links = [re.compile(rf'href="/games/{g.pk}/(live/)?"') for g in hidden]
+
+    def pages() -> dict[tuple[str, str], str]:
+        seen = {}
+        for who, client in readers.items():
+            for url in [*lists, schedule]:
+                response = client.get(url)
+                assert response.status_code == 200, (who, url)
+                seen[who, url] = PER_REQUEST.sub(r"\1…", response.content.decode())
+        return seen
+
+    before = pages()
+    for game in hidden:
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, result=results[game.pk],
+                                               ended_at=timezone.now())
+        after = pages()
+        for (who, url), body in after.items():
+            if url != schedule:
+                assert not any(link.search(body) for link in links), f"{url} lists a hidden game to {who}"
+                assert "скрыто до награждения" not in body, f"{url} lists a hidden game to {who}"
+            assert body == before[who, url], f"{url} changed for {who} when game {game.number} ended"

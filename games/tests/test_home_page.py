@@ -40,12 +40,16 @@ def test_a_game_in_play_is_shown_with_its_spectator_link_unless_its_round_is_hid
     assert f'href="/games/{shown.pk}/live/"' in html and f"/games/{hidden.pk}/live/" not in html
 
 
-def test_a_hidden_result_is_not_shown_on_the_home_page(db):
+def test_a_hidden_rounds_game_is_not_listed_on_the_home_page_until_the_round_is_shown(db):
     cast = build_cast()
-    _game(cast, 7, status=Game.Status.FINISHED, result="red", hidden=True)
+    game = _game(cast, 7, status=Game.Status.FINISHED, result="red", hidden=True)
     html = Client().get("/").content.decode()
-    assert 'data-testid="result-hidden"' in html
+    # listed, even with its result hidden, it would tell when and in which order the hidden games end
+    assert 'data-testid="result-hidden"' not in html and f'href="/games/{game.pk}/"' not in html
     assert "Победа красных" not in html and "result-red" not in html
+    Game.objects.filter(pk=game.pk).update(results_hidden=False)  # the round is shown
+    html = Client().get("/").content.decode()
+    assert f'href="/games/{game.pk}/"' in html and "result-red" in html
 
 
 def test_what_is_on_lists_the_coming_events_without_a_sign_up_with_date_time_and_place(db):

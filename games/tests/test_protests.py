@@ -602,7 +602,7 @@ def test_filing_mails_the_tournament_head_judge_after_the_commit(cast, django_ca
         callback()
     [message] = mail.outbox
     assert message.to == ["head_judge@example.org"]
-    assert f"{protest.pk}:" in message.subject and str(cast.game) in message.subject
+    assert f"{protest.pk}:" in message.subject and cast.game.listed_name in message.subject
     assert reverse("games:protest_detail", args=[protest.pk]) in message.body and protest.text in message.body
 
 

@@ -46,14 +46,16 @@ from games.tournaments.selectors import (
 from games.tournaments.selectors_evenings import evening_tables, next_tables, recent_evenings
 from games.tournaments.selectors_roster import earlier_events, roster_preview
 from games.tournaments.services import can_manage_schedule
-from games.visibility import can_see_hidden_in
+from games.visibility import can_see_hidden_in, visible_games
 
 
 def tournament_list(request):
     club = get_site_club()
     tournaments = Tournament.objects.filter(club=club).select_related("ruleset") if club else []
-    recent = (with_protest_flag(Game.objects.filter(club=club)).select_related("tournament", "evening")
-              .order_by("-date", "-id")[:20] if club else [])
+    # a hidden round's games only for the club's judge staff (games.visibility): listed, they would tell when
+    # and in which order they end
+    recent = (with_protest_flag(visible_games(Game.objects.filter(club=club), request.user, club))
+              .select_related("tournament", "evening").order_by("-date", "-id")[:20] if club else [])
     return render(request, "games/tournament_list.html", {
         "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
         "can_import": site_club_admin(request.user)[1],
@@ -63,6 +65,8 @@ def tournament_list(request):
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
     games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
+    if not can_see_hidden_in(request.user, tournament):  # a hidden round's games: off the list until it is shown
+        games = games.filter(results_hidden=False)
     return render(request, "games/tournament_detail.html", {
         "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
         "can_start": can_start_game(request.user, tournament.club),
