@@ -317,6 +317,7 @@ API_ETAG_MEMORY_SECONDS = env_int("API_ETAG_MEMORY_SECONDS", 7 * 24 * 3600)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # a monitor on the machine asks gunicorn directly (club/views_health.py)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True

@@ -3,7 +3,7 @@ from django.conf.urls.static import static
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from club import views, views_staff
+from club import views, views_health, views_staff
 from club.forms import LoginForm
 
 urlpatterns = [
@@ -31,6 +31,7 @@ urlpatterns = [
     path("password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("health/", views_health.health, name="health"),
 ]
 
 # Uploaded photos in development; in production the web server serves MEDIA_ROOT.
