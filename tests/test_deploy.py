@@ -1,0 +1,271 @@
+"""The deployment kit in deploy/ (deploy/README.md), checked with the tools that will read it:
+
+- the systemd units pass `systemd-analyze verify` once rendered with this checkout's paths (the executables must
+  exist), and a typo in a unit fails the check (verify only warns, so any word it prints is a failure);
+- `caddy validate` takes deploy/Caddyfile and `nginx -t` deploy/nginx.conf (inside a main config of the test's
+  own, with a certificate made for it), and a typo fails each;
+- the env file template names every setting club/settings.py reads from the environment;
+- the units' commands, run as this test's own processes with the env file's settings (a SQLite database and the
+  folders in a temporary directory): the migrate unit's migrate and collectstatic, the worker, gunicorn with
+  deploy/gunicorn.conf.py answering /health/ with the worker counted, the backup unit's backup and its clean-up.
+
+Debian's packages: systemd (systemd-analyze), caddy and nginx (`./dev.sh test` installs the last two); a test whose
+tool is missing is skipped with the reason. No database of the run is used: the SQLite run runs it (conftest.py).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import secrets
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_production import CLEARED, _free_port
+
+BASE_DIR = Path(__file__).resolve().parents[1]
+DEPLOY = BASE_DIR / "deploy"
+UNITS = ["mafclub-migrate.service", "mafclub-web.service", "mafclub-worker.service", "mafclub-backup.service",
+         "mafclub-backup.timer"]
+SYSTEMD_ANALYZE = "/usr/bin/systemd-analyze"
+DOMAIN = "club.example.org"
+
+
+def _tool(path_or_name: str, package: str) -> str:
+    found = shutil.which(path_or_name)
+    if not found:
+        pytest.skip(f"{path_or_name} is missing: install Debian's {package} (apt-get install {package})")
+    return found
+
+
+def _render(text: str, tmp: Path) -> str:
+    """deploy/'s paths as this test runs them: the checkout and its virtual environment, folders in `tmp`."""
+    return (text.replace("/srv/mafclub/.venv/bin/", f"{Path(sys.executable).parent}/")
+            .replace("/srv/mafclub", str(BASE_DIR))
+            .replace("/etc/mafclub/mafclub.env", str(tmp / "mafclub.env"))
+            .replace("/var/lib/mafclub", str(tmp / "data"))
+            .replace("/var/backups/mafclub", str(tmp / "backups")))
+
+
+def _rendered_units(tmp: Path, change: dict[str, tuple[str, str]] | None = None) -> Path:
+    folder = tmp / "units"
+    folder.mkdir(exist_ok=True)
+    for name in UNITS:
+        text = _render((DEPLOY / name).read_text(), tmp)
+        if change and name in change:
+            old, new = change[name]
+            assert old in text, (name, old)
+            text = text.replace(old, new)
+        (folder / name).write_text(text)
+    (tmp / "mafclub.env").write_text(_render((DEPLOY / "mafclub.env.example").read_text(), tmp))
+    return folder
+
+
+def _verify(folder: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([_tool(SYSTEMD_ANALYZE, "systemd"), "verify", "--man=no",
+                           *[str(folder / name) for name in UNITS]], capture_output=True, text=True, timeout=60)
+
+
+def test_the_systemd_units_pass_systemd_analyze_verify(tmp_path):
+    done = _verify(_rendered_units(tmp_path))
+    # verify exits 0 on an unknown key or a bad value and only prints a warning: any word it prints is a fault
+    assert done.returncode == 0 and not (done.stdout + done.stderr).strip(), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("unit", "old", "new"), [
+    ("mafclub-worker.service", "Restart=always", "Restart=alwyas"),
+    ("mafclub-web.service", "NoNewPrivileges=yes", "NoNewPrivilege=yes"),
+    ("mafclub-web.service", "/gunicorn --config", "/gunicorm --config"),
+    ("mafclub-backup.timer", "OnCalendar=*-*-* 03:15:00", "OnCalendar=*-*-* 03:75:00"),
+])
+def test_a_typo_in_a_unit_fails_the_check(tmp_path, unit, old, new):
+    done = _verify(_rendered_units(tmp_path, {unit: (old, new)}))
+    assert (done.stdout + done.stderr).strip(), f"verify said nothing of {new!r}"
+
+
+def _caddy_validate(config: Path, tmp: Path) -> subprocess.CompletedProcess:
+    home = {"HOME": str(tmp), "XDG_DATA_HOME": str(tmp / "data"), "XDG_CONFIG_HOME": str(tmp / "config")}
+    return subprocess.run([_tool("caddy", "caddy"), "validate", "--config", str(config), "--adapter", "caddyfile"],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, **home})
+
+
+def test_the_caddyfile_is_valid_and_a_typo_is_not(tmp_path):
+    done = _caddy_validate(DEPLOY / "Caddyfile", tmp_path)
+    assert done.returncode == 0 and "Valid configuration" in done.stdout, done.stdout + done.stderr
+    broken = tmp_path / "Caddyfile"
+    broken.write_text((DEPLOY / "Caddyfile").read_text().replace("reverse_proxy 127", "reverse_proxi 127"))
+    assert _caddy_validate(broken, tmp_path).returncode != 0
+
+
+def test_the_caddyfile_caps_bodies_serves_static_and_only_images_from_media():
+    text = (DEPLOY / "Caddyfile").read_text()
+    assert re.search(r"request_body \{\s*max_size 20MB\s*\}", text)
+    assert "root * /var/lib/mafclub/static" in text and "root * /var/lib/mafclub/media" in text
+    media = text[text.index("handle_path /media/*"):text.index("# Everything else")]
+    assert "X-Content-Type-Options nosniff" in media and "respond 404" in media
+    assert "html" not in media.replace("HTML", "")
+
+
+def _nginx_test(site: str, tmp: Path) -> subprocess.CompletedProcess:
+    nginx = _tool("nginx", "nginx")
+    openssl = _tool("openssl", "openssl")
+    made = subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                           f"/CN={DOMAIN}", "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    site = (site.replace(f"/etc/letsencrypt/live/{DOMAIN}/fullchain.pem", str(tmp / "cert.pem"))
+            .replace(f"/etc/letsencrypt/live/{DOMAIN}/privkey.pem", str(tmp / "key.pem"))
+            .replace("/var/log/nginx", str(tmp)).replace("/var/lib/mafclub", str(tmp / "data")))
+    (tmp / "mafclub.conf").write_text(site)
+    temp_paths = "\n".join(f"    {kind}_temp_path {tmp / kind};" for kind in
+                           ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    (tmp / "nginx.conf").write_text(
+        f"pid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\nevents {{}}\nhttp {{\n"
+        f"    include /etc/nginx/mime.types;\n    access_log {tmp / 'access.log'};\n{temp_paths}\n"
+        f"    include {tmp / 'mafclub.conf'};\n}}\n")
+    return subprocess.run([nginx, "-t", "-c", str(tmp / "nginx.conf"), "-e", str(tmp / "error.log")],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_nginx_config_passes_nginx_t_and_a_typo_does_not(tmp_path):
+    text = (DEPLOY / "nginx.conf").read_text()
+    done = _nginx_test(text, tmp_path)
+    assert done.returncode == 0 and "test is successful" in done.stderr, done.stdout + done.stderr
+    broken = _nginx_test(text.replace("client_max_body_size 20m", "client_max_body_sise 20m"), tmp_path)
+    assert broken.returncode != 0 and "client_max_body_sise" in broken.stderr
+
+
+def test_the_nginx_config_caps_bodies_forwards_the_client_and_serves_only_images_from_media():
+    text = (DEPLOY / "nginx.conf").read_text()
+    assert "client_max_body_size 20m;" in text and "gzip on;" in text
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in text
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in text
+    media = text[text.index("location /media/"):text.index("# Everything else")]
+    assert "add_header X-Content-Type-Options nosniff always;" in media and "return 404;" in media
+    assert "html" not in media.replace("HTML", "")
+
+
+def _settings_from_the_environment() -> set[str]:
+    source = (BASE_DIR / "club" / "settings.py").read_text()
+    return set(re.findall(r"""env_(?:str|int|bool|list)\(\s*["']([A-Z0-9_]+)["']""", source))
+
+
+def _env_file(text: str) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def test_the_env_file_template_names_every_setting_and_says_how_to_make_a_key():
+    text = (DEPLOY / "mafclub.env.example").read_text()
+    named = set(re.findall(r"^#?([A-Z][A-Z0-9_]+)=", text, re.MULTILINE))
+    assert _settings_from_the_environment() - named == set()
+    assert {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"} <= set(_env_file(text))
+    assert _env_file(text)["DEBUG"] == "0" and "secrets.token_urlsafe" in text
+    assert _env_file(text)["TRUSTED_PROXY_COUNT"] == "1"
+
+
+def _unit_commands(unit: str, tmp: Path, key: str = "ExecStart") -> list[list[str]]:
+    """A unit's command lines of `key` as systemd runs them (`%%` is a `%`)."""
+    text = (tmp / "units" / unit).read_text()
+    return [[word.replace("%%", "%") for word in shlex.split(line.split("=", 1)[1])]
+            for line in text.splitlines() if line.startswith(f"{key}=")]
+
+
+def _unit_env(tmp: Path, **extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED | {"NOTIFY_SOCKET", "MEDIA_ROOT"}}
+    env.update(_env_file((tmp / "mafclub.env").read_text()))
+    env.update({"SECRET_KEY": secrets.token_urlsafe(50), "PYTHONUNBUFFERED": "1", **extra})
+    return env
+
+
+def _run(command: list[str], env: dict) -> str:
+    done = subprocess.run(command, cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"{command}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout + done.stderr
+
+
+def _health(port: int) -> tuple[int, dict, dict]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/health/", headers={"Host": DOMAIN})  # plain HTTP: exempt from the redirect
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(body)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def _wait_for(check, seconds: float, why: str, log: Path):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            answer = check()
+            if answer:
+                return answer
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"{why} within {seconds} s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.mark.slow
+def test_the_units_commands_run_the_site_the_worker_and_the_backup(tmp_path):
+    _rendered_units(tmp_path)
+    for folder in ("data", "data/media", "backups"):
+        (tmp_path / folder).mkdir()
+    port = _free_port()
+    env = _unit_env(tmp_path, GUNICORN_BIND=f"127.0.0.1:{port}", GUNICORN_WORKERS="2")
+    assert env["DATABASE_URL"] == f"sqlite:///{tmp_path / 'data' / 'db.sqlite3'}"
+    for command in _unit_commands("mafclub-migrate.service", tmp_path):  # migrate, collectstatic
+        assert "W040" not in _run(command, env)
+    assert (tmp_path / "data" / "static" / "staticfiles.json").exists()
+
+    started: list[subprocess.Popen] = []
+    logs = {name: tmp_path / f"{name}.log" for name in ("web", "worker")}
+    try:
+        for name in ("worker", "web"):
+            (command,) = _unit_commands(f"mafclub-{name}.service", tmp_path)
+            with logs[name].open("w") as out:
+                started.append(subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=out,
+                                                stderr=subprocess.STDOUT))
+        worker, web = started
+
+        def counted() -> tuple | None:
+            status, headers, body = _health(port)
+            return (status, headers, body) if body["tasks"]["workers"] == 1 else None
+
+        status, headers, body = _wait_for(counted, 60, "/health/ did not count the worker", logs["web"])
+        assert status == 200 and "no-store" in headers["cache-control"]
+        assert body == {"status": "ok", "database": "ok", "cache": "ok",
+                        "tasks": {"queued": 0, "running": 0, "failed": 0, "stale": 0, "workers": 1}}
+        _stop(worker)
+        assert _health(port)[2]["tasks"]["workers"] == 0  # its lease ended with it
+        web_log = logs["web"].read_text()
+        assert "Booting worker" in web_log and web_log.count("Booting worker") == 2, web_log[-3000:]
+        assert '"GET /health/ HTTP/1.1" 200' in web_log  # the access log on stdout
+    finally:
+        for process in started:
+            _stop(process)
+
+    for key in ("ExecStart", "ExecStartPost"):  # the backup, then the clean-up of copies over 30 days old
+        for command in _unit_commands("mafclub-backup.service", tmp_path, key):
+            _run(command, env)
+    copies = list((tmp_path / "backups").glob("mafclub-*.backup"))
+    assert len(copies) == 1 and re.fullmatch(r"mafclub-\d{4}-\d\d-\d\d\.backup", copies[0].name)
+    assert copies[0].stat().st_size > 0
