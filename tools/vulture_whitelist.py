@@ -28,6 +28,7 @@ _._change_reason  # unused attribute (broadcast/services.py:38)
 unscoped_model_admins  # unused function (club/admin_scope.py:227)
 ClubConfig  # unused class (club/apps.py:5)
 ClubAxesHandler  # unused class (club/axes_handler.py:46)
+covering_indexes  # unused function (club/checks.py:17): a system check, registered by its decorator
 _.get_failures  # unused method (club/axes_handler.py:47)
 _.reset_user_attempts  # unused method (club/axes_handler.py:58)
 _.reset  # unused method (club/cache.py:36)
