@@ -4,6 +4,9 @@
   exist), and a typo in a unit fails the check (verify only warns, so any word it prints is a failure);
 - `caddy validate` takes deploy/Caddyfile and `nginx -t` deploy/nginx.conf (inside a main config of the test's
   own, with a certificate made for it), and a typo fails each;
+- Caddy and nginx, run with those configs on ports of the test's own in front of a stand-in for gunicorn, send
+  only images from /media/ (with nosniff; an uploaded HTML or SVG is a 404), the static files cached and
+  compressed, the client's address in X-Forwarded-For, and refuse a body over 20 MB with 413;
 - the env file template names every setting club/settings.py reads from the environment;
 - the units' commands, run as this test's own processes with the env file's settings (a SQLite database and the
   folders in a temporary directory): the migrate unit's migrate and collectstatic, the worker, gunicorn with
@@ -15,6 +18,7 @@ tool is missing is skipped with the reason. No database of the run is used: the 
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import json
 import os
@@ -23,9 +27,12 @@ import secrets
 import shlex
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -115,13 +122,15 @@ def test_the_caddyfile_caps_bodies_serves_static_and_only_images_from_media():
     assert "html" not in media.replace("HTML", "")
 
 
-def _nginx_test(site: str, tmp: Path) -> subprocess.CompletedProcess:
-    nginx = _tool("nginx", "nginx")
+def _nginx_config(site: str, tmp: Path, main: str = "") -> Path:
+    """A main config of the test's own including `site` (deploy/nginx.conf's text), with a certificate made for it
+    and the folders in `tmp`."""
     openssl = _tool("openssl", "openssl")
-    made = subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                           f"/CN={DOMAIN}", "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")],
-                          capture_output=True, text=True, timeout=60)
-    assert made.returncode == 0, made.stderr
+    if not (tmp / "cert.pem").exists():
+        made = subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                               f"/CN={DOMAIN}", "-keyout", str(tmp / "key.pem"), "-out", str(tmp / "cert.pem")],
+                              capture_output=True, text=True, timeout=60)
+        assert made.returncode == 0, made.stderr
     site = (site.replace(f"/etc/letsencrypt/live/{DOMAIN}/fullchain.pem", str(tmp / "cert.pem"))
             .replace(f"/etc/letsencrypt/live/{DOMAIN}/privkey.pem", str(tmp / "key.pem"))
             .replace("/var/log/nginx", str(tmp)).replace("/var/lib/mafclub", str(tmp / "data")))
@@ -129,10 +138,15 @@ def _nginx_test(site: str, tmp: Path) -> subprocess.CompletedProcess:
     temp_paths = "\n".join(f"    {kind}_temp_path {tmp / kind};" for kind in
                            ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (tmp / "nginx.conf").write_text(
-        f"pid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\nevents {{}}\nhttp {{\n"
+        f"{main}pid {tmp / 'nginx.pid'};\nerror_log {tmp / 'error.log'};\nevents {{}}\nhttp {{\n"
         f"    include /etc/nginx/mime.types;\n    access_log {tmp / 'access.log'};\n{temp_paths}\n"
         f"    include {tmp / 'mafclub.conf'};\n}}\n")
-    return subprocess.run([nginx, "-t", "-c", str(tmp / "nginx.conf"), "-e", str(tmp / "error.log")],
+    return tmp / "nginx.conf"
+
+
+def _nginx_test(site: str, tmp: Path) -> subprocess.CompletedProcess:
+    nginx = _tool("nginx", "nginx")
+    return subprocess.run([nginx, "-t", "-c", str(_nginx_config(site, tmp)), "-e", str(tmp / "error.log")],
                           capture_output=True, text=True, timeout=60)
 
 
@@ -140,18 +154,186 @@ def test_the_nginx_config_passes_nginx_t_and_a_typo_does_not(tmp_path):
     text = (DEPLOY / "nginx.conf").read_text()
     done = _nginx_test(text, tmp_path)
     assert done.returncode == 0 and "test is successful" in done.stderr, done.stdout + done.stderr
-    broken = _nginx_test(text.replace("client_max_body_size 20m", "client_max_body_sise 20m"), tmp_path)
+    broken = _nginx_test(text.replace("client_max_body_size 2", "client_max_body_sise 2"), tmp_path)
     assert broken.returncode != 0 and "client_max_body_sise" in broken.stderr
 
 
 def test_the_nginx_config_caps_bodies_forwards_the_client_and_serves_only_images_from_media():
     text = (DEPLOY / "nginx.conf").read_text()
-    assert "client_max_body_size 20m;" in text and "gzip on;" in text
+    assert "client_max_body_size 20000000;" in text and "gzip on;" in text
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in text
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in text
     media = text[text.index("location /media/"):text.index("# Everything else")]
     assert "add_header X-Content-Type-Options nosniff always;" in media and "return 404;" in media
     assert "html" not in media.replace("HTML", "")
+
+
+class _Echo(BaseHTTPRequestHandler):
+    """gunicorn's stand-in behind the web server: answers with the headers it got and the bytes of body it read."""
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.dumps({"headers": dict(self.headers), "read": len(self.rfile.read(length))}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST = _answer
+
+    def log_message(self, *args) -> None:  # noqa: ARG002 — quiet
+        return
+
+
+@pytest.fixture
+def upstream():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def served_files(tmp_path) -> Path:
+    """STATIC_ROOT and MEDIA_ROOT as collectstatic and an upload leave them, with two files a hostile upload could
+    have left: HTML and SVG under /media/."""
+    data = tmp_path / "data"
+    css = data / "static" / "css"
+    css.mkdir(parents=True)
+    text = "body { margin: 0; }\n" * 200
+    (css / "site.css").write_text(text)
+    (css / "site.0123456789ab.css").write_text(text)
+    (css / "site.0123456789ab.css.gz").write_bytes(gzip.compress(text.encode()))
+    photos = data / "media" / "players"
+    photos.mkdir(parents=True)
+    (photos / "1.png").write_bytes(PNG)
+    (photos / "evil.html").write_text("<script>alert(1)</script>")
+    (photos / "evil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+    return data
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+def _send(connection: http.client.HTTPConnection, method: str, path: str, headers: dict | None = None,
+          body: bytes | None = None, length: int | None = None) -> tuple[int, dict, bytes]:
+    connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+    for name, value in {"Host": DOMAIN, **(headers or {})}.items():
+        connection.putheader(name, value)
+    if length is not None or body is not None:
+        connection.putheader("Content-Length", str(length if length is not None else len(body)))
+    connection.endheaders(body)
+    response = connection.getresponse()
+    content = response.read()
+    return response.status, {k.lower(): v for k, v in response.getheaders()}, content
+
+
+def _check_the_front(connect, *, early_refusal: bool) -> None:
+    """What both configs promise: images only from /media/ with nosniff, static files cached and compressed, the
+    client in X-Forwarded-For, bodies over 20 MB refused with 413 before they are read."""
+    def get(path: str, **kwargs) -> tuple[int, dict, bytes]:
+        connection = connect()
+        try:
+            return _send(connection, "GET" if "body" not in kwargs and "length" not in kwargs else "POST", path,
+                         **kwargs)
+        finally:
+            connection.close()
+
+    status, headers, body = get("/media/players/1.png")
+    assert (status, headers.get("content-type"), body) == (200, "image/png", PNG), (status, headers, body[:200])
+    assert headers["x-content-type-options"] == "nosniff" and "max-age" in headers["cache-control"]
+    for hostile in ("/media/players/evil.html", "/media/players/evil.svg", "/media/players/"):
+        status, headers, body = get(hostile)
+        assert status == 404 and b"<script>" not in body, (hostile, status, body[:200])
+    status, headers, body = get("/static/css/site.0123456789ab.css", headers={"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body).startswith(b"body {")
+    assert headers["cache-control"] == "public, max-age=31536000, immutable", headers
+    status, headers, body = get("/static/css/site.css")
+    assert status == 200 and headers["cache-control"] == "public, max-age=3600", headers
+    status, _headers, body = get("/players/", headers={"X-Forwarded-For": "203.0.113.9"})  # a forged entry
+    seen = json.loads(body)["headers"]
+    assert status == 200 and seen["X-Forwarded-For"].split(",")[-1].strip() == "127.0.0.1", seen
+    assert seen["X-Forwarded-Proto"] in {"http", "https"}
+    status, _headers, body = get("/games/import/", body=b"x" * 100_000)
+    assert status == 200 and json.loads(body)["read"] == 100_000
+    # a body over 20 MB: refused. Caddy answers on the Content-Length at once (the client sends nothing of it,
+    # waiting for "100 Continue"); nginx reads and drops the body first (over HTTP/1.1), so it is sent.
+    if early_refusal:
+        status, _headers, body = get("/games/import/", length=20_000_001, headers={"Expect": "100-continue"})
+    else:
+        status, _headers, body = get("/games/import/", body=b"x" * 20_000_001)
+    assert status == 413, (status, body[:300])
+
+
+def _wait_until_it_answers(connect, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, log.read_text()[-3000:]
+        try:
+            connection = connect()
+            _send(connection, "GET", "/static/css/site.css")
+            connection.close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail("the web server did not answer in 30 s:\n" + log.read_text()[-3000:])
+
+
+def test_caddy_with_the_caddyfile_serves_media_static_and_the_site_as_promised(tmp_path, upstream, served_files):
+    caddy = _tool("caddy", "caddy")
+    port = _free_port()
+    text = (DEPLOY / "Caddyfile").read_text()
+    assert f"{DOMAIN} {{" in text and "reverse_proxy 127.0.0.1:8000" in text
+    # plain HTTP on a port of the test's own (no certificate to get here), no admin endpoint
+    config = tmp_path / "Caddyfile"
+    config.write_text("{\n\tadmin off\n\tauto_https off\n\tdefault_bind 127.0.0.1\n}\n"
+                      + text.replace(f"{DOMAIN} {{", f"http://{DOMAIN}:{port} {{")
+                      .replace("/var/lib/mafclub", str(served_files))
+                      .replace("reverse_proxy 127.0.0.1:8000", f"reverse_proxy 127.0.0.1:{upstream}"))
+    log = tmp_path / "caddy.log"
+    home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "xdg"), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    with log.open("w") as out:
+        process = subprocess.Popen([caddy, "run", "--config", str(config), "--adapter", "caddyfile"],
+                                   env={**os.environ, **home}, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        def connect() -> http.client.HTTPConnection:
+            return http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+        _wait_until_it_answers(connect, process, log)
+        _check_the_front(connect, early_refusal=True)
+    finally:
+        _stop(process)
+
+
+def test_nginx_with_its_config_serves_media_static_and_the_site_as_promised(tmp_path, upstream, served_files):
+    nginx = _tool("nginx", "nginx")
+    port, plain = _free_port(), _free_port()
+    text = (DEPLOY / "nginx.conf").read_text()
+    assert "listen 443 ssl http2;" in text and "listen 80;" in text and "server 127.0.0.1:8000 " in text
+    site = "\n".join(line for line in text.splitlines() if "listen [::]" not in line)
+    site = (site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;")
+            .replace("listen 80;", f"listen 127.0.0.1:{plain};")
+            .replace("server 127.0.0.1:8000 ", f"server 127.0.0.1:{upstream} "))
+    # one process of the test's own, in the foreground (as root it keeps root's rights to read tmp_path)
+    config = _nginx_config(site, tmp_path, main="daemon off;\nmaster_process off;\n")
+    log = tmp_path / "error.log"
+    process = subprocess.Popen([nginx, "-c", str(config), "-e", str(log)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+    context.check_hostname = False
+    try:
+        def connect() -> http.client.HTTPSConnection:
+            return http.client.HTTPSConnection("127.0.0.1", port, timeout=30, context=context)
+
+        _wait_until_it_answers(connect, process, log)
+        _check_the_front(connect, early_refusal=False)
+        connection = http.client.HTTPConnection("127.0.0.1", plain, timeout=30)
+        status, headers, _body = _send(connection, "GET", "/players/?q=1")
+        assert status == 301 and headers["location"] == f"https://{DOMAIN}/players/?q=1"
+    finally:
+        _stop(process)
 
 
 def _settings_from_the_environment() -> set[str]:
