@@ -168,6 +168,31 @@ def test_the_nginx_config_caps_bodies_forwards_the_client_and_serves_only_images
     assert "html" not in media.replace("HTML", "")
 
 
+def _gunicorn_settings(**env: str) -> dict[str, str]:
+    """deploy/gunicorn.conf.py as gunicorn resolves it (`--print-config`), with `env` set."""
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith("GUNICORN_") and k not in CLEARED | {"WEB_CONCURRENCY"}}
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "--print-config", "--config",
+                           str(DEPLOY / "gunicorn.conf.py"), "club.wsgi"], cwd=BASE_DIR, env={**clean, **env},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {name.strip(): value.strip() for name, _, value in
+            (line.partition("=") for line in done.stdout.splitlines()) if value}
+
+
+def test_gunicorn_conf_takes_workers_from_the_cores_and_the_env_file():
+    cores = len(os.sched_getaffinity(0))
+    settings = _gunicorn_settings()
+    assert settings["workers"] == str(min(2 * cores + 1, 9))
+    assert settings["bind"] == "['127.0.0.1:8000']" and settings["accesslog"] == "-"
+    assert (settings["max_requests"], settings["max_requests_jitter"]) == ("1000", "100")
+    changed = _gunicorn_settings(GUNICORN_WORKERS="3", GUNICORN_BIND="unix:/run/mafclub/gunicorn.sock",
+                                 GUNICORN_MAX_REQUESTS="500")
+    assert changed["workers"] == "3" and changed["bind"] == "['unix:/run/mafclub/gunicorn.sock']"
+    assert (changed["max_requests"], changed["max_requests_jitter"]) == ("500", "50")
+    assert _gunicorn_settings(WEB_CONCURRENCY="4")["workers"] == "4"
+
+
 class _Echo(BaseHTTPRequestHandler):
     """gunicorn's stand-in behind the web server: answers with the headers it got and the bytes of body it read."""
 
