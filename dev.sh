@@ -107,6 +107,18 @@ cmd_test() {
     if ! apt_install redis-server; then
         echo "redis-server is missing: without a Redis on 127.0.0.1:6379 the production test skips its Redis case" >&2
     fi
+    # tests/test_deploy.py checks deploy/'s configs with caddy validate and nginx -t; a service their packages started
+    # on install is stopped and disabled again (the tests only read the configs, nothing should hold port 80).
+    local web_servers=()
+    for pkg in caddy nginx; do dpkg -s "$pkg" >/dev/null 2>&1 || web_servers+=("$pkg"); done
+    if apt_install caddy nginx; then
+        for pkg in "${web_servers[@]}"; do
+            systemctl disable --now "$pkg" >/dev/null 2>&1 || true
+            if [ -x "/etc/init.d/$pkg" ]; then "/etc/init.d/$pkg" stop >/dev/null 2>&1 || true; fi
+        done
+    else
+        echo "caddy or nginx is missing: tests/test_deploy.py skips their checks" >&2
+    fi
     "$VENV/bin/python" manage.py check --fail-level WARNING
     "$VENV/bin/python" manage.py makemigrations --check --dry-run >/dev/null || { echo "models changed without a migration" >&2; return 1; }
     "$VENV/bin/ruff" check .

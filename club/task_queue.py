@@ -131,6 +131,15 @@ def worker_alive(worker_id: str, *, tidy: bool = False) -> bool:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
         return not free
     path = _lock_file(worker_id)
+    if _held(path):
+        return True
+    if tidy:  # the lock of a dead worker: nobody holds it
+        path.unlink(missing_ok=True)
+    return False
+
+
+def _held(path: Path) -> bool:
+    """Does a live process hold the lock on this file? (No file: no.)"""
     try:
         fd = os.open(path, os.O_RDWR)
     except FileNotFoundError:
@@ -141,9 +150,29 @@ def worker_alive(worker_id: str, *, tidy: bool = False) -> bool:
         return True
     finally:
         os.close(fd)
-    if tidy:  # the lock of a dead worker: nobody holds it
-        path.unlink(missing_ok=True)
     return False
+
+
+def live_workers() -> int:
+    """How many worker processes hold a lease now (each holds one for its whole life)."""
+    if connection.vendor == "postgresql":  # the leases are the only advisory locks the site holds for long
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = "
+                           "(SELECT oid FROM pg_database WHERE datname = current_database())")
+            return cursor.fetchone()[0]
+    folder = _lock_dir()
+    if not folder.is_dir():
+        return 0
+    return sum(1 for path in folder.iterdir() if _starting_or_held(path))
+
+
+def _starting_or_held(path: Path) -> bool:
+    # An empty file is a worker between creating its file and locking it (it writes its line once locked): alive,
+    # and not probed, so that the probe's own moment of locking never refuses a starting worker its lease.
+    try:
+        return path.stat().st_size == 0 or _held(path)
+    except FileNotFoundError:  # released while we looked
+        return False
 
 
 # ---------------------------------------------------------------------------------------------- the sweep

@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from club import views, views_claims, views_invitations, views_media, views_roster, views_staff
+from club import views, views_claims, views_health, views_invitations, views_media, views_roster, views_staff
 from club.forms import LoginForm
 
 urlpatterns = [
@@ -38,6 +38,7 @@ urlpatterns = [
     path("password/reset/complete/", auth_views.PasswordResetCompleteView.as_view(),
          name="password_reset_complete"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("health/", views_health.health, name="health"),
     path("", include("club.setup.urls")),  # /setup/ (the first run) and the club's settings
 ]
 

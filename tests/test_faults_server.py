@@ -6,8 +6,9 @@
 - Redis pointed at a port where nothing listens: every page 200, the outage logged as a warning, no traceback
   (club/cache.py);
 - the database stopped under the running site (a PostgreSQL cluster of the test's own, tests/pg_cluster.py):
-  pages and judge actions answer 503 with Retry-After and no traceback, the site answers again at once when the
-  database is back, and every judge write acknowledged before the stop is there.
+  pages and judge actions answer 503 with Retry-After and no traceback, /health/ answers 503 naming the
+  database, the site answers again at once when the database is back, and every judge write acknowledged before
+  the stop is there.
 
 Every server (gunicorn, the cluster) binds a free port of 127.0.0.1, is bounded in time and stopped in teardown.
 """
@@ -213,6 +214,15 @@ def test_with_redis_down_every_page_answers_200_and_the_outage_is_a_warning(depl
     _no_traceback(running)
 
 
+def _health(site: Site) -> tuple[int, str]:
+    """/health/'s status and what it says of the database (club/views_health.py), never cached."""
+    status, headers, body = site.request("GET", "/health/")
+    assert headers["content-type"] == "application/json" and "no-store" in headers["cache-control"], headers
+    answer = json.loads(body)
+    assert answer["status"] == answer["database"] and answer["cache"] == "ok", answer
+    return status, answer["database"]
+
+
 @pytest.fixture
 def cluster():
     reason = pg_cluster.available()
@@ -258,8 +268,10 @@ def test_with_the_database_stopped_pages_and_judge_actions_answer_503_and_acknow
     pages = ["/", "/ratings/", "/players/", f"/games/{live['live']}/", f"/games/{live['live']}/judge/"]
     for path in pages:
         assert site.request("GET", path, cookies=cookies)[0] == 200, path
+    assert _health(site) == (200, "ok")
 
     cluster.stop()
+    assert _health(site) == (503, "down")  # /health/ says which part is down
     for path in pages:
         status, headers, body = site.request("GET", path, cookies=cookies)
         text = body.decode()
@@ -275,6 +287,7 @@ def test_with_the_database_stopped_pages_and_judge_actions_answer_503_and_acknow
     for path in pages:  # at once: the first request after the restart
         status, _headers, body = site.request("GET", path, cookies=cookies)
         assert status == 200, (path, status, body[:300], running.log.read_text()[-3000:])
+    assert _health(site) == (200, "ok")
     assert tap(-1) == 200  # the queued tap goes through with the version it was made on
     stored = _json_line(_manage(env, "shell", "-v", "0", "-c",
                                 "import json\nfrom games.models import GameAction\n"
