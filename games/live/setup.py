@@ -17,6 +17,7 @@ from games.live.ui import game_place, previous_game_at_table
 from games.models import Day, Game, Seat
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
+from games.tournaments.base import judge_among, judge_seated_message
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
             if not payload.create:
                 ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
+    if judge_among(ctx.game.judge_id, [player]) is not None:
+        ctx.refuse(judge_seated_message(ctx.game.table, player))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
     if taken is not None:
         ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,
@@ -105,6 +108,9 @@ def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 �
     players = list(Seat.objects.filter(game=previous).values_list("player_id", flat=True)) if previous else []
     if not players:
         ctx.refuse(_("No earlier game at this table to take the players from."))
+    judge = judge_among(ctx.game.judge_id, Player.objects.filter(pk__in=players))
+    if judge is not None:
+        ctx.refuse(judge_seated_message(ctx.game.table, judge))
     ctx.snap.all_seats()
     random.SystemRandom().shuffle(players)
     Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])
