@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.selectors import near_namesakes
 from games.i18n import role_letter
 from games.live.actions import Action, NoInput, SeatNumber, flag, row_id, seat_number, text
 from games.live.base import ActionResult, Ctx
@@ -26,6 +27,7 @@ class SeatInput:
     player_id: int | None = row_id(optional=True)
     nickname: str = text(strip=False)
     create: bool = flag()
+    namesake: bool = flag()  # a new player confirmed although a similar nickname is in the club
 
 
 def _not_from_schedule(ctx: Ctx) -> None:
@@ -53,8 +55,12 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
             ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
         player = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)).first()
         if player is None:
-            if not payload.create:
+            if not (payload.create or payload.namesake):
                 ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
+            near = [] if payload.namesake else near_namesakes(club=club, nickname=nickname)
+            if near:
+                ctx.refuse(_("“%(known)s” is already a player of the club: tap her or him, or confirm the new player "
+                             "“%(nick)s”.") % {"known": near[0].nickname, "nick": nickname})
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
     if judge_among(ctx.game.judge_id, [player]) is not None:
         ctx.refuse(judge_seated_message(ctx.game.table, player))
