@@ -23,6 +23,7 @@ from django.utils.dates import MONTHS_ALT
 from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from club.html import escape, url_of
 from ratings.card.chart import CardChart, Series, SeriesPoint
@@ -36,7 +37,7 @@ register = template.Library()
 def _standings_row(row: StandingsRow, badge: str) -> str:
     ties = " ".join(f'<a href="#tie-{n:d}" class="tie-ref">{n:d}</a>' for n in row.ties)
     marked = ' class="table-warning" data-provisional="1"' if row.provisional else ""
-    return (f'<tr{marked}><td>{row.rank:d}</td><td><a href="{escape(row.url)}">{escape(row.nickname)}</a>'
+    return (f'<tr{marked}><td>{escape(row.place)}</td><td><a href="{escape(row.url)}">{escape(row.nickname)}</a>'
             f'{badge if row.provisional else ""}</td><td class="text-end">{row.games:d}</td>'
             f'<td class="text-end fold">{row.wins:d}</td><td class="text-end fold">{escape(row.main)}</td>'
             f'<td class="text-end fold">{escape(row.extras)}</td><td class="text-end"><strong>{escape(row.total)}'
@@ -183,7 +184,7 @@ def _latest_text(series: Series, sep: str) -> str:
     value = series.latest.value
     if series.key == "points":
         return points_text(value, sep)
-    return f"{_('place')} {value}" if series.key == "rank" else floatformat(value, "0")
+    return f"{pgettext('standings', 'place')} {value}" if series.key == "rank" else floatformat(value, "0")
 
 
 @register.simple_tag
