@@ -122,21 +122,24 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
 
 @dataclass(frozen=True)
 class GameRow:
-    date: dt.date  # shown with the SHORT_DATE_FORMAT
+    date: dt.date  # shown with the locale's DATE_FORMAT
     url: str
-    tournament: str
+    tournament: str  # the event: the tournament's name, or the club night's
     number: int
     role: str
     won: bool
     total: str
+    elo_delta: float | None = None  # the game's change of his Elo (None: it changed none)
 
 
 def profile_games_rows(games: list[dict]) -> list[GameRow]:
     """The rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
     sep, url = get_format("DECIMAL_SEPARATOR"), url_of("games:game_detail")
-    return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
+    evening = _("Club evening")
+    return [GameRow(date=g["date"], url=url % g["game_id"],
+                    tournament=g["tournament_name"] or g.get("evening_name") or (evening if g.get("evening_id") else ""),
                     number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
-                    total=points_text(g["total"], sep))
+                    total=points_text(g["total"], sep), elo_delta=g.get("elo_delta"))
             for g in games]
 
 
