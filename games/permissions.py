@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from club.models import Club, Membership
+from club.models import Club, Membership, Player
 from club.permissions import is_club_admin, is_head_judge, is_judge, player_of
 from club.selectors import get_site_club
 from games.models import Game, Tournament
@@ -150,3 +152,22 @@ def can_approve_extras(user, game: Game) -> bool:
     """000 T6.1.3 "по согласованию с Главным Судьей": the game's head judge, or a club admin."""
     return is_game_head_judge(user, game) or is_club_admin(user, game.club)
 
+
+def judge_among(judge_id: int | None, players: Iterable[Player | None]) -> Player | None:
+    """The player among `players` who is `judge_id`'s own player card: a table judge never sits as a player at the
+    table he judges (he cannot conduct the game and play in it)."""
+    if judge_id is None:
+        return None
+    return next((p for p in players if p is not None and p.user_id == judge_id), None)
+
+
+def judge_seated_message(table: int | None, player: Player) -> str:
+    return _("Table %(table)s: %(name)s judges this table and cannot sit at it as a player.") % {
+        "table": table or "—", "name": player.nickname}
+
+
+def sk_agreement_needed(game: Game, ruleset) -> bool:
+    """A protest decision needs the СК duty representative's agreement (002 III.16, II.3.7, App. l.544–556) under a
+    rule set that says so (`RuleSet.protest_needs_sk_agreement`), in a tournament: a club night has no СК (sports
+    committee), its head judge decides alone."""
+    return bool(ruleset.protest_needs_sk_agreement) and game.tournament_id is not None

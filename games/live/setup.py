@@ -16,9 +16,9 @@ from games.live.base import ActionResult, Ctx
 from games.live.targets import AlreadyDone
 from games.live.ui import game_place, previous_game_at_table
 from games.models import Day, Game, Seat
+from games.permissions import judge_among, judge_seated_message
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
-from games.tournaments.base import judge_among, judge_seated_message
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.templatetags.points import points
 from games.models import Protest, ScoreItem
-from games.protests.services import sk_agreement_needed
+from games.permissions import sk_agreement_needed
 
 
 class ProtestForm(forms.Form):

@@ -42,6 +42,7 @@ from games.permissions import (
     head_judge_played,
     is_table_judge,
     review_refusal,
+    sk_agreement_needed,
 )
 from games.protocol.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
 from games.protocol.services.scoring import lock_scoring_scope, score_games, seated
@@ -300,12 +301,6 @@ def _scores_provisional_cleared(game: Game) -> None:
     """A rejected protest changes no score, but the standings lose their provisional mark."""
     signals.protest_settled.send(sender=Game, game_ids=[game.pk], tournament_ids=signals.ids([game.tournament_id]),
                                  club_ids=[game.club_id])
-
-
-def sk_agreement_needed(game: Game, ruleset: RuleSet) -> bool:
-    """A decision needs the СК duty representative's agreement (002 III.16, II.3.7, App. l.544–556) under a rule set
-    that says so, in a tournament: a club night has no СК (sports committee), its head judge decides alone."""
-    return ruleset.protest_needs_sk_agreement and game.tournament_id is not None
 
 
 def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str], sk: str) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
-from games.tournaments.base import FINAL_STAGE, RANKERS, is_started, judge_among
+from games.permissions import judge_among
+from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
 from games.visibility import COUNTS, can_see_hidden_in
 
 # statuses a judge still has work at

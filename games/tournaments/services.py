@@ -26,9 +26,10 @@ from club.services import ServiceError
 from games import signals
 from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
+from games.permissions import judge_among, judge_seated_message
 from games.protocol.selectors import next_game_number
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
-from games.tournaments.base import FINAL_STAGE, RANKERS, is_started, judge_among, judge_seated_message
+from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
 from games.tournaments.selectors_roster import players_of_event, roster_preview
 
 MAX_ROUNDS = 30

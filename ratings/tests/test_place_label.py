@@ -11,7 +11,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from broadcast.models import OverlayToken
 from club.models import Player
 
 from .conftest import card_html, generated, make_tournament
@@ -48,12 +47,3 @@ def test_the_card_and_its_chart_call_the_rank_place_not_venue(scored):
     assert 'class="stat-label">Место<' in html
     assert re.search(r'<th scope="col" class="text-end">Место</th>', html)
 
-
-@pytest.mark.django_db
-def test_the_overlays_player_card_calls_the_rank_place_not_venue(scored):
-    tournament, player = scored
-    token = OverlayToken.objects.create(club=tournament.club, tournament=tournament)
-    html = Client(HTTP_ACCEPT_LANGUAGE="ru").get(
-        reverse("broadcast:player", args=[token.token, player.pk])).content.decode()
-    assert "место проведения" not in html.lower()
-    assert " · место " in _text(html)
