@@ -52,8 +52,9 @@ def near_namesakes(*, club: Club, nickname: str, limit: int = 3) -> list[Player]
     if key in keys:
         return []
     close = difflib.get_close_matches(key, list(keys), n=limit, cutoff=NEAR_RATIO)
-    if len(key) >= 3:
-        close += sorted(k for k in keys if (key in k or k in key) and k not in close and len(k) >= 3)
+    if len(key) >= 3:  # a short form or one more letter («Лис» / «Лиса»); not a word of a longer nickname
+        close += sorted(k for k in keys if (key in k or k in key) and k not in close and len(k) >= 3
+                        and abs(len(k) - len(key)) <= 2)
     ids = [keys[k] for k in close[:limit]]
     found = Player.objects.in_bulk(ids)
     return [found[pk] for pk in ids if pk in found]
