@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -56,6 +58,27 @@ def player_search(*, club: Club, query: str = "", active_only: bool = False) -> 
     if active_only:
         players = players.filter(active=True)
     return players.order_by("nickname_key")
+
+
+NEAR_RATIO = 0.75  # difflib's ratio above which a new nickname looks like a typo or a short form of a known one
+
+
+def near_namesakes(*, club: Club, nickname: str, limit: int = 3) -> list[Player]:
+    """The club's active players whose nickname is close to `nickname` without being it («Лиса» for «Лис», «Лиза»):
+    offered before a new player is created, who is then created only on a confirmation."""
+    key = nickname_key(nickname)
+    if not key:
+        return []
+    keys = dict(Player.objects.filter(club=club, active=True).values_list("nickname_key", "pk"))
+    if key in keys:
+        return []
+    close = difflib.get_close_matches(key, list(keys), n=limit, cutoff=NEAR_RATIO)
+    if len(key) >= 3:  # a short form or one more letter («Лис» / «Лиса»); not a word of a longer nickname
+        close += sorted(k for k in keys if (key in k or k in key) and k not in close and len(k) >= 3
+                        and abs(len(k) - len(key)) <= 2)
+    ids = [keys[k] for k in close[:limit]]
+    found = Player.objects.in_bulk(ids)
+    return [found[pk] for pk in ids if pk in found]
 
 
 def pending_claims(*, club: Club) -> QuerySet[PlayerClaim]:

@@ -115,6 +115,9 @@ def note_text(note: str) -> str:
     template and translated; a judge's own note is shown as written."""
     if isinstance(note, Text):
         return localize(note)
+    decided = protest_item_text(note)
+    if decided is not None:
+        return decided
     for pattern, template in _note_patterns():
         match = pattern.fullmatch(note or "")
         if match:
@@ -123,6 +126,33 @@ def note_text(note: str) -> str:
 
 
 _PROTEST_REF = re.compile(r"^protest #(\d+)(?:: (.*))?$", re.S)
+_CANCELLED_ITEM = re.compile(r"^cancels (\S+) (\S+)(?: \((.*)\))?$", re.S)
+
+
+def _cancelled_item(kind: str) -> str:
+    """What a protest decision cancelled, by the computed item's kind (games.protests.services._remove_penalty)."""
+    return {
+        "removal_penalty": gettext("removal penalty cancelled"),
+        "ppk": gettext("team defeat (PPK) penalty cancelled"),
+        "wrong_colour": gettext("colour-on-record penalty cancelled"),
+    }.get(kind, gettext("penalty cancelled"))
+
+
+def protest_item_text(note: str) -> str | None:
+    """The note of an item a head judge's decision entered («protest #1: cancels removal_penalty -0.5 (…)», «protest
+    #2: <his words>») said in words: «Protest No. 1 upheld: removal penalty cancelled (−0.5)»; None for any other
+    note. Such items exist only when a protest is upheld (games.protests.services)."""
+    match = _PROTEST_REF.match(note or "")
+    if not match:
+        return None
+    head = gettext("Protest No. %(n)s upheld") % {"n": match.group(1)}
+    rest = match.group(2) or ""
+    cancelled = _CANCELLED_ITEM.match(rest)
+    if cancelled:
+        amount = points(cancelled.group(2)).replace("-", "−")
+        return gettext("%(head)s: %(what)s (%(points)s)") % {
+            "head": head, "what": _cancelled_item(cancelled.group(1)), "points": amount}
+    return f"{head}: {rest}" if rest else head
 _RESULT_CHANGE = re.compile(r"^result (\S+) → (\S+)$")
 _SCHEDULE_SWAP = re.compile(r"^schedule: participants (\d+) and (\d+) exchanged seats$")
 _SCHEDULE_WITHDRAW = re.compile(r"^schedule: participant (\d+) withdrawn after round (\d+)$")

@@ -198,13 +198,11 @@ class Game(models.Model):
     @property
     def judge_display(self) -> str:
         """The table judge as pages, sheets and exports name him: his player nickname in the game's club, else his
-        full name, else the name written on the protocol; never the login (a login-only account shows nothing)."""
+        full name, else the name written on the protocol, else (a login-only account) his login: a signed sheet
+        always names its judge."""
         if not self.judge_id:
             return self.judge_name
-        name = known_name(self.judge, self.club_id)
-        if name:
-            return name
-        return self.judge_name if self.judge_name != self.judge.get_username() else ""
+        return known_name(self.judge, self.club_id) or self.judge_name or self.judge.get_username()
 
     @property
     def is_finished(self) -> bool:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from club.models import Club
+from club.models import Club, Membership, Player
 from club.permissions import is_club_admin, is_head_judge, is_judge, player_of
 from club.selectors import get_site_club
 from games.models import Game, Tournament
@@ -113,17 +115,66 @@ def head_judge_judged_the_table(game: Game) -> bool:
     return game.judge_id is not None and is_game_head_judge(game.judge, game)
 
 
-def can_review_protest(user, game: Game) -> bool:
-    """The reviewer (000 T6.3.2, 002 III.15.2, docs/rules.md I43): the head judge of the game's tournament (club games:
-    a club head judge), never the judge of that table; when the head judge judged the table, a club admin."""
-    if not getattr(user, "is_authenticated", False) or is_table_judge(user, game):
-        return False
+def played_in(user, game: Game) -> bool:
+    """`user`'s player card sits at the game's table (he played in it)."""
+    player = player_of(user, game.club)
+    return player is not None and game.seats.filter(player=player).exists()
+
+
+def head_judge_played(game: Game) -> bool:
+    """The game's head judge played in it (a tournament's head judge; for a club game, a club head judge at the
+    table): then he is not the reviewer."""
+    tournament = game.tournament
+    if tournament is not None and tournament.head_judge_id is not None:
+        return played_in(tournament.head_judge, game)
+    return game.seats.filter(player__user__memberships__club=game.club,
+                             player__user__memberships__role=Membership.Role.HEAD_JUDGE).exists()
+
+
+def review_refusal(user, game: Game) -> str:
+    """Why `user` may not decide the protests of `game` ("" when he may): the reviewer (000 T6.3.2, 002 III.15.2,
+    docs/rules.md I43) is the head judge of the game's tournament (club games: a club head judge), never the judge
+    of that table nor a player of the game; when the head judge judged the table or played in it, a club admin."""
+    if not getattr(user, "is_authenticated", False):
+        return _("Only the head judge reviews protests of this game.")
+    if is_table_judge(user, game):
+        return _("You judged this table: its protests are decided by the head judge (000 T6.3.2).")
+    if played_in(user, game):
+        return _("You played in this game: a head judge who sat at the table does not decide its protests "
+                 "(000 T6.3.2); a club admin does.")
     if is_game_head_judge(user, game):
-        return True
-    return head_judge_judged_the_table(game) and is_club_admin(user, game.club)
+        return ""
+    if (head_judge_judged_the_table(game) or head_judge_played(game)) and is_club_admin(user, game.club):
+        return ""
+    return _("Only the head judge reviews protests of this game; when the head judge judged the table or played in "
+             "it, a club admin does.")
+
+
+def can_review_protest(user, game: Game) -> bool:
+    """The reviewer: see `review_refusal`."""
+    return not review_refusal(user, game)
 
 
 def can_approve_extras(user, game: Game) -> bool:
     """000 T6.1.3 "по согласованию с Главным Судьей": the game's head judge, or a club admin."""
     return is_game_head_judge(user, game) or is_club_admin(user, game.club)
 
+
+def judge_among(judge_id: int | None, players: Iterable[Player | None]) -> Player | None:
+    """The player among `players` who is `judge_id`'s own player card: a table judge never sits as a player at the
+    table he judges (he cannot conduct the game and play in it)."""
+    if judge_id is None:
+        return None
+    return next((p for p in players if p is not None and p.user_id == judge_id), None)
+
+
+def judge_seated_message(table: int | None, player: Player) -> str:
+    return _("Table %(table)s: %(name)s judges this table and cannot sit at it as a player.") % {
+        "table": table or "—", "name": player.nickname}
+
+
+def sk_agreement_needed(game: Game, ruleset) -> bool:
+    """A protest decision needs the СК duty representative's agreement (002 III.16, II.3.7, App. l.544–556) under a
+    rule set that says so (`RuleSet.protest_needs_sk_agreement`), in a tournament: a club night has no СК (sports
+    committee), its head judge decides alone."""
+    return bool(ruleset.protest_needs_sk_agreement) and game.tournament_id is not None

@@ -16,6 +16,7 @@ from club.selectors_invitations import invitation_token
 from club.services_invitations import invitation_create
 from games.demo import DEMO_TOURNAMENT
 from games.models import ClubEvening, Game, Protest, RuleSetVersion, Tournament
+from games.permissions import played_in
 from games.protests.services import protest_decide
 from games.tournaments.signups.models import SignupSheet
 from ratings.models import Season
@@ -76,14 +77,16 @@ def build_scene() -> Scene:
     protest = Protest.objects.create(game=game, player=seat.player, seat=4, filed_by=player_user,
                                      category="result", text="Судья не дал последнее слово", filed_at=timezone.now())
     # A decided protest that reversed a result and added a penalty: its outcomes are shown as words, never codes.
-    decided_game = finished[1]
+    # decided by the head judge in a game he did not play (a head judge who sat at the table decides nothing of it)
+    head = User.objects.get(username="headjudge")
+    decided_game = next(g for g in finished[1:] if not played_in(head, g))
     decided_game.ended_at = timezone.now() - dt.timedelta(minutes=3)
     decided_game.save(update_fields=["ended_at"])
     filer_seat = decided_game.seats.select_related("player").get(number=2)
     decided = Protest.objects.create(game=decided_game, player=filer_seat.player, seat=2, filed_by=player_user,
                                      category="result", text="Результат записан неверно", filed_at=timezone.now())
     other = {"red": "black", "black": "red"}.get(decided_game.result, "red")
-    protest_decide(protest=decided, by=User.objects.get(username="headjudge"), decision="uphold", sk_representative="Лебедева",
+    protest_decide(protest=decided, by=head, decision="uphold", sk_representative="Лебедева",
                    explanation="Пересчитали голоса",
                    outcomes=[{"kind": "reverse_result", "result": other},
                              {"kind": "add_penalty", "seat": 3, "points": "-0.5", "clause": "002 II.2.1"}])

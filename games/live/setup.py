@@ -9,12 +9,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.selectors import near_namesakes
 from games.i18n import role_letter
 from games.live.actions import Action, NoInput, SeatNumber, flag, row_id, seat_number, text
 from games.live.base import ActionResult, Ctx
 from games.live.targets import AlreadyDone
 from games.live.ui import game_place, previous_game_at_table
 from games.models import Day, Game, Seat
+from games.permissions import judge_among, judge_seated_message
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLE_COUNTS, SHERIFF
 from games.rules.ruleset import cite
 
@@ -25,6 +27,7 @@ class SeatInput:
     player_id: int | None = row_id(optional=True)
     nickname: str = text(strip=False)
     create: bool = flag()
+    namesake: bool = flag()  # a new player confirmed although a similar nickname is in the club
 
 
 def _not_from_schedule(ctx: Ctx) -> None:
@@ -52,9 +55,15 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
             ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
         player = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)).first()
         if player is None:
-            if not payload.create:
+            if not (payload.create or payload.namesake):
                 ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
+            near = [] if payload.namesake else near_namesakes(club=club, nickname=nickname)
+            if near:
+                ctx.refuse(_("“%(known)s” is already a player of the club: tap her or him, or confirm the new player "
+                             "“%(nick)s”.") % {"known": near[0].nickname, "nick": nickname})
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
+    if judge_among(ctx.game.judge_id, [player]) is not None:
+        ctx.refuse(judge_seated_message(ctx.game.table, player))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
     if taken is not None:
         ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,
@@ -105,6 +114,9 @@ def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 �
     players = list(Seat.objects.filter(game=previous).values_list("player_id", flat=True)) if previous else []
     if not players:
         ctx.refuse(_("No earlier game at this table to take the players from."))
+    judge = judge_among(ctx.game.judge_id, Player.objects.filter(pk__in=players))
+    if judge is not None:
+        ctx.refuse(judge_seated_message(ctx.game.table, judge))
     ctx.snap.all_seats()
     random.SystemRandom().shuffle(players)
     Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])

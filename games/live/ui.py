@@ -27,6 +27,7 @@ from games.rules.facts import first_night_victim
 from games.rules.protocol import DON, MAFIA, ROLES, SHERIFF
 from games.rules.ruleset import THIRD_FOUL_NONE
 from games.rules.validate import vote_cancellations
+from games.rules.votes import DAY1_SINGLE_NOMINEE, SINGLE_NOMINEE_LEAVES
 
 # The order the special roles are placed by tapping seats (the rest are citizens): 002 I.1.1, 000 4.1.
 ROLE_ORDER = (SHERIFF, DON, MAFIA, MAFIA)
@@ -64,6 +65,7 @@ class JudgeUI:
     timer_autostart: bool = True
     alive: list[int] = field(default_factory=list)
     best_move_open: bool = False
+    night_label: str = ""  # the "night" button: what it does (a lone nominee leaves first, or is not voted on)
     best_move_seats: list[int] = field(default_factory=list)
     # the rest of the page (`judge_page`): the screen's state and what the viewer may do
     screen: object | None = None  # games.live.screen.JudgeScreen
@@ -173,6 +175,18 @@ def _day_controls(ui: JudgeUI, screen) -> None:
         ui.speech_seconds = speech_seconds(ruleset, short=current in screen.speech.short)
     ui.best_move_open = (bool(screen.best_move_right[0]) and not game.best_move and screen.phase_index == 2
                          and screen.speech is not None and not screen.speech.spoken)
+    ui.night_label = night_label(screen.vote)
+
+
+def night_label(vote) -> str:
+    """The "night" button says what the core does on it (games.live.day._to_night): a lone nominee from Day 2 on
+    leaves without a vote (000 4.4.12, 003 l.51); on Day 1 he is not voted on and stays (002 I.6.17)."""
+    if vote is not None and vote.step == "none" and vote.reason == SINGLE_NOMINEE_LEAVES and vote.candidates:
+        return _("The only nominee, No. %(seat)s, leaves the table without a vote; night falls") % {
+            "seat": ", ".join(str(n) for n in vote.candidates)}
+    if vote is not None and vote.step == "none" and vote.reason == DAY1_SINGLE_NOMINEE:
+        return _("The only nominee on Day 1: no vote, he stays; night falls")
+    return _("Night falls")
 
 
 def judge_ui(screen) -> JudgeUI:

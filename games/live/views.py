@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.selectors import player_search
+from club.models import nickname_key
+from club.selectors import near_namesakes, player_search
 from club.services import ServiceError
 from games import page_cache
 from games.live.actions import answer
@@ -106,8 +107,11 @@ def player_suggest(request, pk: int):
     query = (request.GET.get("nickname") or request.GET.get("q") or "").strip()
     seat = request.GET.get("seat", "")
     players = list(player_search(club=game.club, query=query, active_only=True)[:8]) if query else []
-    return render(request, f"{JUDGE}#suggest", {"players": players, "query": query, "seat_no": seat,
-                                                  "game_pk": pk})
+    exact = any(p.nickname_key == nickname_key(query) for p in players)
+    near = [] if exact or not query else near_namesakes(club=game.club, nickname=query)
+    players += [p for p in near if p not in players]  # the similar players first; a new one is asked for
+    return render(request, f"{JUDGE}#suggest", {"players": players, "query": "" if exact else query,
+                                                  "near": near, "seat_no": seat, "game_pk": pk})
 
 
 def live(request, pk: int):

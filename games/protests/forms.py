@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.templatetags.points import points
 from games.models import Protest, ScoreItem
+from games.permissions import sk_agreement_needed
 
 
 class ProtestForm(forms.Form):
@@ -73,14 +74,14 @@ class ProtestDecisionForm(forms.Form):
         if game is not None:
             ruleset = game.ruleset.ruleset()
             self.team_vote_allowed = ruleset.team_vote_annulment
-            needs_sk = ruleset.protest_needs_sk_agreement
+            needs_sk = sk_agreement_needed(game, ruleset)
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
             self.fields["remove_penalties"].choices = [
                 (str(i.pk), _("seat %(seat)s: %(points)s (%(clause)s)") % {
                     "seat": i.seat.number, "points": points(i.points), "clause": i.clause}) for i in items]
         if not self.team_vote_allowed:
             del self.fields["team_votes"]
-        if not needs_sk:  # only a rule set whose decisions need the СК duty representative (002 III.16) asks for him
+        if not needs_sk:  # only a tournament whose rule set needs the СК duty representative (002 III.16) asks
             del self.fields["sk_representative"]
 
     def clean(self):

@@ -36,7 +36,14 @@ from games import signals
 from games.audit import log_action
 from games.i18n import problem_text
 from games.models import Adjustment, Game, Night, Protest, ScoreItem, Seat
-from games.permissions import can_review_protest, head_judge_judged_the_table, is_table_judge
+from games.permissions import (
+    can_review_protest,
+    head_judge_judged_the_table,
+    head_judge_played,
+    is_table_judge,
+    review_refusal,
+    sk_agreement_needed,
+)
 from games.protocol.selectors import next_adjustment_order, next_game_number, protocol_of, with_protocol
 from games.protocol.services.scoring import lock_scoring_scope, score_games, seated
 from games.rules.protocol import BLACK, DRAW, RED, ROLES, team_of
@@ -254,9 +261,9 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
         if protest.is_decided:
             raise ProtestError(_("This protest is already decided; the decision is final (000 T6.3.4, "
                                  "002 III.15.4)."))
-        if not can_review_protest(by, game):
-            raise PermissionDenied(_("Only the head judge reviews protests of this game; when the head judge "
-                                     "judged the table, a club admin does."))
+        refusal = review_refusal(by, game)
+        if refusal:
+            raise PermissionDenied(refusal)
         if not explanation:  # 000 P7.9: the explanation goes on the back side
             raise ProtestError(_("Every decision needs an explanation."))
         kinds = [o.get("kind") for o in outcomes]
@@ -307,7 +314,7 @@ def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str
     if ctx.game.status == Game.Status.ANNULLED:
         raise ProtestError(_("This game is annulled; nothing of it counts any more."))
     # 002 III.16, II.3.7, App. l.544–556 (docs/rules.md I43): the СК representative agrees to these outcomes.
-    if ctx.ruleset.protest_needs_sk_agreement and NEEDS_SK & set(kinds):
+    if sk_agreement_needed(ctx.game, ctx.ruleset) and NEEDS_SK & set(kinds):
         if not sk:
             raise ProtestError(_("Name the СК duty representative who agreed (002 III.16, App. l.544–556)."))
     if sk:
@@ -544,12 +551,12 @@ def _small_int(value, low: int, high: int) -> int:
 
 def protest_reviewers(game: Game) -> list:
     """The users who review the game's protests (can_review_protest): the tournament's head judge, else the club's
-    head judges; the club admins when the head judge judged that table. Superusers are not mailed."""
+    head judges; the club admins when the head judge judged that table or played in it. Superusers are not mailed."""
     roles = []
     tournament = game.tournament
     if tournament is None or tournament.head_judge_id is None:
         roles.append(Membership.Role.HEAD_JUDGE)
-    if head_judge_judged_the_table(game):
+    if head_judge_judged_the_table(game) or head_judge_played(game):
         roles.append(Membership.Role.ADMIN)
     users = get_user_model().objects.filter(is_active=True)
     candidates = list(users.filter(memberships__club_id=game.club_id, memberships__role__in=roles).distinct()

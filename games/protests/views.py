@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from club.permissions import is_club_staff
 from games.models import Game, Protest
-from games.permissions import can_file_protest, can_review_protest, can_see_secrets, is_table_judge
+from games.permissions import can_file_protest, can_review_protest, can_see_secrets, is_table_judge, review_refusal
 from games.protests.forms import PaperProtestForm, ProtestDecisionForm, ProtestForm
 from games.protests.services import ProtestError, protest_deadline, protest_decide, protest_file, protest_record_paper
 from games.protocol.selectors import (
@@ -167,8 +167,9 @@ def protest_detail_view(request, pk: int):
 def protest_decide_view(request, pk: int):
     protest = get_object_or_404(Protest.objects.select_related("game__club", "game__tournament", "game__ruleset"),
                                 pk=pk)
-    if not can_review_protest(request.user, protest.game):
-        raise PermissionDenied(_("Only the head judge reviews protests of this game."))
+    refusal = review_refusal(request.user, protest.game)
+    if refusal:
+        raise PermissionDenied(refusal)
     form = ProtestDecisionForm(request.POST, game=protest.game, auto_id=f"id_protest{protest.pk}_%s")
     error = ""
     if form.is_valid():

@@ -20,8 +20,8 @@ from games.models import Game, Seat
 TIMEOUT = 7 * 24 * 3600
 _CODE = Path(__file__).resolve().parent
 # Sheet code and layout: a deploy that changes them changes every key (the cache never serves an old layout).
-_SOURCES = [_CODE / "sheets.py", _CODE.parent / "templates" / "games" / "sheet.html",
-            _CODE.parent / "static" / "css" / "sheet.css"]
+_SOURCES = [_CODE / "render.py", _CODE.parent.parent / "templates" / "games" / "sheet.html",
+            _CODE.parent.parent / "static" / "css" / "sheet.css"]
 CODE_VERSION = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES if p.exists())).hexdigest()[:12]
 
 
@@ -34,8 +34,8 @@ def etag(game: Game, *, language: str, show_secrets: bool) -> str:
     seats = Seat.objects.filter(game=game).order_by("number").values_list(
         "number", "player_id", "player__nickname", "role", "fouls", "main", "extras", "total", "won")
     header = Game.objects.filter(pk=game.pk).values_list(
-        "version", "status", "signed_at", "result", "date", "number", "tournament__name", "club__name",
-        "judge__first_name", "judge__last_name", "judge__username").get()
+        "version", "status", "signed_at", "result", "date", "number", "tournament__name", "evening__name",
+        "evening__date", "club__name", "judge_name", "judge__first_name", "judge__last_name", "judge__username").get()
     raw = repr((CODE_VERSION, game.pk, header, language, show_secrets, list(seats)))
     return hashlib.sha1(raw.encode()).hexdigest()
 

@@ -163,6 +163,7 @@ def points_text(value: Decimal | None) -> str:
 
 
 _points_lazy = lazy(lambda value: points(value).replace("-", "−"), str)
+_note_lazy = lazy(note_text, str)  # a note in the sheet's own language, like its labels
 
 
 def nickname_size(nickname: str) -> str:
@@ -205,7 +206,11 @@ def _removal_mark(left: Departure | None) -> str:
     return {"fouls": pgettext_lazy("protocol sheet", "R"), "disqualified": pgettext_lazy("protocol sheet", "DQ"), "ppk": pgettext_lazy("protocol sheet", "PPK")}.get(how, "")
 
 
-def _kind_label(kind: str) -> str:
+def _kind_label(kind: str, note: str = "") -> str:
+    """A score item's kind as the sheet names it; an item a head judge's decision entered is his decision, not the
+    table judge's adjustment."""
+    if kind == "adjustment" and str(note or "").startswith("protest #"):
+        return pgettext_lazy("protocol sheet", "head judge's decision")
     return {
         "best_move": pgettext_lazy("protocol sheet", "best move"),
         "judge_extra": pgettext_lazy("protocol sheet", "judge's extra"),
@@ -224,7 +229,7 @@ def _tallies_text(tallies) -> str:
 def _header_of(game: Game) -> SheetHeader:
     judge = game.judge_display
     return SheetHeader(
-        tournament=game.tournament.name if game.tournament_id else "",
+        tournament=game.tournament.name if game.tournament_id else (str(game.evening) if game.evening_id else ""),
         stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,
         number=game.number, judge=judge,
     )
@@ -265,8 +270,8 @@ def _unscored_items(game: Game, nicknames: dict[int, str]) -> list[SheetItem]:
     """The judge's own entries of a game that is not scored yet (the staff's copy of an unfinished game)."""
     items = [SheetItem(e.seat, nicknames.get(e.seat, ""), _kind_label("judge_extra"), points_text(e.points), "",
                        e.note) for e in game.judge_extras.all()]
-    items += [SheetItem(a.seat, nicknames.get(a.seat, ""), _kind_label("adjustment"), points_text(a.points),
-                        a.clause, a.note) for a in game.adjustments.all()]
+    items += [SheetItem(a.seat, nicknames.get(a.seat, ""), _kind_label("adjustment", a.note),
+                        points_text(a.points), a.clause, _note_lazy(a.note)) for a in game.adjustments.all()]
     return items
 
 
@@ -300,7 +305,7 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
             if 1 <= day <= len(rounds):
                 rounds[day - 1].vote_cancelled = True
     nicknames = {s.number: s.nickname for s in view.seats}
-    items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind), points_text(i.points), i.clause, note_text(i.note),
+    items = [SheetItem(i.seat, i.nickname, _kind_label(i.kind, i.note), points_text(i.points), i.clause, _note_lazy(i.note),
                        i.effective) for i in view.items]
     if not items and view.show_secrets:
         items = _unscored_items(game, nicknames)

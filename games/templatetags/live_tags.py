@@ -76,3 +76,21 @@ def get_item(mapping, key):
 def localized(value) -> str:
     """An engine text (`games.rules` keeps English templates) in the reader's language."""
     return str(localize(value))
+
+
+NICK_WORD_FITS = 7  # letters of a word that fit a phone's seat tile (390 px: 60 px at 12 px) at the tile's size
+NICK_WORD_FITS_SMALL = 9  # ... at the smaller size
+
+
+@register.filter
+def nick_fit(nickname) -> str:
+    """The seat tile's size classes for a nickname; a word is never split. A one-word nickname stays on one line,
+    cut with an ellipsis if it still does not fit (nothing is gained by a second line); a long word makes the
+    nickname smaller; a word too long even then puts the nickname on one line with an ellipsis. The full nickname
+    is the tile's title."""
+    words = str(nickname or "").split()
+    longest = max((len(word) for word in words), default=0)
+    classes = ["nick-small"] if longest > NICK_WORD_FITS else []
+    if len(words) <= 1 or longest > NICK_WORD_FITS_SMALL:
+        classes.append("nick-one")
+    return " ".join(classes)

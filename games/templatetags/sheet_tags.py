@@ -90,9 +90,10 @@ def left_label(left: Departure | None) -> str:
 
 
 @register.filter
-def item_kind_label(kind: str) -> str:
-    """A score item's kind ("judge_extra", "ci", "wrong_colour" …) → its label in the reader's language."""
-    return str(_kind_label(kind or ""))
+def item_kind_label(kind: str, note: str = "") -> str:
+    """A score item's kind ("judge_extra", "ci", "wrong_colour" …) → its label in the reader's language; with the
+    item's note, an item a head judge's decision entered is labelled as his decision."""
+    return str(_kind_label(kind or "", note or ""))
 
 
 @register.filter

@@ -121,7 +121,7 @@ def test_the_same_players_as_the_last_game_at_this_table_in_one_tap(live, client
     assert twin.status_code == 200 and Seat.objects.filter(game=live.game).count() == 10
 
 
-def test_the_judge_is_shown_by_his_name_never_his_login(live, client):
+def test_the_judge_is_shown_by_his_name_his_login_only_when_he_has_none(live, client):
     live.players[0].user = live.judge
     live.players[0].save()
     live.game.refresh_from_db()
@@ -133,7 +133,7 @@ def test_the_judge_is_shown_by_his_name_never_his_login(live, client):
     live.players[0].user = None
     live.players[0].save()
     live.game.refresh_from_db()
-    assert live.game.judge_display == ""  # a login-only account: nothing rather than the login
+    assert live.game.judge_display == live.judge.get_username()  # a login-only account: a sheet names its judge
     live.judge.first_name, live.judge.last_name = "Иван", "Петров"
     live.judge.save()
     live.game.refresh_from_db()

@@ -16,7 +16,7 @@ from games.live.targets import TARGET_KEYS
 pytestmark = pytest.mark.usefixtures("english")
 
 # The keys the judge's screen and the held-back replays send (the POST field names must not change).
-SENT = {"seat", "player_id", "nickname", "create", "role", "by", "nominee", "index", "hands", "delta", "reason",
+SENT = {"seat", "player_id", "nickname", "create", "namesake", "role", "by", "nominee", "index", "hands", "delta", "reason",
         "note", "result", "points", "clause", "id", "target", "seats", "day", "night", "round", "from", "seq"}
 
 
@@ -38,7 +38,7 @@ def test_the_kept_keys_are_the_declared_ones_and_the_vote_counts():
     ("foul", {"seat": "3", "delta": "−1", "from": "2"}, {"seat": 3, "delta": -1, "shown": 2}),
     ("kill", {"seat": ""}, {"seat": None}),
     ("seat", {"seat": "10", "nickname": " Ник "}, {"seat": 10, "player_id": None, "nickname": " Ник ",
-                                                     "create": False}),
+                                                     "create": False, "namesake": False}),
     ("role", {"seat": "1", "role": " ш "}, {"seat": 1, "role": "Ш"}),
     ("extra", {"seat": "2", "points": " "}, {"seat": 2, "points": None, "note": ""}),
     ("adjustment", {"seat": "2", "points": "−0,3", "clause": " 002 III.6 ", "note": "x" * 600},

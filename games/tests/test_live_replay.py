@@ -149,7 +149,8 @@ class Replayer:
     def run(self) -> None:
         p = self.protocol
         for entry in p.seats:
-            self.apply("seat", seat=entry.seat, nickname=entry.player, create=1)
+            # a new player confirmed, as the judge does when a similar nickname is in the club
+            self.apply("seat", seat=entry.seat, nickname=entry.player, namesake=1)
         for entry in p.seats:
             self.apply("role", seat=entry.seat, role=entry.role)
         self.apply("start")
@@ -254,7 +255,7 @@ def test_a_removal_after_the_last_speech_of_a_day_without_a_vote_is_after_the_vo
         cast = make_cast("xcraft")
         replayer = Replayer(cast, generate_game(random.Random(0), cast.game.ruleset.ruleset()))
         for entry in replayer.protocol.seats:
-            replayer.apply("seat", seat=entry.seat, nickname=entry.player, create=1)
+            replayer.apply("seat", seat=entry.seat, nickname=entry.player, namesake=1)
             replayer.apply("role", seat=entry.seat, role=entry.role)
         replayer.apply("start")
         replayer.apply("speech")

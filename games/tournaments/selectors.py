@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
+from games.permissions import judge_among
 from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
 from games.visibility import COUNTS, can_see_hidden_in
 
@@ -44,6 +45,10 @@ class RoundRow:
 
 
 def judge_label(game: Game) -> str:
+    """The table's judge as the schedule and the wall chart print him; never a judge who sits at the table as a
+    player (a seating made before that was refused): then the table shows no judge."""
+    if judge_among(game.judge_id, [s.player for s in game.seats.all()]) is not None:
+        return ""
     return game.judge_display
 
 

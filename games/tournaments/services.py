@@ -26,6 +26,7 @@ from club.services import ServiceError
 from games import signals
 from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
+from games.permissions import judge_among, judge_seated_message
 from games.protocol.selectors import next_game_number
 from games.seating import Lock, SeatingImpossible, SeatingRequest, solve
 from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
@@ -84,6 +85,7 @@ def participant_add(*, tournament: Tournament, by, player: Player | None = None,
                                                nickname_key=nickname_key(nickname))
         if player.club_id != tournament.club_id:
             raise ServiceError(_("Player: not a player of this club."))
+        _refuse_judging_player(tournament, [player])
         existing = tournament.participants.filter(player=player).first()
         if existing is not None:
             raise ServiceError(_("Player: %(nick)s is already registered as number %(number)d.")
@@ -108,6 +110,8 @@ def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -
         registered = set(tournament.participants.values_list("player_id", flat=True))
         number = tournament.participants.aggregate(n=Max("number"))["n"] or 0
         added = []
+        players = list(players)
+        _refuse_judging_player(tournament, [p for p in players if p.pk not in registered])
         for player in players:
             if player.club_id != tournament.club_id:
                 raise ServiceError(_("Player: %(nick)s is not a player of this club.") % {"nick": player.nickname})
@@ -117,6 +121,17 @@ def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -
             number += 1
             added.append(Participant(tournament=tournament, number=number, player=player))
         return Participant.objects.bulk_create(added)
+
+
+def _refuse_judging_player(tournament: Tournament, players: list[Player]) -> None:
+    """A table judge judges his table in every round, so he never plays in the tournament: at some round he would sit
+    at the table he judges."""
+    for judge in TournamentJudge.objects.filter(tournament=tournament).order_by("table"):
+        player = judge_among(judge.user_id, players)
+        if player is not None:
+            raise ServiceError(_("Player: %(name)s judges table %(table)d of this tournament in every round and "
+                                 "cannot play in it, or he would sit at the table he judges.")
+                               % {"name": player.nickname, "table": judge.table})
 
 
 def participants_paste(*, tournament: Tournament, by, text: str) -> list[Participant]:
@@ -187,6 +202,11 @@ def judge_set(*, tournament: Tournament, by, user, table: int, team: str = "", f
         raise ServiceError(_("Table: between 1 and 99."))
     with transaction.atomic():
         _locked(tournament)
+        playing = tournament.participants.filter(player__user=user).select_related("player").first()
+        if playing is not None:
+            raise ServiceError(_("Judge: %(name)s plays in this tournament (participant %(number)d) and cannot judge "
+                                 "table %(table)d, or he would sit at the table he judges.")
+                               % {"name": playing.player.nickname, "number": playing.number, "table": table})
         TournamentJudge.objects.filter(tournament=tournament, user=user).exclude(table=table).delete()
         judge, _created = TournamentJudge.objects.update_or_create(
             tournament=tournament, table=table, defaults={"user": user, "team": team.strip(),
@@ -204,7 +224,7 @@ def _name(user) -> str:
 
 def _conflict(judge: TournamentJudge, players: Iterable[Participant]) -> bool:
     return any((judge.team and p.team == judge.team) or (judge.family and p.family == judge.family)
-               for p in players)
+               or p.player.user_id == judge.user_id for p in players)
 
 
 def _judges_for(tables: list[list[Participant]], judges: dict[int, TournamentJudge]) -> dict[int, TournamentJudge]:
@@ -444,6 +464,10 @@ def judges_swap(*, game_a: Game, game_b: Game, by) -> None:
         _locked(game_a.tournament)
         a = Game.objects.select_for_update().get(pk=game_a.pk)
         b = Game.objects.select_for_update().get(pk=game_b.pk)
+        for game, judge_id in ((a, b.judge_id), (b, a.judge_id)):
+            seated = judge_among(judge_id, [s.player for s in game.seats.select_related("player")])
+            if seated is not None:
+                raise ServiceError(judge_seated_message(game.table, seated))
         a.judge, b.judge = b.judge, a.judge
         a.judge_name, b.judge_name = b.judge_name, a.judge_name
         a.save(update_fields=["judge", "judge_name"])
@@ -531,7 +555,8 @@ def final_create(*, tournament: Tournament, by, size: int = 10, games: int = 1, 
         round_number = max([tournament.rounds, *[g.round or 0 for g in tournament.games.all()]]) + 1
         next_number = _game_number(tournament)
         rng = random.Random(tournament.seating_seed if seed is None else seed)
-        judge = TournamentJudge.objects.filter(tournament=tournament).order_by("table").select_related("user").first()
+        judges = TournamentJudge.objects.filter(tournament=tournament).order_by("table").select_related("user")
+        judge = next((j for j in judges if judge_among(j.user_id, top) is None), None)
         made = []
         for k in range(games):
             if order == "rank":

@@ -31,6 +31,8 @@ class ChartGame:
     points: Decimal
     rank: int
     elo: float | None
+    event: str = ""  # the tournament's or the club night's name (the history's rows say which game it was)
+    table: int | None = None
 
 
 @dataclass

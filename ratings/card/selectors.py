@@ -13,9 +13,11 @@ below its first screen.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
+from django.utils.translation import gettext
 
 from club.db import CompiledRead, planned_each_time
 from games.models import Game
@@ -149,7 +151,25 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     read = (rows.order_by("n").annotate(elo=Subquery(elo_after), number=Subquery(number))
             .values_list("n", "game_id", "number", "date", "cumulative", "rank", "elo"))
     # planned for this player's own count of points (club.db.planned_each_time)
-    return card_chart([ChartGame(*row) for row in planned_each_time(read)], total=total)
+    chart = card_chart([ChartGame(*row) for row in planned_each_time(read)], total=total)
+    if chart is not None:
+        chart.table = _named(chart.table)
+    return chart
+
+
+def _named(games: list[ChartGame]) -> list[ChartGame]:
+    """The history table's rows with their event and table («12 мая 2026 г., Вечер клуба, стол 1, игра 3»): one query
+    for its few rows."""
+    evening = gettext("Club evening")
+    found = {pk: (tournament or evening_name or (evening if evening_id else ""), table) for
+             pk, tournament, evening_id, evening_name, table in Game.objects.filter(
+                 pk__in=[g.game_id for g in games]).values_list(
+                 "pk", "tournament__name", "evening_id", "evening__name", "table")}
+    named = []
+    for g in games:
+        event, table = found.get(g.game_id, ("", None))
+        named.append(dataclasses.replace(g, event=event, table=table))
+    return named
 
 
 def _his_rows(player, scope: RatingScope):
@@ -159,8 +179,11 @@ def _his_rows(player, scope: RatingScope):
 
 def _his_games(player, scope: RatingScope):
     """His games of the scope, newest first, as a page of games shows them."""
+    delta = EloChange.objects.filter(game_id=OuterRef("game_id"), player_id=player.pk).values("delta")[:1]
     return _his_rows(player, scope).values("date", "game_id", "role", "won", "total", "seat",
-                                           number=F("game__number"), tournament_name=F("game__tournament__name"))
+                                           number=F("game__number"), tournament_name=F("game__tournament__name"),
+                                           evening_id=F("game__evening_id"), evening_name=F("game__evening__name"),
+                                           elo_delta=Subquery(delta))
 
 
 def _latest_games(player, scope: RatingScope) -> list[dict]:

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from club import permissions
 from club import selectors as club_selectors
@@ -114,7 +115,7 @@ def player_list(request):
     sort = selectors_list.sort_key(request.GET.get("sort"))
     rows = selectors_list.player_rows(club=club, scope=scope, query=query, sort=sort)
     page = Paginator(rows, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
-    columns = [("place", _("Place")), ("name", _("Player")), ("rating", _("Rating")), ("elo", _("Elo")),
+    columns = [("place", pgettext("standings", "Place")), ("name", _("Player")), ("rating", _("Rating")), ("elo", _("Elo")),
                ("games", _("Games")), ("winrate", _("Win %"))]
     context = {"club": club, "season": season, "query": query, "sort": sort, "page": page, "sort_columns": columns,
                "can_edit": permissions.is_club_admin(request.user, club)}

@@ -127,10 +127,11 @@ def _key_part(name: str, lots: Mapping[str, int]) -> Callable[[PlayerRecord], An
     """The sort key part of the tie-breaker `name` for a record (more is better, so negated; the lot: lower is
     better)."""
     if name == LOT:
-        # 000 T6.2.4 / 002 III.14.6: the stored lot, lower first; a player without a lot goes last, by name.
+        # 000 T6.2.4 / 002 III.14.6: the stored lot, lower first; players without a lot (no lot drawn: a season)
+        # go last and are not told apart by it: equal on every other key, they share the place (listed by name).
         def lot(record: PlayerRecord) -> tuple:
             number = lots.get(record.player)
-            return (0, number, "") if number is not None else (1, 0, record.player)
+            return (0, number) if number is not None else (1, 0)
         return lot
     try:
         value = METRICS[name].value

@@ -12,6 +12,7 @@ rendered table is cached under the scope's version (`ratings.standings.views._st
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -39,17 +40,35 @@ def _three(value: Decimal, sep: str) -> str:
     return f"{value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP):f}".replace(".", sep)
 
 
-class _Points(dict):
-    """`points_text` with a memo, for one table: a column repeats its values (the main points are whole numbers, the
-    extras a few steps of 0.1), and the formatting is most of a row's cost."""
+def _places(values: Iterable[Decimal]) -> int:
+    """The decimals a column of points needs (at most 3, as `points_text`): every value of it is written with them."""
+    most = 0
+    for value in values:
+        exponent = value.quantize(THOUSANDTH, rounding=ROUND_HALF_UP).normalize().as_tuple().exponent
+        most = max(most, -exponent if isinstance(exponent, int) else 0)
+    return min(most, 3)
 
-    def __init__(self, sep: str):
+
+class _Points(dict):
+    """One column's points with a memo: every value with the column's decimals (one format per column: «1,50» and
+    «1,00», never «1,5» beside «1»); a column repeats its values, and the formatting is most of a row's cost."""
+
+    def __init__(self, sep: str, places: int):
         super().__init__()
         self.sep = sep
+        self.step = Decimal(1).scaleb(-places)
 
     def __missing__(self, value: Decimal) -> str:
-        text = self[value] = points_text(value, self.sep)
+        text = self[value] = f"{value.quantize(self.step, rounding=ROUND_HALF_UP):f}".replace(".", self.sep)
         return text
+
+
+def _shared_places(ranks: list[int]) -> list[str]:
+    """A place as the table writes it: «3» alone, «3–8» when six rows share place 3 (equal on every criterion)."""
+    count: dict[int, int] = {}
+    for rank in ranks:
+        count[rank] = count.get(rank, 0) + 1
+    return [f"{rank}–{rank + count[rank] - 1}" if count[rank] > 1 else str(rank) for rank in ranks]
 
 
 @dataclass(frozen=True)
@@ -65,6 +84,11 @@ class StandingsRow:
     average: str
     ties: list[int]  # the footnotes of the decided ties this row is part of
     provisional: bool  # a game of this player is under protest
+    place: str = ""  # the rank as written: «3», or «3–8» for a place shared by rows equal on every criterion
+
+    def __post_init__(self) -> None:
+        if not self.place:
+            object.__setattr__(self, "place", str(self.rank))
 
 
 def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[StandingsRow], list[str]]:
@@ -85,33 +109,37 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
             notes.append(note % {"upper": stored[i - 1][0], "lower": row[0], "label": label})
             marks[i - 1].append(len(notes))
             marks[i].append(len(notes))
-    points = _Points(sep)
+    mains, extras_, totals = (_Points(sep, _places(r[k] for r in stored)) for k in (5, 6, 7))
+    places = _shared_places([r[0] for r in stored])
     rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
-                         main=points[main], extras=points[extras], total=points[total],
+                         main=mains[main], extras=extras_[extras], total=totals[total],
                          average=_three(total / games if games else Decimal(0), sep), ties=refs,
-                         provisional=player_id in provisional)
-            for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs
-            in zip(stored, marks, strict=True)]
+                         provisional=player_id in provisional, place=place)
+            for (rank, player_id, nickname, games, wins, main, extras, total, _decided), refs, place
+            in zip(stored, marks, places, strict=True)]
     return rows, notes
 
 
 @dataclass(frozen=True)
 class GameRow:
-    date: dt.date  # shown with the SHORT_DATE_FORMAT
+    date: dt.date  # shown with the locale's DATE_FORMAT
     url: str
-    tournament: str
+    tournament: str  # the event: the tournament's name, or the club night's
     number: int
     role: str
     won: bool
     total: str
+    elo_delta: float | None = None  # the game's change of his Elo (None: it changed none)
 
 
 def profile_games_rows(games: list[dict]) -> list[GameRow]:
     """The rows of a profile's page of games (`selectors_card.player_card(...).games`)."""
     sep, url = get_format("DECIMAL_SEPARATOR"), url_of("games:game_detail")
-    return [GameRow(date=g["date"], url=url % g["game_id"], tournament=g["tournament_name"] or "",
+    evening = _("Club evening")
+    return [GameRow(date=g["date"], url=url % g["game_id"],
+                    tournament=g["tournament_name"] or g.get("evening_name") or (evening if g.get("evening_id") else ""),
                     number=g["number"], role=role_letter(g["role"]), won=bool(g["won"]),
-                    total=points_text(g["total"], sep))
+                    total=points_text(g["total"], sep), elo_delta=g.get("elo_delta"))
             for g in games]
 
 

@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from django import template
 from django.template.defaultfilters import floatformat
 from django.utils.dateformat import format as format_date
-from django.utils.dates import MONTHS_ALT
 from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from club.html import escape, url_of
 from ratings.card.chart import CardChart, Series, SeriesPoint
@@ -36,7 +36,7 @@ register = template.Library()
 def _standings_row(row: StandingsRow, badge: str) -> str:
     ties = " ".join(f'<a href="#tie-{n:d}" class="tie-ref">{n:d}</a>' for n in row.ties)
     marked = ' class="table-warning" data-provisional="1"' if row.provisional else ""
-    return (f'<tr{marked}><td>{row.rank:d}</td><td><a href="{escape(row.url)}">{escape(row.nickname)}</a>'
+    return (f'<tr{marked}><td>{escape(row.place)}</td><td><a href="{escape(row.url)}">{escape(row.nickname)}</a>'
             f'{badge if row.provisional else ""}</td><td class="text-end">{row.games:d}</td>'
             f'<td class="text-end fold">{row.wins:d}</td><td class="text-end fold">{escape(row.main)}</td>'
             f'<td class="text-end fold">{escape(row.extras)}</td><td class="text-end"><strong>{escape(row.total)}'
@@ -59,17 +59,26 @@ def tie_notes(notes: Iterable[str]) -> SafeString:
         f'<li id="tie-{n:d}">{escape(note)}</li>' for n, note in enumerate(notes, start=1)))
 
 
+def _elo_change(delta: float | None) -> str:
+    """A game's Elo change as «+12» / «−7» / «±0»; «—» for a game that changed no Elo."""
+    if delta is None:
+        return "—"
+    n = round(delta)
+    return f"+{n:d}" if n > 0 else f"−{-n:d}" if n < 0 else "±0"
+
+
 def _game_row(g: GameRow, date_format: str, game: str) -> str:
-    tournament = f'<span class="d-none d-sm-inline">{escape(g.tournament)} — </span>' if g.tournament else ""
-    return (f'<tr><td>{escape(format_date(g.date, date_format))}</td><td><a href="{escape(g.url)}">{tournament}'
+    event = f'<span class="d-none d-sm-inline">{escape(g.tournament)} — </span>' if g.tournament else ""
+    return (f'<tr><td>{escape(format_date(g.date, date_format))}</td><td><a href="{escape(g.url)}">{event}'
             f'{game} {escape(g.number)}</a></td><td>{escape(g.role)}{" ✓" if g.won else ""}</td>'
-            f'<td class="text-end">{escape(g.total)}</td></tr>')
+            f'<td class="text-end">{escape(g.total)}</td>'
+            f'<td class="text-end" data-testid="game-elo">{escape(_elo_change(g.elo_delta))}</td></tr>')
 
 
 @register.simple_tag
 def game_rows(rows: Iterable[GameRow]) -> SafeString:
-    """The `<tr>`s of a profile's page of games (the date in the SHORT_DATE_FORMAT, as `|date:"SHORT_DATE_FORMAT"`)."""
-    date_format, game = get_format("SHORT_DATE_FORMAT"), escape(_("game"))
+    """The `<tr>`s of a profile's page of games (the date in the locale's DATE_FORMAT, as everywhere on the card)."""
+    date_format, game = get_format("DATE_FORMAT"), escape(_("game"))
     return mark_safe("\n".join(_game_row(g, date_format, game) for g in rows))  # every value escaped
 
 
@@ -85,7 +94,7 @@ def tournament_rows(rows: Iterable[TournamentRow]) -> SafeString:
 def season_options(seasons: Iterable, season) -> SafeString:
     """The `<option>`s of the ratings filter's seasons (`ratings/_filter.html`): name and dates, the shown one
     selected."""
-    date_format, chosen = get_format("SHORT_DATE_FORMAT"), season.pk if season else None
+    date_format, chosen = get_format("DATE_FORMAT"), season.pk if season else None
     return mark_safe("".join(  # every value escaped
         f'<option value="{s.pk:d}"{" selected" if s.pk == chosen else ""}>{escape(s.name)} '
         f'({escape(format_date(s.start, date_format))}–{escape(format_date(s.end, date_format))})</option>'
@@ -125,6 +134,7 @@ def role_bars(roles: Iterable[RoleLine]) -> SafeString:
 def form_chips(form: Iterable[FormGame]) -> SafeString:
     """The `<li>`s of the card's recent form: a chip per game, its role and result, a link to its protocol."""
     url, win, loss, game = url_of("games:game_detail"), escape(_("win")), escape(_("loss")), escape(_("game"))
+    date_format = get_format("DATE_FORMAT")
     chips = []
     for g in form:
         tournament = f"{escape(g.tournament_name)}, " if g.tournament_name else ""
@@ -133,25 +143,26 @@ def form_chips(form: Iterable[FormGame]) -> SafeString:
             f'href="{escape(url % g.game_id)}" data-testid="form-chip">\n        <span class="chip-role">'
             f'{escape(g.role or "?")}</span><span class="chip-result">{win if g.won else loss}</span>\n        '
             f'<span class="visually-hidden">, {tournament}{game} {escape(g.number)}, '
-            f'{escape(format_date(g.date, "j E Y"))}</span></a></li>')
+            f'{escape(format_date(g.date, date_format))}</span></a></li>')
     return mark_safe("".join(chips))  # every value escaped
 
 
 class PointText:
-    """What a tap or a hover on a point of one series says: the game, its date («12 марта 2026», as the
-    `|date:"j E Y"` filter writes it, the month's name read once) and the series' value."""
+    """What a tap or a hover on a point of one series says: the game, its date (the locale's DATE_FORMAT, as
+    everywhere on the card, written once per date) and the series' value."""
 
     def __init__(self, key: str):
         self.key = key
         self.game = _("game %(number)s, %(date)s")
         self.value = {"points": _("%(points)s points"), "rank": _("place %(rank)s")}.get(key, _("Elo %(elo)s"))
-        self.months: dict[int, str] = {}
+        self.dates: dict = {}
+        self.date_format = get_format("DATE_FORMAT")
         self.sep = get_format("DECIMAL_SEPARATOR")
 
     def __call__(self, point: SeriesPoint) -> str:
         date = point.game.date
-        month = self.months.get(date.month) or self.months.setdefault(date.month, str(MONTHS_ALT[date.month]))
-        game = self.game % {"number": point.game.number, "date": f"{date.day} {month} {date.year:04d}"}
+        written = self.dates.get(date) or self.dates.setdefault(date, format_date(date, self.date_format))
+        game = self.game % {"number": point.game.number, "date": written}
         if self.key == "points":
             value = self.value % {"points": points_text(point.value, self.sep)}
         elif self.key == "rank":
@@ -183,15 +194,16 @@ def _latest_text(series: Series, sep: str) -> str:
     value = series.latest.value
     if series.key == "points":
         return points_text(value, sep)
-    return f"{_('place')} {value}" if series.key == "rank" else floatformat(value, "0")
+    return f"{pgettext('standings', 'place')} {value}" if series.key == "rank" else floatformat(value, "0")
 
 
 @register.simple_tag
 def chart_figure(chart: CardChart, series: Series) -> SafeString:
     """One series of the card's chart as its `<figure>`: axes, grid and its labels, the dates, the line, the points
     (`series_points`) and the latest value. The coordinates are written as `|floatformat:'1u'` does (they are
-    rounded to 0.1 already), the tick values as `|floatformat` does, the dates as `|date:"j E"`."""
+    rounded to 0.1 already), the tick values as `|floatformat` does, the dates in the locale's DATE_FORMAT."""
     key, sep, left, right, font = escape(series.key), get_format("DECIMAL_SEPARATOR"), chart.plot_left, chart.plot_right, chart.font
+    date_format = get_format("DATE_FORMAT")
     ticks = "".join(
         f'\n            <line class="chart-grid" x1="{left:d}" x2="{right:d}" y1="{y:.1f}" y2="{y:.1f}"/>'
         f'\n            <text class="chart-label" x="{left - 6:d}" y="{y:.1f}" font-size="{font:d}" text-anchor="end" '
@@ -199,7 +211,8 @@ def chart_figure(chart: CardChart, series: Series) -> SafeString:
         for y, value in series.y_ticks)
     dates = "".join(
         f'<text class="chart-label" x="{x:.1f}" y="{chart.height - 8:d}" font-size="{font:d}" '
-        f'text-anchor="{escape(anchor)}">{escape(format_date(date, "j E"))}</text>' for x, date, anchor in chart.x_labels)
+        f'text-anchor="{escape(anchor)}">{escape(format_date(date, date_format))}</text>'
+        for x, date, anchor in chart.x_labels)
     latest = ""
     if series.latest is not None:
         p = series.latest

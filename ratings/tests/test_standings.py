@@ -117,10 +117,11 @@ def test_the_stored_lot_separates_players_equal_on_everything():
     assert order(rows) == [(1, "Y", None), (2, "Z", "lot"), (3, "X", "lot")]
 
 
-def test_players_without_a_lot_go_last_by_name():
+def test_players_without_a_lot_go_last_and_share_their_place_listed_by_name():
+    """No lot tells them apart: equal on every criterion, they share the place (a season draws no lot)."""
     games = [played(name, XCRAFT, won=True) for name in ("Zoe", "Ann", "Max")]
     rows = standings(games, XCRAFT, lots={"Max": 7})
-    assert order(rows) == [(1, "Max", None), (2, "Ann", "lot"), (3, "Zoe", "lot")]
+    assert order(rows) == [(1, "Max", None), (2, "Ann", "lot"), (2, "Zoe", None)]
 
 
 def test_totals_decide_before_any_tie_breaker():

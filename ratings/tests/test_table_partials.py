@@ -29,7 +29,7 @@ def test_the_profile_row_partials_escape_tournament_names():
     game = GameRow(date=dt.date(2026, 3, 1), url="/games/5/", tournament=HOSTILE, number=2, role="Ш", won=True,
                    total="1,5")
     html = render_to_string("ratings/_card_body.html#game-row", {"g": game})
-    assert "&lt;b onclick" in html and "<b " not in html and "Ш ✓" in html and html.endswith("1,5</td></tr>")
+    assert "&lt;b onclick" in html and "<b " not in html and "Ш ✓" in html and html.endswith('1,5</td><td class="text-end" data-testid="game-elo">—</td></tr>')
     tournament = TournamentRow(url="/ratings/tournament/1/", name=HOSTILE, rank=1, games=9, total="12")
     html = render_to_string("ratings/_card_body.html#tournament-row", {"t": tournament})
     assert "&lt;b onclick" in html and "<b " not in html and '<td class="text-end">12</td></tr>' in html
