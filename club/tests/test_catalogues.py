@@ -144,9 +144,9 @@ def test_the_english_catalogue_holds_no_stale_translation(site_messages):
     assert not rewritten, f"English translations of English msgids: {rewritten}"
 
 
-def test_a_missing_translation_is_found(tmp_path, site_messages):
+def test_a_missing_translation_is_found(site_messages):
     # The check can fail: a catalogue without one message the site uses is caught.
     russian = _catalogue("ru")
-    assert (None, "Players") in russian
+    before = {key for key in site_messages if key not in russian}
     del russian[(None, "Players")]
-    assert [key for key in site_messages if key not in russian] == [(None, "Players")]
+    assert {key for key in site_messages if key not in russian} - before == {(None, "Players")}
