@@ -269,9 +269,10 @@ def action_details(payload: Any) -> str:
 
 def role_letter(code: str) -> str:
     """A stored role letter (К, Ч, Ш, Д) in the reader's letter set: К/Ч/Ш/Д in Russian, C/M/S/D in English (the
-    legend, templates/games/_role_legend.html, says which is which)."""
-    letters = {"К": pgettext("role letter", "К"), "Ч": pgettext("role letter", "Ч"),
-               "Ш": pgettext("role letter", "Ш"), "Д": pgettext("role letter", "Д")}
+    legend, templates/games/_role_legend.html, says which is which). The msgids are the English letters, so a
+    language without a catalogue falls back to English, not to the stored Russian codes."""
+    letters = {"К": pgettext("role letter", "C"), "Ч": pgettext("role letter", "M"),
+               "Ш": pgettext("role letter", "S"), "Д": pgettext("role letter", "D")}
     return letters.get(code or "", code or "")
 
 

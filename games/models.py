@@ -22,8 +22,8 @@ from club.selectors import known_name
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLES, SHERIFF
 from games.rules.ruleset import RuleSet
 
-ROLE_CHOICES = [(CITIZEN, _("К — citizen (red)")), (MAFIA, _("Ч — mafia (black)")), (SHERIFF, _("Ш — sheriff")),
-                (DON, _("Д — don"))]
+ROLE_CHOICES = [(CITIZEN, _("C — citizen (red)")), (MAFIA, _("M — mafia (black)")), (SHERIFF, _("S — sheriff")),
+                (DON, _("D — don"))]
 RESULT_CHOICES = [("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
 POINTS = {"max_digits": 12, "decimal_places": 6}
 

@@ -23,7 +23,7 @@ class TournamentForm(forms.Form):
     ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None,
                                      help_text=_("A preset or the club's own copy."))
     head_judge = forms.ModelChoiceField(label=_("Head judge"), queryset=None, required=False)
-    stages = forms.CharField(label=_("Stages"), required=False, help_text=_("Comma-separated, e.g. Отбор, Финал"))
+    stages = forms.CharField(label=_("Stages"), required=False, help_text=_("Comma-separated, e.g. Qualifying, Final"))
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)

@@ -51,8 +51,8 @@ MIN_ROUND_ROWS = 5  # day/night rows printed even for a short game, so the judge
 BLANK_ROUND_ROWS = 7
 MIN_NOMINEE_SLOTS = 8
 BLANK_BACK_LINES = 14  # ruled lines for handwritten explanations on the back (P7.9)
-# The sheet is the official paper protocol: Russian unless another language is asked for explicitly.
-SHEET_LANGUAGE = "ru"
+# The sheet is the official paper protocol: in the club's language (settings.LANGUAGE_CODE) unless another of the
+# site's languages is asked for explicitly.
 
 
 # ------------------------------------------------------------------------------------------------ structure
@@ -570,13 +570,14 @@ def sheet_stylesheet():
     return cached[1], cached[2]
 
 
-def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE, link_stylesheet: bool = True) -> str:
-    """The sheets' HTML document; without the `<link>` to sheet.css when the caller applies the parsed one."""
-    with translation.override(language):
+def render_sheets_html(sheets: list[Sheet], *, language: str | None = None, link_stylesheet: bool = True) -> str:
+    """The sheets' HTML document (in the club's language unless `language` is given); without the `<link>` to
+    sheet.css when the caller applies the parsed one."""
+    with translation.override(language or settings.LANGUAGE_CODE):
         return render_to_string("games/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
 
 
-def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> bytes:
+def render_sheets_pdf(sheets: list[Sheet], *, language: str | None = None) -> bytes:
     """One PDF: every sheet on two A4 landscape pages (front, back)."""
     from weasyprint import HTML  # noqa: PLC0415 — heavy import: only when a PDF is made
 
@@ -587,6 +588,6 @@ def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) ->
 
 
 def sheet_language(requested: str | None) -> str:
-    """The sheet's language: Russian (the official protocol) unless a known language code is asked for."""
+    """The sheet's language: the club's (the official protocol) unless one of the site's languages is asked for."""
     codes = {code for code, _name in settings.LANGUAGES}
-    return requested if requested in codes else SHEET_LANGUAGE
+    return requested if requested in codes else settings.LANGUAGE_CODE

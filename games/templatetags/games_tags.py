@@ -5,7 +5,7 @@ from django.conf import settings
 from django.templatetags.tz import do_timezone
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from club.selectors import get_site_club
 from games.i18n import result_label as _result_label
@@ -73,10 +73,9 @@ _APPENDIX = re.compile(r"\bApp\.")
 @register.filter
 def clause(text) -> str:
     """A rule-book reference in the reader's words: «003 l.127» → «003 стр. 127», «002 App.» → «002 Прил.» in
-    Russian (the books are cited by line where they have no numbered clauses)."""
+    Russian (the books are cited by line where they have no numbered clauses); the words come from the catalogue,
+    so English and a language without them keep «l. 127» and «App.»."""
     text = str(text or "")
-    if not (get_language() or "").startswith("ru"):
-        return text
     return _APPENDIX.sub(gettext("App."), _LINE.sub(gettext("l.") + " ", text))
 
 

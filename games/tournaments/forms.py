@@ -13,10 +13,10 @@ from games.tournaments.services import MAX_ROUNDS
 # What «Команда» and «Родственники» do (games.tournaments.services: the seating keeps such pairs apart, and a
 # table's judge is exchanged when his team or relatives sit at his table).
 TEAM_HELP = _("Optional. Players with the same team name never sit at one table in the seating.")
-FAMILY_HELP = _("Optional. One word for a family, the same for each relative (e.g. Ивановы): relatives never sit "
+FAMILY_HELP = _("Optional. One word for a family, the same for each relative (e.g. Smiths): relatives never sit "
                 "at one table in the seating.")
 JUDGE_TEAM_HELP = _("Optional. The judge never judges a table where players of this team sit.")
-JUDGE_FAMILY_HELP = _("Optional. The same word as his relatives' (e.g. Ивановы): he never judges a table where "
+JUDGE_FAMILY_HELP = _("Optional. The same word as his relatives' (e.g. Smiths): he never judges a table where "
                       "they sit.")
 
 

@@ -207,7 +207,7 @@ STATISTICS: list[Statistic] = [
     # as Д: checks that found the Ш
     Statistic("don_sheriff_finds", _("Don's sheriff finds"), compute=_don_sheriff_finds, display="integer",
               testid="don-finds"),
-    Statistic("black_nominations", _("Выставлял чёрных"), compute=_black_nominations, display="integer"),
+    Statistic("black_nominations", _("Nominated blacks"), compute=_black_nominations, display="integer"),
 ]
 FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not None]
 

@@ -4,7 +4,8 @@ Queued when the sign-up commits and sent by the task worker (`manage.py db_worke
 slow or absent mail server never delays a sign-up nor fails a request whose place is already taken. The letter goes
 through Django's mail backend (settings.EMAIL_BACKEND, EMAIL_TIMEOUT) to the player's login address; a player
 without an address gets no letter, nor one whose place was given back before the worker ran. The texts are the
-Russian templates beside the password-reset ones (templates/registration/signup_*.txt).
+templates beside the password-reset ones (templates/registration/signup_*.txt), in the club's language through the
+message catalogues.
 """
 
 from __future__ import annotations
