@@ -11,14 +11,18 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from club import task_queue
         from games import signals
+        from games.rulesets import labels as ruleset_labels
         from games.tournaments import base as schedule_base
         from ratings import receivers, services_tasks
         from ratings.standings import final
+        from ratings.statistics import registry
 
         task_queue.register_healer(services_tasks.HEALER)
 
         if final.rank_players not in schedule_base.RANKERS:
             schedule_base.RANKERS.append(final.rank_players)
+        if registry.tiebreaker_label not in ruleset_labels.TIEBREAKER_LABELERS:
+            ruleset_labels.TIEBREAKER_LABELERS.append(registry.tiebreaker_label)
 
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
