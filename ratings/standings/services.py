@@ -64,15 +64,16 @@ UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
 
 
 # ---------------------------------------------------------------------------------------------- entry points
-def refresh(game_ids: Iterable[int]) -> None:
+def refresh(game_ids: Iterable[int]) -> int:
     """Bring the stored ratings up to date after these games were (re)scored. Call inside the scoring transaction.
 
     Creates the scopes the games belong to when missing (their tournament, the club's seasons covering their
-    dates): scopes are made here, when games are scored, never by a page that reads them.
+    dates): scopes are made here, when games are scored, never by a page that reads them. Returns the number of
+    games whose stored facts changed.
     """
     game_ids = list(game_ids)
     if not game_ids:
-        return
+        return 0
     # No savepoint here nor in the writes it calls: a failure undoes the caller's whole write anyway, and each
     # savepoint cost PostgreSQL two more round trips (a protest decision made ten).
     with transaction.atomic(savepoint=False):
@@ -80,7 +81,7 @@ def refresh(game_ids: Iterable[int]) -> None:
         new_rows, counting = fresh_facts(game_ids)
         changed = changed_games(old_rows, new_rows)
         if not changed:
-            return
+            return 0
         old = [r for r in old_rows.values() if r["game_id"] in changed]
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
@@ -109,6 +110,7 @@ def refresh(game_ids: Iterable[int]) -> None:
         before, after = sides(old), sides(new)
         moved = {g for g in before.keys() | after.keys() if before.get(g) != after.get(g)}
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
+        return len(changed)
 
 
 def _game_keys(game_ids: set[int], counting: dict[int, dict]) -> list[tuple]:
