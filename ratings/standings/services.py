@@ -14,8 +14,10 @@ cost follows what changed, not the season:
 * the club statistics are computed when read (`ratings.standings.selectors.club_statistics`, cached per scope version);
 * the club Elo follows the same rule (`ratings.elo.services`).
 
-`recompute_scope` / `recompute_all` rebuild everything from the seat scores (one SQL aggregate per scope): after an
-upgrade, for a moved season, and as the reference the tests compare the incremental path with.
+`recompute_scope` rebuilds a scope from its facts (one SQL aggregate): for a moved season, and by the rebuild beside
+the running site (`ratings.standings.rebuild`, `manage.py rebuild_ratings`). `recompute_all` clears and rebuilds
+every derived table at once, fast but only with no write meanwhile: the benches, and the reference the tests
+compare the incremental path and the rebuild with.
 """
 
 from __future__ import annotations
@@ -188,9 +190,10 @@ SCOPES_PER_TRANSACTION = 50  # a full recompute commits every so many scopes (ea
 
 
 def recompute_all(club=None, *, workers: int | None = None) -> int:
-    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench). Outside a
-    transaction, in `workers` processes (settings.REBUILD_WORKERS; club.processes): the facts by ranges of games,
-    then the scopes in batches and each club's Elo. Returns the scopes rebuilt."""
+    """Rebuild every stored aggregate from the stored seat scores, with no write meanwhile (the benches; beside the
+    running site, `ratings.standings.rebuild`). Outside a transaction, in `workers` processes
+    (settings.REBUILD_WORKERS; club.processes): the facts by ranges of games, then the scopes in batches and each
+    club's Elo. Returns the scopes rebuilt."""
     workers = usable_workers(workers)
     games = counted_games() if club is None else counted_games().filter(club=club)
     with transaction.atomic():
