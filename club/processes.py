@@ -2,7 +2,9 @@
 
 `ratings.standings.services.recompute_all` rebuilds every derived table: its parts (the facts of a range of games,
 the tables and histories of a batch of scopes, a club's Elo) write disjoint rows, so two processes keep both cores
-busy. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
+busy. `manage.py rebuild_ratings` (`ratings.standings.rebuild`, beside the running site) runs its parts here on
+PostgreSQL only, each taking its own row locks; the SQLite way below (rows written aside, copied in at the end)
+is for a rebuild with no other writer. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
 SQLite one writer holds the database at a time: each process writes the rows it would insert (`club.db.insert_rows`,
 nearly every row of a rebuild) into a file of its own, and once all are done this process copies them in with
 one INSERT … SELECT a table (SQLite's own loop, no row through Python); their few other writes (a table's changed
