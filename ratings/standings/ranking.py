@@ -51,10 +51,17 @@ class PlayerRecord:
         return cls(player, **{key: values[key] for key in RECORDED})
 
     def __getattr__(self, name: str) -> Any:
-        try:
-            return self.values[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        if name != "values":  # (unset only while a copy or an unpickling builds the record)
+            try:
+                return self.values[name]
+            except KeyError:
+                pass
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerRecord) and (self.player, self.values) == (other.player, other.values)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
 
     def __repr__(self) -> str:
         return f"PlayerRecord({self.player!r}, {self.values!r})"
