@@ -2,7 +2,9 @@
 
 `ratings.standings.services.recompute_all` rebuilds every derived table: its parts (the facts of a range of games,
 the tables and histories of a batch of scopes, a club's Elo) write disjoint rows, so two processes keep both cores
-busy. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
+busy. `manage.py rebuild_ratings` (`ratings.standings.rebuild`, beside the running site) runs its parts here on
+PostgreSQL only, each taking its own row locks; the SQLite way below (rows written aside, copied in at the end)
+is for a rebuild with no other writer. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
 SQLite one writer holds the database at a time: each process writes the rows it would insert (`club.db.insert_rows`,
 nearly every row of a rebuild) into a file of its own, and once all are done this process copies them in with
 one INSERT … SELECT a table (SQLite's own loop, no row through Python); their few other writes (a table's changed
@@ -47,24 +49,33 @@ def part_transaction():
     return contextlib.nullcontext() if _aside is not None else transaction.atomic(savepoint=False)
 
 
-def run_parts(function: Callable[[T], R], parts: Iterable[T], workers: int) -> list[R]:
+def run_parts(function: Callable[[T], R], parts: Iterable[T], workers: int,
+              done: Callable[[R], None] | None = None) -> list[R]:
     """`function` of each part (a picklable value), in `workers` forked processes (in this one when 1). Each part
     commits its own writes; the first failure is raised here, and a process that dies (killed, out of memory)
-    stops the rebuild with BrokenProcessPool instead of leaving it waiting."""
+    stops the rebuild with BrokenProcessPool instead of leaving it waiting. `done` is called here with each
+    part's result as it comes (in the parts' order): a rebuild's progress."""
     parts = list(parts)
     if workers <= 1 or len(parts) <= 1:
-        return [function(part) for part in parts]
+        return [_reported(function(part), done) for part in parts]
     connections.close_all()  # a forked process must not share this one's socket: each opens its own connection
     processes = min(workers, len(parts))
     fork = multiprocessing.get_context("fork")
     if connection.vendor != "sqlite":
         with ProcessPoolExecutor(processes, mp_context=fork) as pool:
-            return list(pool.map(function, parts))
+            return [_reported(result, done) for result in pool.map(function, parts)]
     with tempfile.TemporaryDirectory(prefix="rebuild-") as aside:
         with ProcessPoolExecutor(processes, mp_context=fork, initializer=_write_aside, initargs=(aside,)) as pool:
-            results = list(pool.map(_part_then_commit, [(function, part) for part in parts]))
+            results = [_reported(result, done)
+                       for result in pool.map(_part_then_commit, [(function, part) for part in parts])]
         _copy_in(sorted(Path(aside).glob("*.sqlite3")))
     return results
+
+
+def _reported(result: R, done: Callable[[R], None] | None) -> R:
+    if done is not None:
+        done(result)
+    return result
 
 
 def _write_aside(directory: str) -> None:

@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_migrate, post_save, pre_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,18 +11,23 @@ class RatingsConfig(AppConfig):
     def ready(self) -> None:
         from club import task_queue
         from games import signals
+        from games.rulesets import labels as ruleset_labels
         from games.tournaments import base as schedule_base
         from ratings import receivers, services_tasks
         from ratings.standings import final
+        from ratings.statistics import registry
 
         task_queue.register_healer(services_tasks.HEALER)
 
         if final.rank_players not in schedule_base.RANKERS:
             schedule_base.RANKERS.append(final.rank_players)
+        if registry.tiebreaker_label not in ruleset_labels.TIEBREAKER_LABELERS:
+            ruleset_labels.TIEBREAKER_LABELERS.append(registry.tiebreaker_label)
 
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
         signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")
+        post_migrate.connect(receivers.migrated, sender=self, dispatch_uid="ratings.migrated")
 
         from club.models import Club
 

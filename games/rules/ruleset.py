@@ -39,7 +39,8 @@ CANCEL_SAME_DAY_OR_NEXT = "same_day_or_next"  # 000 S7.1, S7.2
 CANCEL_UNLESS_KILLED_OR_LEAVING = "unless_killed_or_leaving"  # 002 I.8.1, I.8.2
 CANCEL_NOMINEE_ONLY = "nominee_only"  # 003 l.81
 
-# tie-breaker metric names; ratings/standings/ranking.py computes each of them
+# tie-breaker names: the keys a rule set lists (`RuleSet.tiebreakers`); each is declared, with its label and the
+# statistic it compares, in ratings/statistics/registry.py (TIEBREAKERS)
 TB_TOTAL = "total"
 TB_EXTRAS = "extras"
 TB_WINS = "wins"
@@ -48,16 +49,9 @@ TB_EXTRAS_DIFFICULT = "extras_difficult"
 TB_FIRST_NIGHT_DEATHS = "first_night_deaths"
 TB_LOT = "lot"
 
-# Every tie-breaker a rule set may list, with its labels (Russian, English).
-TIEBREAKER_LABELS: dict[str, tuple[str, str]] = {
-    TB_TOTAL: ("Сумма баллов", "Total points"),
-    TB_EXTRAS: ("Доп. баллы", "Extra points"),
-    TB_WINS: ("Победы", "Wins"),
-    TB_WINS_DIFFICULT: ("Победы на сложной карте", "Wins on a difficult card"),
-    TB_EXTRAS_DIFFICULT: ("Доп. баллы на сложной карте", "Extra points on a difficult card"),
-    TB_FIRST_NIGHT_DEATHS: ("Отстрелы в первую ночь", "First-night deaths"),
-    TB_LOT: ("Жребий", "Lot"),
-}
+# Every tie-breaker a rule set may list.
+TIEBREAKER_KEYS: tuple[str, ...] = (
+    TB_TOTAL, TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_EXTRAS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
 
 
 @dataclass(frozen=True)

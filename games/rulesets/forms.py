@@ -28,7 +28,7 @@ from games.rules.ruleset import (
     THIRD_FOUL_LOSE_NEXT_SPEECH,
     THIRD_FOUL_NONE,
     THREE_MISSES_RED_WIN,
-    TIEBREAKER_LABELS,
+    TIEBREAKER_KEYS,
     ConditionalItem,
     LiftBan,
     RuleSet,
@@ -113,7 +113,7 @@ class RuleSetForm(forms.Form):
     tiebreakers = forms.CharField(label=_("Tie-breakers, in order"),
                                   # lazy: `%` on a lazy string would fix the text in the language active at import
                                   help_text=lazy(lambda: _("Comma-separated names: %(names)s")
-                                                 % {"names": ", ".join(n for n in TIEBREAKER_LABELS if n != TB_TOTAL)}, str)())
+                                                 % {"names": ", ".join(n for n in TIEBREAKER_KEYS if n != TB_TOTAL)}, str)())
     difficult_roles = forms.MultipleChoiceField(label=_("Difficult roles"), choices=[(r, r) for r in ROLES],
                                                 widget=forms.CheckboxSelectMultiple, required=False)
     protest_window_minutes = forms.IntegerField(label=_("Protest window, minutes"), min_value=1, max_value=24 * 60)
@@ -184,7 +184,7 @@ class RuleSetForm(forms.Form):
 
     def clean_tiebreakers(self):
         names = [n.strip() for n in self.cleaned_data["tiebreakers"].split(",") if n.strip()]
-        unknown = [n for n in names if n not in TIEBREAKER_LABELS]
+        unknown = [n for n in names if n not in TIEBREAKER_KEYS]
         if unknown:
             raise forms.ValidationError(_("Unknown tie-breaker: %(names)s") % {"names": ", ".join(unknown)})
         return tuple(names)

@@ -11,7 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Max
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.text import slugify
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -20,8 +19,8 @@ from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import RuleSetVersion
 from games.permissions import require_site_club_admin, site_club_admin
-from games.rules.ruleset import TIEBREAKER_LABELS
 from games.rulesets.forms import RuleSetForm
+from games.rulesets.labels import tiebreaker_label
 from games.rulesets.services import ruleset_copy, ruleset_set_default, ruleset_update
 
 
@@ -50,10 +49,7 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
         elif isinstance(field.field, forms.ChoiceField):
             value = dict(field.field.choices).get(value, value)
         elif field.name == "tiebreakers" and value:
-            russian = (get_language() or "").startswith("ru")
-            value = ", ".join(
-                TIEBREAKER_LABELS[n][0 if russian else 1] if n in TIEBREAKER_LABELS else n
-                for n in (part.strip() for part in str(value).split(",")) if n)
+            value = ", ".join(tiebreaker_label(n) for n in (part.strip() for part in str(value).split(",")) if n)
         elif field.name == "lift_bans":
             value = lift_bans_text(form.initial.get("lift_bans_list") or _json_list(value))
         rows.append((field.label, value))

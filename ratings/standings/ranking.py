@@ -1,8 +1,9 @@
-"""Standings: per-player aggregates, the tie-break metrics registry and the ranking (pure Python, no Django).
+"""Standings: per-player aggregates and the ranking by the tie-breakers of the statistics registry.
 
-Shaped after Tabbycat's `standings/metrics.py`: every tie-breaker is a named `Metric` in `METRICS` with a label and a
-function over a player's aggregate (`PlayerRecord`). A rule set lists the names in order (`RuleSet.tiebreakers`,
-docs/rules.md D8; 000 T6.2–6.2.4, 002 III.14–14.6); `rank()` sorts by total, then by those names.
+Shaped after Tabbycat's `standings/metrics.py`: every tie-breaker is an entry of `ratings.statistics.registry
+.TIEBREAKERS` (its key, label and the statistic it compares); a player's aggregate (`PlayerRecord`) holds the
+registry's statistics the standings show and the tie-breakers compare. A rule set lists the keys in order
+(`RuleSet.tiebreakers`, docs/rules.md D8; 000 T6.2–6.2.4, 002 III.14–14.6); `rank()` sorts by total, then by those.
 """
 
 from __future__ import annotations
@@ -13,95 +14,65 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from games.rules.ruleset import TB_LOT, TIEBREAKER_LABELS
+from games.rules.ruleset import TB_LOT
 from games.rules.scoring import GameScore, SeatScore
+from ratings.statistics.registry import STATISTICS, TIEBREAKERS, Tiebreaker
 
 ZERO = Decimal("0")
 LOT = TB_LOT
 
+# the tie-breakers by key (a rule set names them by key)
+METRICS: dict[str, Tiebreaker] = {t.key: t for t in TIEBREAKERS}
+# The statistics a record holds: those the standings' columns show, then those the tie-breakers compare.
+RECORDED: tuple[str, ...] = tuple(dict.fromkeys(
+    ["games", "wins", "main", "extras", "total", "tiebreak_extras"]
+    + [t.statistic for t in TIEBREAKERS if t.statistic]))
+_RECORDED = [s for s in STATISTICS if s.key in RECORDED]
+# the facts of a seat those statistics read (what a seat alone says; `difficult` depends on the rule set)
+_SEAT_FACTS = sorted({name for s in _RECORDED for name in ([s.fact] if s.fact else []) + [f for f, _ in s.when]})
 
-@dataclass
+
 class PlayerRecord:
-    player: str
-    games: int = 0
-    wins: int = 0
-    main: Decimal = ZERO
-    extras: Decimal = ZERO
-    total: Decimal = ZERO
-    tiebreak_extras: Decimal = ZERO  # the "extras" bucket of the rule set (docs/rules.md A16)
-    wins_difficult: int = 0  # 000 T6.2.2 wins as Д or Ш; 002 III.14.3 wins on a "difficult card" (docs/rules.md A17)
-    extras_difficult: Decimal = ZERO  # 002 III.14.4 extras on a difficult card
-    first_night_deaths: int = 0  # 000 T6.2.3, 002 III.14.5
+    """A player's aggregate over some games: `RECORDED`'s statistics by key, read as attributes (`record.wins`)."""
+
+    __slots__ = ("player", "values")
+
+    def __init__(self, player: str, **values: Any) -> None:
+        unknown = values.keys() - set(RECORDED)
+        if unknown:
+            raise TypeError(f"not a recorded statistic: {', '.join(sorted(unknown))}")
+        self.player = player
+        self.values: dict[str, Any] = {s.key: values.get(s.key, s.zero()) for s in _RECORDED}
+
+    @classmethod
+    def of(cls, player: str, stored: Mapping[str, Any] | object) -> PlayerRecord:
+        """The record of a stored row (a PlayerStats row: a dict of its values, or the model instance)."""
+        values = stored if isinstance(stored, Mapping) else vars(stored)
+        return cls(player, **{key: values[key] for key in RECORDED})
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "values":  # (unset only while a copy or an unpickling builds the record)
+            try:
+                return self.values[name]
+            except KeyError:
+                pass
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerRecord) and (self.player, self.values) == (other.player, other.values)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaced
+
+    def __repr__(self) -> str:
+        return f"PlayerRecord({self.player!r}, {self.values!r})"
 
     def add_game(self, seat_score: SeatScore, difficult_roles: Collection[str]) -> None:
-        difficult = seat_score.role in difficult_roles
-        self.games += 1
-        self.main += seat_score.main
-        self.extras += seat_score.extras
-        self.total += seat_score.total
-        self.tiebreak_extras += seat_score.tiebreak_extras
-        if seat_score.won:
-            self.wins += 1
-            if difficult:
-                self.wins_difficult += 1
-        if difficult:
-            self.extras_difficult += seat_score.tiebreak_extras
-        if seat_score.first_night_death:
-            self.first_night_deaths += 1
-
-
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    label: str  # Russian UI
-    label_en: str
-    value: Callable[[PlayerRecord], Any]  # more is better
-
-
-METRICS: dict[str, Metric] = {}
-
-
-def register(name: str) -> Callable[[Callable[[PlayerRecord], Any]], Callable]:
-    """Compute the tie-breaker `name` of the rule sets' vocabulary (labels: `games.rules.ruleset.TIEBREAKER_LABELS`)."""
-    def decorator(func: Callable[[PlayerRecord], Any]) -> Callable[[PlayerRecord], Any]:
-        METRICS[name] = Metric(name, *TIEBREAKER_LABELS[name], func)
-        return func
-
-    return decorator
-
-
-@register("total")
-def _total(record: PlayerRecord) -> Decimal:
-    return record.total
-
-
-@register("extras")
-def _extras(record: PlayerRecord) -> Decimal:
-    return record.tiebreak_extras
-
-
-@register("wins")
-def _wins(record: PlayerRecord) -> int:
-    return record.wins
-
-
-@register("wins_difficult")
-def _wins_difficult(record: PlayerRecord) -> int:
-    return record.wins_difficult
-
-
-@register("extras_difficult")
-def _extras_difficult(record: PlayerRecord) -> Decimal:
-    return record.extras_difficult
-
-
-@register("first_night_deaths")
-def _first_night_deaths(record: PlayerRecord) -> int:
-    return record.first_night_deaths
-
-
-# The lot has no value over the record: it is drawn once and stored (docs/rules.md D8); `rank()` reads it from `lots`.
-METRICS[LOT] = Metric(LOT, *TIEBREAKER_LABELS[LOT], lambda record: None)  # noqa: ARG005 — record: every metric is called with the record
+        """Add one seat (the engine's SeatScore, or a stored Seat with the same score fields): each statistic's
+        share of it, as the registry declares it."""
+        row = {name: (seat_score.role in difficult_roles) if name == "difficult" else getattr(seat_score, name)
+               for name in _SEAT_FACTS}
+        for statistic in _RECORDED:
+            self.values[statistic.key] += statistic.share(row)
 
 
 @dataclass
@@ -134,10 +105,10 @@ def _key_part(name: str, lots: Mapping[str, int]) -> Callable[[PlayerRecord], An
             return (0, number) if number is not None else (1, 0)
         return lot
     try:
-        value = METRICS[name].value
+        statistic = METRICS[name].statistic
     except KeyError as exc:
         raise KeyError(f"unknown tie-breaker {name!r}; known: {', '.join(METRICS)}") from exc
-    return lambda record: -value(record)
+    return lambda record: -record.values[statistic]
 
 
 def rank(

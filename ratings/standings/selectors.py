@@ -27,7 +27,8 @@ from games.rules.interchange import points_json
 from games.visibility import counting_games
 from ratings.keys import history_key, pending_key
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
-from ratings.standings.ranking import METRICS, PlayerRecord, StandingRow
+from ratings.standings.ranking import PlayerRecord, StandingRow
+from ratings.statistics.registry import tiebreaker_label
 
 CACHE_TIMEOUT = 24 * 3600
 GAMES_PER_PAGE = 25
@@ -86,10 +87,7 @@ def provisional_players(scope: RatingScope) -> set[int]:
 
 def label_of(name: str) -> str:
     """A tie-breaker's label in the page's language."""
-    metric = METRICS.get(name)
-    if metric is None:
-        return ""
-    return metric.label_en if (get_language() or "").startswith("en") else metric.label
+    return tiebreaker_label(name)
 
 
 def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[StandingRow]:
@@ -97,9 +95,7 @@ def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[
         provisional = provisional_players(scope)
     rows = []
     for s in PlayerStats.objects.filter(scope=scope).select_related("player").order_by("rank", "id"):
-        record = PlayerRecord(player=s.player.nickname, games=s.games, wins=s.wins, main=s.main, extras=s.extras,
-                              total=s.total, tiebreak_extras=s.tiebreak_extras, wins_difficult=s.wins_difficult,
-                              extras_difficult=s.extras_difficult, first_night_deaths=s.first_night_deaths)
+        record = PlayerRecord.of(s.player.nickname, s)
         row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
                           provisional=s.player_id in provisional, player_id=s.player_id)
         row.decided_by_label = label_of(s.decided_by)

@@ -14,18 +14,18 @@ cost follows what changed, not the season:
 * the club statistics are computed when read (`ratings.standings.selectors.club_statistics`, cached per scope version);
 * the club Elo follows the same rule (`ratings.elo.services`).
 
-`recompute_scope` / `recompute_all` rebuild everything from the seat scores (one SQL aggregate per scope): after an
-upgrade, for a moved season, and as the reference the tests compare the incremental path with.
+`recompute_scope` rebuilds a scope from its facts (one SQL aggregate): for a moved season, and by the rebuild beside
+the running site (`ratings.standings.rebuild`, `manage.py rebuild_ratings`). `recompute_all` clears and rebuilds
+every derived table at once, fast but only with no write meanwhile: the benches, and the reference the tests
+compare the incremental path and the rebuild with.
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime as dt
-import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from decimal import Decimal
-from operator import itemgetter
 from typing import Any
 
 from django.db import connection, transaction
@@ -33,11 +33,10 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import analyze_tables, clear_tables, converted_rows, insert_rows, raw_rows, update_rows, values_rows
-from club.models import Club, Player
+from club.db import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows, values_rows
+from club.models import Club
 from club.processes import part_transaction, run_parts, usable_workers
-from games.models import Day, Game, Night, RuleSetVersion, Seat, Tournament
-from games.visibility import counting_games
+from games.models import Game, Tournament
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
 from ratings.models import (
@@ -52,50 +51,52 @@ from ratings.models import (
     Season,
     at_or_after,
 )
-from ratings.standings.ranking import PlayerRecord, draw_lots, rank
-from ratings.statistics.registry import FACT_KEYS, FACTS, STAT_FIELDS, STATISTICS, GameFacts, SeatFacts
+from ratings.standings.facts import (
+    changed_games,
+    counted_games,
+    fresh_facts,
+    insert_facts,
+    store_player_games,
+    stored_facts,
+)
+from ratings.standings.table import StatsWrites, add_row, stats_values, store_stats, stored_stats_of
 from ratings.tasks import pause_for_tests, requeue, stale_reason
 
-CHUNK = 2000  # games per streamed chunk
 UNITS = 1_000_000  # points are stored with 6 decimals: rank on integers
 
 
-def counted_games():
-    """Games that count in scores and standings (Game.counts, as a queryset)."""
-    return counting_games()  # hidden results (games.visibility) count nowhere until revealed
-
-
 # ---------------------------------------------------------------------------------------------- entry points
-def refresh(game_ids: Iterable[int]) -> None:
+def refresh(game_ids: Iterable[int]) -> int:
     """Bring the stored ratings up to date after these games were (re)scored. Call inside the scoring transaction.
 
     Creates the scopes the games belong to when missing (their tournament, the club's seasons covering their
-    dates): scopes are made here, when games are scored, never by a page that reads them.
+    dates): scopes are made here, when games are scored, never by a page that reads them. Returns the number of
+    games whose stored facts changed.
     """
     game_ids = list(game_ids)
     if not game_ids:
-        return
+        return 0
     # No savepoint here nor in the writes it calls: a failure undoes the caller's whole write anyway, and each
     # savepoint cost PostgreSQL two more round trips (a protest decision made ten).
     with transaction.atomic(savepoint=False):
-        old_rows = _stored_facts(game_ids)
-        new_rows, counting = _fresh_facts(game_ids)
-        changed = _changed_games(old_rows, new_rows)
+        old_rows = stored_facts(game_ids)
+        new_rows, counting = fresh_facts(game_ids)
+        changed = changed_games(old_rows, new_rows)
         if not changed:
-            return
+            return 0
         old = [r for r in old_rows.values() if r["game_id"] in changed]
         new = [r for r in new_rows.values() if r["game_id"] in changed]
         PlayerGame.objects.filter(game_id__in=changed).delete()
-        _insert_facts(new)
-        changed_games = _game_keys(changed, counting)
+        insert_facts(new)
+        changed_keys = _game_keys(changed, counting)
         touched = ({(r["club_id"], r["tournament_id"], r["date"], r["game_id"]) for r in old + new}
-                   | {row[:4] for row in changed_games})
+                   | {row[:4] for row in changed_keys})
         since = min((date, pk) for _, _, date, pk in touched)
         tournament_ids = {t for _, t, _, _ in touched if t}
         dates_by_club: dict[int, set[dt.date]] = {}
         for club_id, _, date, _ in touched:
             dates_by_club.setdefault(club_id, set()).add(date)
-        rulesets = {row[4] for row in changed_games}
+        rulesets = {row[4] for row in changed_keys}
         update_scopes([(scope, [r for r in old if _in_scope(scope, r)], [r for r in new if _in_scope(scope, r)])
                        for scope in [*_tournament_scopes(tournament_ids), *_season_scopes(dates_by_club)]],
                       since=since, rulesets=rulesets)
@@ -111,6 +112,7 @@ def refresh(game_ids: Iterable[int]) -> None:
         before, after = sides(old), sides(new)
         moved = {g for g in before.keys() | after.keys() if before.get(g) != after.get(g)}
         services_elo.games_changed((club_id, date, pk) for club_id, _, date, pk in touched if pk in moved)
+        return len(changed)
 
 
 def _game_keys(game_ids: set[int], counting: dict[int, dict]) -> list[tuple]:
@@ -140,16 +142,16 @@ def update_scopes(changes: list[tuple[RatingScope, list[dict], list[dict]]], *, 
         writes = PointWrites()  # the short history tails of all the scopes, written at once
         tables = StatsWrites()  # and their tables' rows
         totals: dict[int, dict[int, tuple[Decimal, int]]] = {}
-        stored_of = _stored_stats_of(list(versions))  # every scope's table in one read
+        stored_of = stored_stats_of(list(versions))  # every scope's table in one read
         for scope, old, new in changes:
             if scope.ruleset_id is None or rulesets - {scope.ruleset_id} or len(old) > len(new):
                 scope.ruleset_id = _scope_ruleset_id(scope)  # only when the games' mix of rule sets may have moved
             stored = stored_of[scope.pk]
             values = {p: dict(row) for p, row in stored.items()}  # (a copy: `stored` is compared with it)
             for row, sign in [*((r, -1) for r in old), *((r, 1) for r in new)]:
-                _add(values, row, sign)
+                add_row(values, row, sign)
             values = {p: v for p, v in values.items() if v["games"] > 0}
-            _store_stats(scope, values, stored, tables)
+            store_stats(scope, values, stored, tables)
             totals[scope.pk] = {p: (v["total"], v["games"]) for p, v in values.items()}
         tables.flush()  # before any history: a queued tail may run at once (TASKS_BACKEND=immediate) and read them
         for scope, _, _ in changes:
@@ -176,9 +178,9 @@ def recompute_scope(scope: RatingScope, *, since: tuple[dt.date, int] | None = N
     with part_transaction():  # atomic, but in a process of a rebuild on SQLite (club.processes)
         if rebuild_games:
             PlayerGame.objects.filter(scope.games_q()).delete()
-            _store_player_games(counted_games().filter(scope.games_q()))
+            store_player_games(counted_games().filter(scope.games_q()))
         scope.ruleset_id = _scope_ruleset_id(scope)
-        _store_stats(scope, {row["player_id"]: row for row in _stats_values(scope)})
+        store_stats(scope, {row["player_id"]: row for row in stats_values(scope)})
         PendingTail.objects.filter(key=history_key(scope.pk)).delete()
         _store_history(scope, since)
         _stamp(scope)
@@ -188,9 +190,10 @@ SCOPES_PER_TRANSACTION = 50  # a full recompute commits every so many scopes (ea
 
 
 def recompute_all(club=None, *, workers: int | None = None) -> int:
-    """Rebuild every stored aggregate from the stored seat scores (after an upgrade, or by the bench). Outside a
-    transaction, in `workers` processes (settings.REBUILD_WORKERS; club.processes): the facts by ranges of games,
-    then the scopes in batches and each club's Elo. Returns the scopes rebuilt."""
+    """Rebuild every stored aggregate from the stored seat scores, with no write meanwhile (the benches; beside the
+    running site, `ratings.standings.rebuild`). Outside a transaction, in `workers` processes
+    (settings.REBUILD_WORKERS; club.processes): the facts by ranges of games, then the scopes in batches and each
+    club's Elo. Returns the scopes rebuilt."""
     workers = usable_workers(workers)
     games = counted_games() if club is None else counted_games().filter(club=club)
     with transaction.atomic():
@@ -203,7 +206,7 @@ def recompute_all(club=None, *, workers: int | None = None) -> int:
             RatingPoint.objects.filter(scope__club=club)._raw_delete(RatingPoint.objects.db)
             PlayerGame.objects.filter(club=club).delete()
         if workers == 1:
-            _store_player_games(games)
+            store_player_games(games)
     if workers > 1:
         ids = list(games.order_by("pk").values_list("pk", flat=True))
         step = -(-len(ids) // (2 * workers))  # two ranges a process: one slow range does not keep the other idle
@@ -236,7 +239,7 @@ def _rebuild_part(part: tuple[str, Any], found: dict[int, RatingScope] | None = 
     kind, what = part
     with part_transaction():
         if kind == "facts":
-            _store_player_games(counted_games().filter(pk__gte=what[0], pk__lte=what[1]))
+            store_player_games(counted_games().filter(pk__gte=what[0], pk__lte=what[1]))
             return 0
         if kind == "elo":
             services_elo.recompute(what)
@@ -319,235 +322,11 @@ def _scope_ruleset_id(scope: RatingScope) -> int | None:
     return top["ruleset_id"] if top else None
 
 
-# ---------------------------------------------------------------------------------------------- per-game facts
-GAME_VALUES = ("pk", "club_id", "tournament_id", "date", "best_move", "ruleset_id", "tournament__difficult_roles")
-
-
-def _chunks(games) -> Iterator[list[dict]]:
-    """The games' GAME_VALUES, CHUNK games at a time (their ids read first)."""
-    ids = list(games.order_by("pk").values_list("pk", flat=True))
-    for start in range(0, len(ids), CHUNK):
-        yield list(Game.objects.filter(pk__in=ids[start:start + CHUNK]).values(*GAME_VALUES))
-
-
-def _fresh_facts(game_ids: list[int]) -> tuple[dict[tuple[int, int], dict], dict[int, dict]]:
-    """The PlayerGame rows the games (the counting ones) have now, by (game, player), as `_build_facts` makes them;
-    and the counting games' GAME_VALUES by id."""
-    games = counted_games().filter(pk__in=game_ids)
-    # a write's few games: one chunk, read in one query, with their rule sets' parameters (no query for them)
-    chunks = [list(games.values(*GAME_VALUES, "ruleset__params"))] if len(game_ids) <= CHUNK else list(_chunks(games))
-    facts = {(r["game_id"], r["player_id"]): r for chunk in _build_facts(chunks) for r in chunk}
-    return facts, {g["pk"]: g for chunk in chunks for g in chunk}
-
-
-def _stored_facts(game_ids: list[int]) -> dict[tuple[int, int], dict]:
-    return {(r["game_id"], r["player_id"]): r
-            for r in PlayerGame.objects.filter(game_id__in=game_ids).values(*FACT_FIELDS)}
-
-
-def _changed_games(old: dict[tuple[int, int], dict], new: dict[tuple[int, int], dict]) -> set[int]:
-    """The games whose stored facts differ from the rebuilt ones (a seat score, a role, a player, counting or not)."""
-    changed = {game_id for game_id, player_id in old.keys() ^ new.keys()}
-    for key, row in new.items():
-        if key[0] not in changed and row != old[key]:
-            changed.add(key[0])
-    return changed
-
-
 def _in_scope(scope: RatingScope, row: dict) -> bool:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         return row["tournament_id"] == scope.tournament_id
     season = scope.season
     return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end
-
-
-def _store_player_games(games) -> int:
-    stored = 0
-    for rows in _build_facts(_chunks(games)):
-        stored += _insert_facts(rows)
-    return stored
-
-
-# the row's keys, then the registry's facts (ratings.statistics.registry.FACTS)
-FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat", "role", *FACT_KEYS]
-
-
-def _insert_facts(rows: list[dict]) -> int:
-    """Store PlayerGame rows (dicts of FACT_FIELDS, as _game_rows makes them) with one prepared INSERT."""
-    return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))
-
-
-def _build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
-    """The PlayerGame rows of the games (chunks of their GAME_VALUES, as `_chunks` gives them) as dicts of
-    FACT_FIELDS, a list a chunk (no model instances: cheaper to compare)."""
-    difficult_by_ruleset: dict[int, tuple[str, ...]] = {}
-    for chunk in chunks:
-        if not chunk:  # none of a write's games counts (an annulled one): nothing to read
-            continue
-        ids = [g["pk"] for g in chunk]
-        seats: dict[int, list[tuple]] = {}
-        for row in converted_rows(Seat.objects.filter(game_id__in=ids).values_list(
-                "game_id", "number", "player_id", "role", "won", "main", "extras", "total", "tiebreak_extras",
-                "fouls", "first_night_death")):
-            seats.setdefault(row[0], []).append(row)
-        nights: dict[int, list[tuple]] = {}
-        for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
-                "game_id", "index", "kill", "don_check", "sheriff_check"):
-            nights.setdefault(row[0], []).append(row)
-        nominations: dict[int, list[dict]] = {}
-        for game_id, day_nominations in Day.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
-                "game_id", "nominations"):
-            nominations.setdefault(game_id, []).extend(day_nominations or [])
-        rows: list[dict] = []
-        for g in chunk:
-            difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
-                g["ruleset_id"], difficult_by_ruleset, g.get("ruleset__params"))
-            rows += _game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult,
-                               nominations.get(g["pk"], []))
-        yield rows
-
-
-def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]], params: dict | None = None
-                       ) -> tuple[str, ...]:
-    """The rule set's difficult roles (002 III.14.3), read once a rule set (`params`: its parameters, when the
-    game's row brought them)."""
-    if ruleset_id not in memo:
-        version = RuleSetVersion(pk=ruleset_id, params=params) if params is not None else (
-            RuleSetVersion.objects.get(pk=ruleset_id))
-        memo[ruleset_id] = version.ruleset().difficult_roles
-    return memo[ruleset_id]
-
-
-def _game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...],
-               nominations: list[dict] | None = None) -> list[dict]:
-    """The PlayerGame rows of one game: the seat's keys, then each registry fact (ratings.statistics.registry.FACTS)."""
-    best_move = game["best_move"]
-    facts = GameFacts(roles={number: role for _, number, _, role, *_ in seats},
-                      best_move=list(best_move) if best_move is not None else None,
-                      first_victim=nights[0][2] if nights and nights[0][1] == 1 else None,
-                      nights=[n[1:] for n in nights], nominations=nominations or [])
-    rows = []
-    for _, number, player_id, role, won, main, extras, total, tb_extras, fouls, fnd in seats:
-        seat = SeatFacts(number=number, role=role or "", won=won, main=main, extras=extras, total=total,
-                         tiebreak_extras=tb_extras, fouls=fouls, first_night_death=fnd, difficult=role in difficult)
-        row = dict(game_id=game["pk"], player_id=player_id, club_id=game["club_id"],
-                   tournament_id=game["tournament_id"], date=game["date"], seat=number, role=role or "")
-        row.update((fact.key, fact.compute(facts, seat)) for fact in FACTS)
-        rows.append(row)
-    return rows
-
-
-# ---------------------------------------------------------------------------------------------- the table
-def _stats_values(scope: RatingScope) -> Iterator[dict]:
-    """One SQL aggregate over the scope's PlayerGame rows: a dict of PlayerStats fields per player (the registry's
-    `Statistic.aggregate` of each)."""
-    aggregates = {s.key: s.aggregate() for s in STATISTICS}
-    # aliased: an annotation may not shadow the model field it sums
-    rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
-            .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
-    for row in values_rows(rows):
-        yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
-
-
-def _add(values: dict[int, dict], row: dict, sign: int) -> None:
-    """Add (sign 1) or subtract (-1) one PlayerGame row's share of its player's PlayerStats values (the registry's
-    `Statistic.share` of each)."""
-    v = values.get(row["player_id"])
-    if v is None:
-        v = values[row["player_id"]] = {"player_id": row["player_id"], **{s.key: s.zero() for s in STATISTICS}}
-    for statistic in STATISTICS:
-        v[statistic.key] += sign * statistic.share(row)
-
-
-class StatsWrites:
-    """The PlayerStats rows several scopes' rankings change, written together when `flush`ed: one DELETE, one
-    UPDATE of the changed rows, one of the re-ranked rows and one INSERT for all the scopes."""
-
-    def __init__(self) -> None:
-        self.gone: list[int] = []  # ids
-        self.changed: list[tuple[int, dict]] = []  # (id, rank, decided_by and STAT_FIELDS)
-        self.moved: list[tuple[int, dict]] = []  # (id, rank and decided_by)
-        self.create: list[tuple] = []  # scope_id, player_id, rank, decided_by, *STAT_FIELDS
-
-    def flush(self) -> None:
-        if self.gone:
-            PlayerStats.objects.filter(pk__in=self.gone).delete()
-        update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], self.changed)
-        update_rows(PlayerStats, ["rank", "decided_by"], self.moved)  # a re-rank moves many rows: two columns each
-        insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], self.create)
-        self.__init__()
-
-
-def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None,
-                 writes: StatsWrites | None = None) -> None:
-    """Rank the players' values (player id → PlayerStats fields) and write the rows that changed (`stored`: the
-    scope's PlayerStats rows as read (`_stored_stats`), when the caller has them; `writes`: the rows go there,
-    for the caller to write)."""
-    if stored is None:
-        stored = _stored_stats(scope)
-    nicknames = {p: stored[p]["player__nickname"] for p in values if p in stored}
-    if len(nicknames) < len(values):
-        nicknames.update(Player.objects.filter(pk__in=[p for p in values if p not in stored])
-                         .values_list("pk", "nickname"))
-    records = {}
-    for player_id, row in values.items():
-        records[player_id] = PlayerRecord(
-            player=nicknames[player_id], games=row["games"], wins=row["wins"], main=row["main"],
-            extras=row["extras"], total=row["total"], tiebreak_extras=row["tiebreak_extras"],
-            wins_difficult=row["wins_difficult"], extras_difficult=row["extras_difficult"],
-            first_night_deaths=row["first_night_deaths"])
-    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # read with the scope (`_tournament_scopes`)
-    tiebreakers = ruleset.tiebreakers if ruleset else ()
-    lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
-    ids = {nick: pid for pid, nick in nicknames.items()}
-    stored = dict(stored)
-    out = writes if writes is not None else StatsWrites()
-    create, moved, changed = out.create, out.moved, out.changed
-    for standing in rank(list(records.values()), tiebreakers, lots):
-        player_id = ids[standing.player]
-        new = _stat_values(values[player_id])
-        ranked = {"rank": standing.rank, "decided_by": standing.decided_by or ""}
-        old = stored.pop(player_id, None)
-        if old is None:
-            create.append((scope.pk, player_id, ranked["rank"], ranked["decided_by"], *new))
-        elif _stat_values(old) != new:
-            changed.append((old["id"], {**ranked, **dict(zip(STAT_FIELDS, new, strict=True))}))
-        elif (old["rank"], old["decided_by"]) != (ranked["rank"], ranked["decided_by"]):
-            moved.append((old["id"], ranked))
-    out.gone += [row["id"] for row in stored.values()]
-    if writes is None:
-        out.flush()
-
-
-_stat_values = itemgetter(*STAT_FIELDS)  # a row's STAT_FIELDS as a tuple (compared and written for every player)
-
-
-def _stored_stats(scope: RatingScope) -> dict[int, dict]:
-    """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values (read
-    without Django's per-value converters: club.db.values_rows)."""
-    return _stored_stats_of([scope.pk])[scope.pk]
-
-
-def _stored_stats_of(scope_ids: list[int]) -> dict[int, dict[int, dict]]:
-    """`_stored_stats` of several scopes in one query: scope id → player id → row."""
-    found: dict[int, dict[int, dict]] = {pk: {} for pk in scope_ids}
-    for row in values_rows(PlayerStats.objects.filter(scope_id__in=scope_ids).values(
-            "scope_id", "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS)):
-        found[row.pop("scope_id")][row["player_id"]] = row
-    return found
-
-
-def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
-    """The stored lot; players without one get theirs drawn now, once (000 T6.2.4, 002 III.14.6)."""
-    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
-    missing = [pid for pid in players.values() if pid not in stored]
-    if missing:
-        start = max(stored.values(), default=0)
-        numbers = draw_lots([str(pid) for pid in missing], random.SystemRandom())
-        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,
-                                     number=start + numbers[str(pid)]) for pid in missing], ignore_conflicts=True)
-        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
-    return {nick: stored[pid] for nick, pid in players.items() if pid in stored}
 
 
 # ---------------------------------------------------------------------------------------------- the history

@@ -6,13 +6,16 @@ with its label and how it shows. Everything else reads these lists:
 
 * the model columns (`contribute_facts` / `contribute_statistics` in `ratings.models`; migrations stay ordinary
   Django migrations, made by `makemigrations` from the fields generated here);
-* the facts of a game (`ratings.standings.services._game_rows` calls each fact's `compute`);
-* the incremental update (`ratings.standings.services._add`: `Statistic.share`) and the full recompute
-  (`ratings.standings.services._stats_values`: `Statistic.aggregate`) — the two agree by construction, and the property
+* the facts of a game (`ratings.standings.facts.game_rows` calls each fact's `compute`);
+* the incremental update (`ratings.standings.table.add_row`: `Statistic.share`) and the full recompute
+  (`ratings.standings.table.stats_values`: `Statistic.aggregate`) — the two agree by construction, and the property
   test `ratings/tests/test_aggregates_property.py` checks that they do;
-* the player's card (`card_figures`, the statistics with a `display`) and the API's player statistics.
+* the player's card (`card_figures`, the statistics with a `display`) and the API's player statistics;
+* the tie-breakers (`TIEBREAKERS`: the statistic each compares, and its label) the ranking sorts by
+  (`ratings.standings.ranking`), the standings show and the rule-set page names.
 
-Adding a statistic is one entry here and one migration.
+Adding a statistic is one entry here and one migration; the stored history gets its values by itself
+(`ratings.statistics.backfill`, on migrate).
 """
 
 from __future__ import annotations
@@ -28,6 +31,16 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.protocol import BLACK_ROLES, SHERIFF
+from games.rules.ruleset import (
+    TB_EXTRAS,
+    TB_EXTRAS_DIFFICULT,
+    TB_FIRST_NIGHT_DEATHS,
+    TB_LOT,
+    TB_TOTAL,
+    TB_WINS,
+    TB_WINS_DIFFICULT,
+    TIEBREAKER_KEYS,
+)
 
 POINTS = {"max_digits": 14, "decimal_places": 6}
 ZERO = Decimal(0)
@@ -38,7 +51,7 @@ DON = "Д"
 
 @dataclass(frozen=True)
 class GameFacts:
-    """What a game's protocol says, as `ratings.standings.services._build_facts` reads it (plain values, no models)."""
+    """What a game's protocol says, as `ratings.standings.facts.build_facts` reads it (plain values, no models)."""
 
     roles: dict[int, str]  # seat number → role letter ("" unknown)
     best_move: list[int] | None  # the seats the Night-1 victim named
@@ -213,6 +226,54 @@ FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not
 
 STAT_FIELDS = [s.key for s in STATISTICS]
 FACT_KEYS = [f.key for f in FACTS]
+
+
+def register(statistic: Statistic) -> None:
+    """Add a statistic after import (a test's: the lists above are changed in place, so every reader sees it; the
+    model columns are the caller's to add)."""
+    STATISTICS.append(statistic)
+    STAT_FIELDS.append(statistic.key)
+    if statistic.compute is not None:
+        FACTS.append(Fact(statistic.key, _small, statistic.compute))
+        FACT_KEYS.append(statistic.key)
+
+
+def unregister(key: str) -> None:
+    """Undo `register` (a test's cleanup)."""
+    for entries in (STATISTICS, FACTS):
+        entries[:] = [e for e in entries if e.key != key]
+    for keys in (STAT_FIELDS, FACT_KEYS):
+        keys[:] = [k for k in keys if k != key]
+
+
+# ---------------------------------------------------------------------------------------------- tie-breakers
+@dataclass(frozen=True)
+class Tiebreaker:
+    """A tie-breaker a rule set may name (`RuleSet.tiebreakers`, docs/rules.md D8; 000 T6.2–6.2.4, 002 III.14–14.6):
+    the statistic it compares (more is better), or None for the lot (drawn once and stored, lower first)."""
+
+    key: str
+    label: Any
+    statistic: str | None
+
+
+TIEBREAKERS: list[Tiebreaker] = [
+    Tiebreaker(TB_TOTAL, _("Total points"), "total"),
+    Tiebreaker(TB_EXTRAS, _("Extra points"), "tiebreak_extras"),  # docs/rules.md A16: the rule set's extras bucket
+    Tiebreaker(TB_WINS, _("Wins"), "wins"),
+    # 000 T6.2.2 wins as Д or Ш; 002 III.14.3 wins on a "difficult card" (docs/rules.md A17)
+    Tiebreaker(TB_WINS_DIFFICULT, _("Wins on a difficult card"), "wins_difficult"),
+    Tiebreaker(TB_EXTRAS_DIFFICULT, _("Extra points on a difficult card"), "extras_difficult"),  # 002 III.14.4
+    Tiebreaker(TB_FIRST_NIGHT_DEATHS, _("First-night deaths"), "first_night_deaths"),  # 000 T6.2.3, 002 III.14.5
+    Tiebreaker(TB_LOT, _("Lot"), None),  # 000 T6.2.4, 002 III.14.6
+]
+assert [t.key for t in TIEBREAKERS] == list(TIEBREAKER_KEYS), "every key a rule set may name, declared once"
+assert all(t.statistic in STAT_FIELDS for t in TIEBREAKERS if t.statistic), "a tie-breaker compares a statistic"
+
+
+def tiebreaker_label(key: str) -> str:
+    """A tie-breaker's label in the active language ("" for a key no rule set may name)."""
+    return next((str(t.label) for t in TIEBREAKERS if t.key == key), "")
 
 
 def contribute_facts(model) -> None:

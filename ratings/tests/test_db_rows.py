@@ -12,10 +12,10 @@ from club.db import insert_rows, raw_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion
 from ratings.models import PlayerGame
-from ratings.standings.services import FACT_FIELDS
+from ratings.standings.facts import fact_fields
 from ratings.statistics.registry import FACT_KEYS
 
-FIELDS = FACT_FIELDS  # every stored fact, the registry's included (ratings.statistics.registry)
+FIELDS = fact_fields()  # every stored fact, the registry's included (ratings.statistics.registry)
 COMPARED = [f for f in FIELDS if f != "game_id"]
 
 

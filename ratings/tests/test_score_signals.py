@@ -99,8 +99,8 @@ def test_imported_lot_is_stored_by_ratings(club):
 
 
 def test_every_tiebreaker_a_rule_set_may_name_is_computed_by_ratings():
-    from games.rules.ruleset import PRESETS, TIEBREAKER_LABELS
+    from games.rules.ruleset import PRESETS, TIEBREAKER_KEYS
     from ratings.standings.ranking import METRICS
 
-    assert set(METRICS) == set(TIEBREAKER_LABELS)
+    assert set(METRICS) == set(TIEBREAKER_KEYS)
     assert all(name in METRICS for preset in PRESETS.values() for name in preset.tiebreakers)
