@@ -147,7 +147,7 @@ def _rows(scope) -> dict[str, Any]:
     provisional = provisional_players(scope)
     rows = [{"rank": r.rank, "player_id": r.player_id, "player": r.player, "games": r.record.games,
              "wins": r.record.wins, "main": float(r.record.main), "extras": float(r.record.extras),
-             "total": float(r.record.total), "average": float(r.average), "decided_by": r.decided_by_label or None,
+             "total": float(r.record.total), "average": float(r.average), "decided_by": r.decided_by_label or None,  # type: ignore[attr-defined]
              "provisional": r.provisional} for r in scope_rows(scope, provisional)]
     return {"rows": rows, "provisional": any(r["provisional"] for r in rows)}
 
@@ -234,7 +234,7 @@ def tournament_standings(pk: int, user) -> dict[str, Any]:
     data = _rows(tournament_scope(t))
     with_hidden = None
     if t.hidden_from_round and can_see_hidden_in(reader_in(user, t.club_id), t):
-        with_hidden = [{"rank": r.rank, "nickname": r.nickname, "games": r.games, "total": float(r.total)}
+        with_hidden = [{"rank": r.rank, "nickname": r.nickname, "games": r.games, "total": float(r.total)}  # type: ignore[arg-type]
                        for r in staff_standings(t)]
     return {**data, "hidden_from_round": t.hidden_from_round, "with_hidden": with_hidden}
 

@@ -165,8 +165,8 @@ def standings(tok: OverlayToken) -> Standings:
     """The tournament's table (a club evening: the current season's), from the stored rows, which count no hidden
     game (games.visibility.counting_games)."""
     if tok.tournament_id:
-        scope = tournament_scope(tok.tournament)
-        return Standings(tok.tournament.name, scope_rows(scope)[:STANDINGS_ROWS] if scope else [])
+        scope = tournament_scope(tok.tournament)  # type: ignore[arg-type]
+        return Standings(tok.tournament.name, scope_rows(scope)[:STANDINGS_ROWS] if scope else [])  # type: ignore[union-attr]
     season = default_season(club_seasons(tok.club))
     scope = season_scope(season) if season else None
     return Standings(season.name if season else "", scope_rows(scope)[:STANDINGS_ROWS] if scope else [])
@@ -180,7 +180,7 @@ def result_board(tok: OverlayToken, table: int) -> Board | None:
     if head is None:
         return None
     board = table_board(tok, head)
-    board.seats.sort(key=lambda s: (-(s.total or 0), s.number))
+    board.seats.sort(key=lambda s: (-(s.total or 0), s.number))  # type: ignore[operator]
     return board
 
 
@@ -203,7 +203,7 @@ def player_card(tok: OverlayToken, player_id: int) -> PlayerCard | None:
     if player is None:
         return None
     if tok.tournament_id:
-        scope, name = tournament_scope(tok.tournament), tok.tournament.name
+        scope, name = tournament_scope(tok.tournament), tok.tournament.name  # type: ignore[arg-type, union-attr]
     else:
         season = default_season(club_seasons(tok.club))
         scope, name = (season_scope(season), season.name) if season else (None, "")

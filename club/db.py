@@ -230,7 +230,7 @@ def converted_rows(queryset) -> Iterator[tuple]:
             if isinstance(field, models.DecimalField):
                 convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
             elif isinstance(field, models.BooleanField):
-                convert.append((i, _sqlite_bool))
+                convert.append((i, _sqlite_bool))  # type: ignore[arg-type]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(5000):
@@ -305,7 +305,7 @@ class CompiledRead:
         if shape is None:
             marks = [_MARK - i for i in range(arity)]
             queryset = self.build(*marks)
-            if queryset._fields is None:  # `build` may shape the rows itself (a values_list with a slice)
+            if queryset._fields is None:  # type: ignore[attr-defined]  # `build` may shape the rows itself (a values_list with a slice)
                 queryset = queryset.values_list(*self._names())
             sql, params, converters = _compiled(queryset)
             where = {mark: i for i, mark in enumerate(marks)}
@@ -356,14 +356,14 @@ def _converted(rows: list[tuple], converters: dict) -> list[list]:
     """Rows as the ORM gives them: each column through its converters (`SQLCompiler.get_converters`)."""
     result = []
     for row in rows:
-        row = list(row)
+        row = list(row)  # type: ignore[assignment]
         for i, (functions, expression) in converters.items():
             value = row[i]
             for function in functions:
                 value = function(value, expression, connection)
-            row[i] = value
+            row[i] = value  # type: ignore[index]
         result.append(row)
-    return result
+    return result  # type: ignore[return-value]
 
 
 def planned_each_time(queryset) -> list[list]:

@@ -52,7 +52,7 @@ def tasks() -> dict | str:
 def report() -> dict:
     """{"status": "ok" | "degraded" (the cache is down) | "down" (the database is), "database", "cache", "tasks"}."""
     state = {"database": database(), "cache": cache_state()}
-    state["tasks"] = tasks() if state["database"] == OK else DOWN
+    state["tasks"] = tasks() if state["database"] == OK else DOWN  # type: ignore[assignment]
     if state["database"] != OK:
         status = DOWN
     elif state["cache"] == DOWN or state["tasks"] == DOWN:

@@ -23,12 +23,12 @@ def _roles(user: AnyUser, club: Club | None) -> set[str]:
         return set()
     cache = user.__dict__.setdefault("_club_roles", {})
     if club.pk not in cache:
-        cache[club.pk] = set(Membership.objects.filter(club=club, user=user).values_list("role", flat=True))
+        cache[club.pk] = set(Membership.objects.filter(club=club, user=user).values_list("role", flat=True))  # type: ignore[misc]
     return cache[club.pk]
 
 
 def _is_superuser(user: AnyUser) -> bool:
-    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)
+    return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)  # type: ignore[attr-defined]
 
 
 def is_club_admin(user: AnyUser, club: Club | None) -> bool:
@@ -61,7 +61,7 @@ def player_of(user: AnyUser, club: Club | None) -> Player | None:
     """The player of this club linked to the user's login, if any."""
     if club is None or not getattr(user, "is_authenticated", False):
         return None
-    return Player.objects.filter(club=club, user=user).first()
+    return Player.objects.filter(club=club, user=user).first()  # type: ignore[misc]
 
 
 def can_see_private(user: AnyUser, player: Player) -> bool:

@@ -45,9 +45,9 @@ class Rule:
     format: str  # "JPEG" or "PNG"
 
 
-PHOTO = Rule(gettext_lazy("Photo"), 512, crop=True, format="JPEG")
+PHOTO = Rule(gettext_lazy("Photo"), 512, crop=True, format="JPEG")  # type: ignore[arg-type]
 # the header shows the logo in a 32 px square (templates/base.html): fit whole, kept sharp up to 8× zoom
-LOGO = Rule(gettext_lazy("Logo"), 256, crop=False, format="PNG")
+LOGO = Rule(gettext_lazy("Logo"), 256, crop=False, format="PNG")  # type: ignore[arg-type]
 RULES = {"photo": PHOTO, "logo": LOGO}
 _EXTENSIONS = {"JPEG": "jpg", "PNG": "png"}
 
@@ -138,8 +138,8 @@ class PictureFormField(forms.FileField):
 class PictureFieldFile(ImageFieldFile):
     def save(self, name, content, save=True):  # noqa: ARG002 — the name is the new unique one
         """Every write of the field's file: re-encoded first; the file it replaces is deleted after commit."""
-        content = normalized(content, self.field.rule)
-        if self._committed and self.name:
+        content = normalized(content, self.field.rule)  # type: ignore[attr-defined]
+        if self._committed and self.name:  # type: ignore[attr-defined]
             _replaced(self.instance, self.field).add(self.name)
         super().save(content.name, content, save=save)
 
@@ -152,7 +152,7 @@ class PictureDescriptor(ImageFileDescriptor):
         # name put back (the admin's history revert), which must not lose the file it replaces
         replacing = not value or (not isinstance(value, str) and not getattr(value, "_committed", False))
         if replacing and _stored_name(previous):
-            _replaced(instance, self.field).add(_stored_name(previous))
+            _replaced(instance, self.field).add(_stored_name(previous))  # type: ignore[arg-type]
 
 
 def _stored_name(value) -> str | None:
@@ -167,7 +167,7 @@ def _replaced(instance, field) -> set[str]:
 
 def _delete_after_commit(storage, names: set[str], using: str) -> None:
     for name in names:
-        transaction.on_commit(lambda name=name: storage.delete(name), using=using)
+        transaction.on_commit(lambda name=name: storage.delete(name), using=using)  # type: ignore[misc]
 
 
 class PictureField(models.ImageField):

@@ -67,7 +67,7 @@ def match_pasted(club: Club, people: list[tuple[str, str]], *, registered: set[s
     for number, (nickname, real_name) in enumerate(people, 1):
         key = nickname_key(nickname)
         player = players.get(key)
-        if len(nickname) > NICKNAME_MAX_LENGTH or len(real_name) > REAL_NAME_MAX_LENGTH:
+        if len(nickname) > NICKNAME_MAX_LENGTH or len(real_name) > REAL_NAME_MAX_LENGTH:  # type: ignore[operator]
             status = "too_long"
         elif key in seen:
             status = "duplicate"

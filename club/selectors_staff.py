@@ -36,11 +36,11 @@ def staff_by_role(*, club: Club) -> list[tuple[str, str, list[StaffMember]]]:
     members: dict[str, list[StaffMember]] = {role: [] for role in Membership.Role.values}
     for membership in (Membership.objects.filter(club=club).select_related("user").order_by("user__username")):
         members[membership.role].append(StaffMember(membership.user, name_with_login(membership.user, club)))
-    admins = {m.user.pk for m in members[Membership.Role.ADMIN]}
+    admins = {m.user.pk for m in members[Membership.Role.ADMIN]}  # type: ignore[attr-defined]
     for user in (get_user_model().objects.filter(is_superuser=True, is_active=True).exclude(pk__in=admins)
                  .order_by("username")):
         members[Membership.Role.ADMIN].append(StaffMember(user, name_with_login(user, club), site_admin=True))
-    return [(role, label, members[role]) for role, label in Membership.Role.choices]
+    return [(role, label, members[role]) for role, label in Membership.Role.choices]  # type: ignore[misc]
 
 
 @dataclass

@@ -115,7 +115,7 @@ def hold_lease(worker_id: str) -> Lease:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.write(fd, f"{worker_id} pid {os.getpid()}\n".encode())
-        lease._close.append(lambda: (os.close(fd), path.unlink(missing_ok=True)))
+        lease._close.append(lambda: (os.close(fd), path.unlink(missing_ok=True)))  # type: ignore[arg-type, func-returns-value]
     return lease
 
 

@@ -75,7 +75,7 @@ def require_site_club_admin(user, message: str) -> Club:
     club, admin = site_club_admin(user)
     if not admin:
         raise PermissionDenied(message)
-    return club
+    return club  # type: ignore[return-value]
 
 
 def get_game_for_user(user, game_id: int, *, write: bool = False) -> tuple[Game, bool]:

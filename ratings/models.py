@@ -1,6 +1,7 @@
 """Stored facts of the standings: the lot is drawn once and kept, so a page shows the same order every time."""
 
 import datetime as dt
+from typing import TYPE_CHECKING, Any
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -92,9 +93,9 @@ class RatingScope(models.Model):
             q = models.Q(**{f"{prefix}tournament_id": self.tournament_id})
         else:
             season = self.season
-            start = season.start if since is None else max(season.start, since[0])
-            q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
-                            f"{prefix}date__lte": season.end})
+            start = season.start if since is None else max(season.start, since[0])  # type: ignore[union-attr]
+            q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,  # type: ignore[union-attr]
+                            f"{prefix}date__lte": season.end})  # type: ignore[union-attr]
         return q if since is None else q & at_or_after(*since, prefix=prefix)
 
 
@@ -156,6 +157,8 @@ class PlayerStats(models.Model):
     rank = models.PositiveIntegerField()
     decided_by = models.CharField(max_length=30, blank=True)
     # the aggregates are the registry's: `contribute_statistics` below (ratings.statistics.registry)
+    if TYPE_CHECKING:  # so the type checker knows the registry's columns exist, without declaring them again
+        def __getattr__(self, name: str) -> Any: ...
 
     class Meta:
         ordering = ["scope_id", "rank", "id"]

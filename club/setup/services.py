@@ -39,7 +39,7 @@ def _logo_content(upload) -> pictures.NormalizedPicture:
 
 def _store_logo(club: Club, content: pictures.NormalizedPicture) -> None:
     """Stored as written; the file it replaces is deleted once the change commits (club.pictures.PictureField)."""
-    club.logo.save(content.name, content, save=False)
+    club.logo.save(content.name, content, save=False)  # type: ignore[arg-type]
     club.save(update_fields=["logo"])
 
 
@@ -79,7 +79,7 @@ def first_run(*, username: str, email: str, password: str, club_fields: dict[str
     deadline = time.monotonic() + RETRY_SECONDS
     while True:
         try:
-            return _first_run_write(user, club_fields, content)
+            return _first_run_write(user, club_fields, content)  # type: ignore[arg-type]
         except OperationalError as error:  # the other submit holds SQLite's write lock: wait, then see it
             if not is_conflict(error) or time.monotonic() > deadline:
                 raise
@@ -98,7 +98,7 @@ def _first_run_write(checked_user, club_fields: dict[str, Any], content: bytes |
         club.save()
         membership_set(club=club, by=user, user=user, role=Membership.Role.ADMIN)
         if content is not None:
-            _store_logo(club, content)
+            _store_logo(club, content)  # type: ignore[arg-type]
     return user, club
 
 
@@ -119,5 +119,5 @@ def club_settings_update(*, club: Club, by, fields: dict[str, Any], logo=None, r
             old, storage = club.logo.name, club.logo.storage
             club.logo = ""
             club.save(update_fields=["logo"])
-            transaction.on_commit(lambda: storage.delete(old))
+            transaction.on_commit(lambda: storage.delete(old))  # type: ignore[arg-type]
     return club

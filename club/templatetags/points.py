@@ -20,5 +20,5 @@ def points(value, places: int = 3):
     number = number.normalize()
     if number == 0:
         number = Decimal(0)
-    decimals = max(0, -number.as_tuple().exponent)
+    decimals = max(0, -number.as_tuple().exponent)  # type: ignore[operator]
     return number_format(number, decimal_pos=decimals)

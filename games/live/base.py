@@ -98,7 +98,7 @@ class Ctx:
         lookups = list(dict.fromkeys(lookup for part, lookups in _REREAD.items() if part in touched
                                      for lookup in lookups))
         for lookup in lookups:
-            full._prefetched_objects_cache.pop(lookup.split("__")[0], None)
+            full._prefetched_objects_cache.pop(lookup.split("__")[0], None)  # type: ignore[attr-defined]
         prefetch_related_objects([full], *lookups)
         if "seats__score_items" not in lookups:  # the seats as read, with their (unchanged) score items
             prefetch_related_objects(list(full.seats.all()), "score_items")
@@ -111,7 +111,7 @@ class Ctx:
         if self.game.status not in statuses:
             labels = {Game.Status.DRAFT: _("before the game starts"), Game.Status.IN_PROGRESS: _("during the game"),
                       Game.Status.FINISHED: _("after the result")}
-            allowed = ", ".join(str(labels.get(s, s)) for s in statuses)
+            allowed = ", ".join(str(labels.get(s, s)) for s in statuses)  # type: ignore[call-overload]
             self.refuse(_("This is done %(when)s; the game is now: %(status)s.")
                         % {"when": allowed, "status": self.game.get_status_display()})
 

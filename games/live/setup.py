@@ -57,17 +57,17 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
     if taken is not None:
-        ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,
+        ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,  # type: ignore[union-attr]
                                                                              "seat": taken.number})
     seat = Seat.objects.filter(game=ctx.game, number=number).first()
     ctx.snap.seat(number, seat)
     if seat is None:
-        Seat.objects.create(game=ctx.game, number=number, player=player)
+        Seat.objects.create(game=ctx.game, number=number, player=player)  # type: ignore[misc]
     else:
-        seat.player = player
+        seat.player = player  # type: ignore[assignment]
         seat.save(update_fields=["player"])
     return ActionResult(ctx.game, "seat", "board", number, _("Seat %(seat)d: %(nick)s.") % {
-        "seat": number, "nick": player.nickname})
+        "seat": number, "nick": player.nickname})  # type: ignore[union-attr]
 
 
 def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
@@ -110,7 +110,7 @@ def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 â
     Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])
     return ActionResult(ctx.game, "seats_repeat", "board", message=_(
         "The players of the previous game at this table (%(place)s), seats drawn at random.")
-        % {"place": game_place(previous)})
+        % {"place": game_place(previous)})  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ def _role_args(ctx: Ctx, payload: RoleInput) -> tuple[int, str, list[Seat], Seat
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player yet.") % {"seat": number})
-    return number, role, seats, seat
+    return number, role, seats, seat  # type: ignore[return-value]
 
 
 def _check_quota(ctx: Ctx, role: str, number: int, seats: list[Seat]) -> None:

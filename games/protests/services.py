@@ -101,24 +101,24 @@ def _check_window(game: Game, at: dt.datetime) -> None:
             % {"deadline": format_club_time(deadline),
                "minutes": game.ruleset.ruleset().protest_window_minutes})
     # A paper protest carries the minute it was written: the minute of the end itself is after the end.
-    if at < game.ended_at.replace(second=0, microsecond=0):
+    if at < game.ended_at.replace(second=0, microsecond=0):  # type: ignore[union-attr]
         raise ProtestError(_("A protest is filed after the game has ended: the time written is before its end."))
 
 
 def _check_written_time(game: Game, written_at: dt.datetime) -> None:
     """A paper protest's written time lies within the window (the recorded end + the rule set's minutes)."""
     deadline = protest_deadline(game)
-    if written_at > deadline:
+    if written_at > deadline:  # type: ignore[operator]
         raise ProtestError(
             _("The time written on the protest (%(written)s) is after the window: protests against this game were "
               "accepted until %(deadline)s, %(minutes)d minutes after the recorded end of the game (000 T6.3.1, "
               "002 III.15.1).")
-            % {"written": format_club_time(written_at), "deadline": format_club_time(deadline),
+            % {"written": format_club_time(written_at), "deadline": format_club_time(deadline),  # type: ignore[arg-type]
                "minutes": game.ruleset.ruleset().protest_window_minutes})
-    if written_at < game.ended_at:
+    if written_at < game.ended_at:  # type: ignore[operator]
         raise ProtestError(_("The time written on the protest (%(written)s) is before the recorded end of the game "
                              "(%(ended)s): a protest is filed after the game (003 l.127).")
-                           % {"written": format_club_time(written_at), "ended": format_club_time(game.ended_at)})
+                           % {"written": format_club_time(written_at), "ended": format_club_time(game.ended_at)})  # type: ignore[arg-type]
 
 
 def _check_admissible(ruleset: RuleSet, category: str, text: str) -> None:
@@ -271,7 +271,7 @@ def protest_decide(*, protest: Protest, by, decision: str, explanation: str,
             for outcome in outcomes:
                 _team_vote(ctx, outcome, upheld=False)
         else:
-            _apply_upheld(ctx, outcomes, kinds, sk_representative.strip())
+            _apply_upheld(ctx, outcomes, kinds, sk_representative.strip())  # type: ignore[arg-type]
 
         protest.status = Protest.Status.UPHELD if decision == UPHOLD else Protest.Status.REJECTED
         protest.decided_by = by
@@ -456,7 +456,7 @@ def _team_vote(ctx: _Context, outcome: dict[str, Any], *, upheld: bool) -> None:
     if not ctx.ruleset.team_vote_annulment:
         raise ProtestError(_("The team vote on annulment belongs to the Moscow rules (003 l.127)."))
     roles = {s.number: team_of(s.role or None) for s in ctx.game.seats.all()}
-    team = roles.get(ctx.protest.seat)
+    team = roles.get(ctx.protest.seat)  # type: ignore[arg-type]
     if team is None:
         raise ProtestError(_("The protesting player's team is not known (no role in the protocol)."))
     try:
@@ -506,7 +506,7 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
                 if new not in ROLES:
                     raise ProtestError(_("A role is one of К, Ч, Ш, Д."))
             else:
-                new = _small_int(value, 0, 4)
+                new = _small_int(value, 0, 4)  # type: ignore[assignment]
             setattr(seat, attr, new)
             seat.save(update_fields=[attr])
             where = {"seat": seat.number}
@@ -516,7 +516,7 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
                 raise ProtestError(_("Night %(night)s is not in this game.") % {"night": outcome.get("night")})
             attr = field.removeprefix("night_")
             old = getattr(night, attr)
-            new = None if value in (None, "", "miss") else _small_int(value, 1, 10)
+            new = None if value in (None, "", "miss") else _small_int(value, 1, 10)  # type: ignore[assignment]
             setattr(night, attr, new)
             night.save(update_fields=[attr])
             where = {"night": night.index}

@@ -21,7 +21,7 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
     if not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may copy a rule set."))
     limit = RuleSetVersion._meta.get_field("name").max_length
-    if len(name) > limit:  # refused with the field's limit, never cut silently
+    if len(name) > limit:  # type: ignore[operator]  # refused with the field's limit, never cut silently
         raise ServiceError(_("Name: at most %(max)s characters, this one has %(got)s; shorten it.")
                            % {"max": limit, "got": len(name)})
     if RuleSetVersion.objects.filter(slug=slug).exists():
@@ -51,7 +51,7 @@ def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersi
         if ruleset.is_used:
             newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").first()
             ruleset = RuleSetVersion.objects.create(
-                slug=ruleset.slug, version=newest.version + 1, name=name, club=ruleset.club,
+                slug=ruleset.slug, version=newest.version + 1, name=name, club=ruleset.club,  # type: ignore[union-attr]
                 based_on=ruleset, params=merged)
             # New games of these tournaments and of the club use the new version; scored games keep theirs.
             Tournament.objects.filter(ruleset__slug=ruleset.slug).exclude(pk=ruleset.pk).update(ruleset=ruleset)

@@ -45,10 +45,10 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
     for field in form:
         value = field.value()
         if isinstance(field.field, forms.MultipleChoiceField):
-            labels = dict(field.field.choices)
+            labels = dict(field.field.choices)  # type: ignore[arg-type]
             value = ", ".join(str(labels.get(v, v)) for v in value or ()) or None
         elif isinstance(field.field, forms.ChoiceField):
-            value = dict(field.field.choices).get(value, value)
+            value = dict(field.field.choices).get(value, value)  # type: ignore[arg-type]
         elif field.name == "tiebreakers" and value:
             russian = (get_language() or "").startswith("ru")
             value = ", ".join(
@@ -57,7 +57,7 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
         elif field.name == "lift_bans":
             value = lift_bans_text(form.initial.get("lift_bans_list") or _json_list(value))
         rows.append((field.label, value))
-    return rows
+    return rows  # type: ignore[return-value]
 
 
 def _json_list(raw) -> list:
@@ -155,7 +155,7 @@ def ruleset_make_default(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     club = get_site_club()
     try:
-        ruleset_set_default(club=club, by=request.user, ruleset=version)
+        ruleset_set_default(club=club, by=request.user, ruleset=version)  # type: ignore[arg-type]
     except ServiceError as exc:  # another club's rule set: a message, not a server error
         messages.error(request, str(exc))
     else:

@@ -58,7 +58,7 @@ def schedule_rounds(tournament: Tournament, round_number: int | None = None) -> 
     locks = set(SeatLock.objects.filter(tournament=tournament).values_list("round", "participant__player_id"))
     rounds: dict[int, RoundRow] = {}
     for game in games:
-        row = rounds.setdefault(game.round, RoundRow(game.round, game.stage == FINAL_STAGE))
+        row = rounds.setdefault(game.round, RoundRow(game.round, game.stage == FINAL_STAGE))  # type: ignore[arg-type]
         seats = [SeatRow(s.number, number_of.get(s.player_id), s.player.nickname, (game.round, s.player_id) in locks,
                          s.player_id) for s in sorted(game.seats.all(), key=lambda s: s.number)]
         row.tables.append(TableRow(game, game.table or 0, judge_label(game), seats, is_started(game),
@@ -89,7 +89,7 @@ def judge_tables_now(user) -> list[Game]:
              .select_related("tournament").order_by("tournament_id", "round", "table"))
     first: dict[int, Game] = {}
     for game in games:
-        first.setdefault(game.tournament_id, game)
+        first.setdefault(game.tournament_id, game)  # type: ignore[arg-type]
     return list(first.values())
 
 
@@ -107,7 +107,7 @@ def participant_cards(tournament: Tournament) -> list[Card]:
              .values_list("round", "table", "seats__number", "seats__player_id").order_by("round", "table"))
     for round_number, table, seat, player_id in seats:
         if player_id in rows:
-            rows[player_id].append((round_number, table or 0, seat))
+            rows[player_id].append((round_number, table or 0, seat))  # type: ignore[arg-type]
     return [Card(p, rows[p.player_id]) for p in participants]
 
 
@@ -119,7 +119,7 @@ def round_links(tournament: Tournament, user) -> list[dict]:
     rounds: dict[int, list[int]] = {}
     for round_number, number in (tournament.games.filter(round__isnull=False).order_by("round", "table", "number")
                                  .values_list("round", "number")):
-        rounds.setdefault(round_number, []).append(number)
+        rounds.setdefault(round_number, []).append(number)  # type: ignore[arg-type]
     return [{"round": r, "numbers": ",".join(map(str, n))} for r, n in sorted(rounds.items())]
 
 

@@ -140,7 +140,7 @@ def participants_paste(*, tournament: Tournament, by, text: str) -> list[Partici
                     club=tournament.club, nickname_key=nickname_key(row.nickname),
                     defaults={"nickname": row.nickname})
                 players.append(player)
-        return participants_add(tournament=tournament, players=players, by=by)
+        return participants_add(tournament=tournament, players=players, by=by)  # type: ignore[arg-type]
 
 
 def participants_copy(*, tournament: Tournament, by, event: str) -> list[Participant]:
@@ -261,7 +261,7 @@ def _seating_request(tournament: Tournament, participants: list[Participant], qu
         for seat in game.seats.all():
             p = by_player.get(seat.player_id)
             if p is not None:
-                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
+                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])  # type: ignore[arg-type, index]
     for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
         locks.setdefault((lk.round, lk.participant_id), Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
     absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
@@ -439,9 +439,9 @@ def game_move_round(*, game: Game, by, round_number: int, confirmed: bool = Fals
 def judges_swap(*, game_a: Game, game_b: Game, by) -> None:
     if game_a.tournament_id is None or game_a.tournament_id != game_b.tournament_id:
         raise ServiceError(_("Judges are exchanged between two games of one tournament."))
-    _require(by, game_a.tournament)
+    _require(by, game_a.tournament)  # type: ignore[arg-type]
     with transaction.atomic():
-        _locked(game_a.tournament)
+        _locked(game_a.tournament)  # type: ignore[arg-type]
         a = Game.objects.select_for_update().get(pk=game_a.pk)
         b = Game.objects.select_for_update().get(pk=game_b.pk)
         a.judge, b.judge = b.judge, a.judge

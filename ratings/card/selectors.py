@@ -223,15 +223,15 @@ def fill_sections(card: Card, sections=SECTIONS) -> Card:
     player, scope = card.player, card.scope
     if "games" in sections:
         if card.stats is None:
-            card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
-        card.games, card.page, card.pages = _games_page(player, scope, card.stats, card.page)
+            card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()  # type: ignore[misc]
+        card.games, card.page, card.pages = _games_page(player, scope, card.stats, card.page)  # type: ignore[arg-type]
     if "history" in sections:
-        card.chart = _chart(player, scope)
+        card.chart = _chart(player, scope)  # type: ignore[arg-type]
     if "partners" in sections:
-        latest = _latest_games(player, scope)
+        latest = _latest_games(player, scope)  # type: ignore[arg-type]
         card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
         card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
-        card.seats = _seats(player, scope, latest)
+        card.seats = _seats(player, scope, latest)  # type: ignore[arg-type]
     return card
 
 

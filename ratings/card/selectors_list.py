@@ -32,7 +32,7 @@ def player_rows(*, club, scope: RatingScope | None, query: str = "", sort: str =
 
     def stat(name: str):
         if stats is None:  # no season yet: every line is empty
-            return Value(None, output_field=PlayerStats._meta.get_field(name))
+            return Value(None, output_field=PlayerStats._meta.get_field(name))  # type: ignore[arg-type]
         return Subquery(stats.values(name)[:1])
 
     players = players.annotate(

@@ -138,10 +138,10 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
             by_player = {s.player: s for s in game_seats}
             for change in elo.game_changes(game_seats, ratings, k=club.elo_k, start=club.elo_start):
                 seat = by_player[change.player]
-                counts[change.player] = counts.get(change.player, 0) + 1
+                counts[change.player] = counts.get(change.player, 0) + 1  # type: ignore[arg-type, index]
                 rows.append((club_id, game_id_, change.player, game_date, seat.team, seat.score, change.before,
-                             change.delta, change.after, counts[change.player]))
-                ratings[change.player] = change.after
+                             change.delta, change.after, counts[change.player]))  # type: ignore[index]
+                ratings[change.player] = change.after  # type: ignore[index]
         insert_rows(EloChange, CHANGE_FIELDS, rows)
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
     for player_id, after, games in _last_rows(stale):

@@ -43,7 +43,7 @@ def _checked(*, name: str, start: dt.date | None, end: dt.date | None) -> str:
     name = " ".join((name or "").split())
     if not name:
         raise ServiceError(_("Enter the season's name."), field="name")
-    if len(name) > NAME_MAX_LENGTH:
+    if len(name) > NAME_MAX_LENGTH:  # type: ignore[operator]
         raise ServiceError(_("The name must be at most %(max)d characters long.") % {"max": NAME_MAX_LENGTH},
                            field="name")
     if start is None:
@@ -92,7 +92,7 @@ def _save(season: Season) -> None:
 @transaction.atomic
 def season_create(*, club: Club, by, name: str, start: dt.date | None, end: dt.date | None) -> Season:
     _require_admin(by, club)
-    season = Season(club=club, name=_checked(name=name, start=start, end=end), start=start, end=end)
+    season = Season(club=club, name=_checked(name=name, start=start, end=end), start=start, end=end)  # type: ignore[misc]
     log_action(season, by=by, save=False)
     _save(season)
     season_changed(season)  # the new season's table and history, from the games already stored
@@ -105,7 +105,7 @@ def season_update(*, season: Season, by, name: str, start: dt.date | None, end: 
     _require_admin(by, season.club)
     name = _checked(name=name, start=start, end=end)
     old_start, old_end = season.start, season.end
-    season.name, season.start, season.end = name, start, end
+    season.name, season.start, season.end = name, start, end  # type: ignore[assignment]
     log_action(season, by=by, save=False)
     _save(season)
     # Rebuilt even when only renamed: the bumped version also renews the cached pages that show the name.

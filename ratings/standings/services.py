@@ -282,7 +282,7 @@ def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
         tournament_id__in=tournament_ids)}
     for t in Tournament.objects.filter(pk__in=tournament_ids - set(existing)):
         existing[t.pk] = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=t.club_id, tournament=t)
-    return [existing[t] for t in sorted(existing)]
+    return [existing[t] for t in sorted(existing)]  # type: ignore[type-var]
 
 
 def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
@@ -312,7 +312,7 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
 
 def _scope_ruleset_id(scope: RatingScope) -> int | None:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
-        return scope.tournament.ruleset_id
+        return scope.tournament.ruleset_id  # type: ignore[union-attr]
     # A season may mix rule sets: the one most of its games were played under orders the table.
     top = (counted_games().filter(scope.games_q()).values("ruleset_id").annotate(n=Count("id"))
            .order_by("-n", "-ruleset_id").first())
@@ -358,7 +358,7 @@ def _in_scope(scope: RatingScope, row: dict) -> bool:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         return row["tournament_id"] == scope.tournament_id
     season = scope.season
-    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end
+    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end  # type: ignore[union-attr]
 
 
 def _store_player_games(games) -> int:
@@ -374,7 +374,7 @@ FACT_FIELDS = ["game_id", "player_id", "club_id", "tournament_id", "date", "seat
 
 def _insert_facts(rows: list[dict]) -> int:
     """Store PlayerGame rows (dicts of FACT_FIELDS, as _game_rows makes them) with one prepared INSERT."""
-    return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))
+    return insert_rows(PlayerGame, FACT_FIELDS, ([r[f] for f in FACT_FIELDS] for r in rows))  # type: ignore[misc]
 
 
 def _build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
@@ -475,7 +475,7 @@ class StatsWrites:
         update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], self.changed)
         update_rows(PlayerStats, ["rank", "decided_by"], self.moved)  # a re-rank moves many rows: two columns each
         insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], self.create)
-        self.__init__()
+        self.__init__()  # type: ignore[misc]
 
 
 def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None,
@@ -496,7 +496,7 @@ def _store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, 
             extras=row["extras"], total=row["total"], tiebreak_extras=row["tiebreak_extras"],
             wins_difficult=row["wins_difficult"], extras_difficult=row["extras_difficult"],
             first_night_deaths=row["first_night_deaths"])
-    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # read with the scope (`_tournament_scopes`)
+    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # type: ignore[union-attr]  # read with the scope (`_tournament_scopes`)
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
@@ -539,14 +539,14 @@ def _stored_stats_of(scope_ids: list[int]) -> dict[int, dict[int, dict]]:
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
     """The stored lot; players without one get theirs drawn now, once (000 T6.2.4, 002 III.14.6)."""
-    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))  # type: ignore[misc]
     missing = [pid for pid in players.values() if pid not in stored]
     if missing:
         start = max(stored.values(), default=0)
         numbers = draw_lots([str(pid) for pid in missing], random.SystemRandom())
-        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,
+        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,  # type: ignore[misc]
                                      number=start + numbers[str(pid)]) for pid in missing], ignore_conflicts=True)
-        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))  # type: ignore[misc]
     return {nick: stored[pid] for nick, pid in players.items() if pid in stored}
 
 

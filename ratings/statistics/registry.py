@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rules.protocol import BLACK_ROLES, SHERIFF
 
-POINTS = {"max_digits": 14, "decimal_places": 6}
+POINTS: dict[str, Any] = {"max_digits": 14, "decimal_places": 6}
 ZERO = Decimal(0)
 NOT_NULL = object()  # a condition's value: the fact is present (not None)
 ROLE_FIELDS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
@@ -152,8 +152,8 @@ def _don_sheriff_finds(game: GameFacts, seat: SeatFacts) -> int:
 
 def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
     # nominations this seat made of a black seat (Ч or Д); a withdrawn nomination (001 r.20–22) is not counted
-    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
-               and game.roles.get(n.get("nominee")) in BLACK_ROLES)
+    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")  # type: ignore[misc]
+               and game.roles.get(n.get("nominee")) in BLACK_ROLES)  # type: ignore[arg-type, operator]
 
 
 def _flag():

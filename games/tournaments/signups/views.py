@@ -139,7 +139,7 @@ def sheet_edit(request, pk: int, kind: str):
     model = {"evening": ClubEvening, "tournament": Tournament}.get(kind)
     if model is None:
         raise PermissionDenied
-    event = get_object_or_404(model.objects.select_related("club"), pk=pk)
+    event = get_object_or_404(model.objects.select_related("club"), pk=pk)  # type: ignore[attr-defined]
     if not can_organise_event(request.user, event):
         raise PermissionDenied(_("Only the event's organiser may open its sign-up."))
     existing = selectors.sheet_of(event)
