@@ -223,14 +223,14 @@ def converted_rows(queryset) -> Iterator[tuple]:
     keys (a date comes as text on SQLite)."""
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
-    convert = []
+    convert: list[tuple[int, Callable[[Any], Any]]] = []
     if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
         for i, (expression, _sql, _alias) in enumerate(compiler.select):
             field = getattr(expression, "output_field", None)
             if isinstance(field, models.DecimalField):
                 convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
             elif isinstance(field, models.BooleanField):
-                convert.append((i, _sqlite_bool))  # type: ignore[arg-type]
+                convert.append((i, _sqlite_bool))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while chunk := cursor.fetchmany(5000):
@@ -356,14 +356,14 @@ def _converted(rows: list[tuple], converters: dict) -> list[list]:
     """Rows as the ORM gives them: each column through its converters (`SQLCompiler.get_converters`)."""
     result = []
     for row in rows:
-        row = list(row)  # type: ignore[assignment]
+        values = list(row)
         for i, (functions, expression) in converters.items():
-            value = row[i]
+            value = values[i]
             for function in functions:
                 value = function(value, expression, connection)
-            row[i] = value  # type: ignore[index]
-        result.append(row)
-    return result  # type: ignore[return-value]
+            values[i] = value
+        result.append(values)
+    return result
 
 
 def planned_each_time(queryset) -> list[list]:

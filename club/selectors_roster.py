@@ -13,7 +13,7 @@ from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickn
 
 MAX_PASTED = 200  # lines of one paste
 NEAR_RATIO = 0.75  # difflib's ratio above which a new nickname looks like a typo of a known one
-REAL_NAME_MAX_LENGTH = Player._meta.get_field("real_name").max_length
+REAL_NAME_MAX_LENGTH: int = Player._meta.get_field("real_name").max_length or 0
 _NAME_SEPARATOR = re.compile(r"\t|;|,")
 
 
@@ -67,7 +67,7 @@ def match_pasted(club: Club, people: list[tuple[str, str]], *, registered: set[s
     for number, (nickname, real_name) in enumerate(people, 1):
         key = nickname_key(nickname)
         player = players.get(key)
-        if len(nickname) > NICKNAME_MAX_LENGTH or len(real_name) > REAL_NAME_MAX_LENGTH:  # type: ignore[operator]
+        if len(nickname) > NICKNAME_MAX_LENGTH or len(real_name) > REAL_NAME_MAX_LENGTH:
             status = "too_long"
         elif key in seen:
             status = "duplicate"

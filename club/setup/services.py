@@ -39,7 +39,7 @@ def _logo_content(upload) -> pictures.NormalizedPicture:
 
 def _store_logo(club: Club, content: pictures.NormalizedPicture) -> None:
     """Stored as written; the file it replaces is deleted once the change commits (club.pictures.PictureField)."""
-    club.logo.save(content.name, content, save=False)  # type: ignore[arg-type]
+    club.logo.save(content.name or "logo.png", content, save=False)  # `normalized` names it
     club.save(update_fields=["logo"])
 
 
@@ -79,14 +79,14 @@ def first_run(*, username: str, email: str, password: str, club_fields: dict[str
     deadline = time.monotonic() + RETRY_SECONDS
     while True:
         try:
-            return _first_run_write(user, club_fields, content)  # type: ignore[arg-type]
+            return _first_run_write(user, club_fields, content)
         except OperationalError as error:  # the other submit holds SQLite's write lock: wait, then see it
             if not is_conflict(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
 
 
-def _first_run_write(checked_user, club_fields: dict[str, Any], content: bytes | None):
+def _first_run_write(checked_user, club_fields: dict[str, Any], content: pictures.NormalizedPicture | None):
     with transaction.atomic():
         _lock_first_run()
         if not selectors.site_is_empty():
@@ -98,7 +98,7 @@ def _first_run_write(checked_user, club_fields: dict[str, Any], content: bytes |
         club.save()
         membership_set(club=club, by=user, user=user, role=Membership.Role.ADMIN)
         if content is not None:
-            _store_logo(club, content)  # type: ignore[arg-type]
+            _store_logo(club, content)
     return user, club
 
 
@@ -116,8 +116,8 @@ def club_settings_update(*, club: Club, by, fields: dict[str, Any], logo=None, r
         if content is not None:
             _store_logo(club, content)
         elif remove_logo and club.logo:
-            old, storage = club.logo.name, club.logo.storage
+            old, storage = club.logo.name or "", club.logo.storage  # a logo is there: it has a name
             club.logo = ""
             club.save(update_fields=["logo"])
-            transaction.on_commit(lambda: storage.delete(old))  # type: ignore[arg-type]
+            transaction.on_commit(lambda: storage.delete(old))
     return club
