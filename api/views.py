@@ -31,7 +31,7 @@ def _page(request, club, form, *, key: str = "", issued=None, status: int = 200)
 @require_http_methods(["GET", "POST"])
 def tokens(request):
     """GET: the club's tokens and the form; POST: issue one and show its key this once."""
-    club = require_site_club_admin(request.user, ADMIN_ONLY)  # type: ignore[arg-type]
+    club = require_site_club_admin(request.user, ADMIN_ONLY)
     form = TokenIssueForm(request.POST or None, club=club, by=request.user)
     if request.method == "POST":
         if form.is_valid():
@@ -49,7 +49,7 @@ def tokens(request):
 @login_required
 @require_POST
 def token_revoke(request):
-    club = require_site_club_admin(request.user, ADMIN_ONLY)  # type: ignore[arg-type]
+    club = require_site_club_admin(request.user, ADMIN_ONLY)
     form = TokenRevokeForm(request.POST, club=club)
     if not form.is_valid():
         messages.error(request, _("Token: no such token of the club."))

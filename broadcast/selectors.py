@@ -5,6 +5,7 @@ and the lower thirds. Secrecy is never re-derived here: the public board is `gam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
@@ -80,7 +81,7 @@ class OverlaySeat:
     speaking: bool = False
     nominated: bool = False
     votes: int | None = None  # votes in the day's latest voting round, when held
-    total: object | None = None
+    total: Decimal | None = None
 
 
 @dataclass
@@ -164,9 +165,9 @@ class Standings:
 def standings(tok: OverlayToken) -> Standings:
     """The tournament's table (a club evening: the current season's), from the stored rows, which count no hidden
     game (games.visibility.counting_games)."""
-    if tok.tournament_id:
-        scope = tournament_scope(tok.tournament)  # type: ignore[arg-type]
-        return Standings(tok.tournament.name, scope_rows(scope)[:STANDINGS_ROWS] if scope else [])  # type: ignore[union-attr]
+    if tok.tournament is not None:
+        scope = tournament_scope(tok.tournament)
+        return Standings(tok.tournament.name, scope_rows(scope)[:STANDINGS_ROWS] if scope else [])
     season = default_season(club_seasons(tok.club))
     scope = season_scope(season) if season else None
     return Standings(season.name if season else "", scope_rows(scope)[:STANDINGS_ROWS] if scope else [])
@@ -180,7 +181,7 @@ def result_board(tok: OverlayToken, table: int) -> Board | None:
     if head is None:
         return None
     board = table_board(tok, head)
-    board.seats.sort(key=lambda s: (-(s.total or 0), s.number))  # type: ignore[operator]
+    board.seats.sort(key=lambda s: (-(s.total or 0), s.number))
     return board
 
 
@@ -202,8 +203,8 @@ def player_card(tok: OverlayToken, player_id: int) -> PlayerCard | None:
     player = Player.objects.filter(pk=player_id, club_id=tok.club_id).first()
     if player is None:
         return None
-    if tok.tournament_id:
-        scope, name = tournament_scope(tok.tournament), tok.tournament.name  # type: ignore[arg-type, union-attr]
+    if tok.tournament is not None:
+        scope, name = tournament_scope(tok.tournament), tok.tournament.name
     else:
         season = default_season(club_seasons(tok.club))
         scope, name = (season_scope(season), season.name) if season else (None, "")

@@ -179,15 +179,15 @@ class Game(models.Model):
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
         day = parse_date(self.date) if isinstance(self.date, str) else self.date  # a str until it is read back
-        where = self.tournament.name if self.tournament_id else (date_format(day, "j E Y") if day else "")  # type: ignore[union-attr]
+        where = self.tournament.name if self.tournament is not None else (date_format(day, "j E Y") if day else "")
         return f"{where} — {_('game')} {self.number}"
 
     @property
     def listed_name(self) -> str:
         """The game named with its event and table, as a list of protests names it: «Кубок — стол 2, игра 36»,
         «Вечер пятницы — стол 1, игра 1» (without a table: «Кубок — игра 36»)."""
-        if self.tournament_id:
-            event = self.tournament.name  # type: ignore[union-attr]
+        if self.tournament is not None:
+            event = self.tournament.name
         elif self.evening_id:
             event = str(self.evening)
         else:
@@ -200,12 +200,12 @@ class Game(models.Model):
     def judge_display(self) -> str:
         """The table judge as pages, sheets and exports name him: his player nickname in the game's club, else his
         full name, else the name written on the protocol; never the login (a login-only account shows nothing)."""
-        if not self.judge_id:
+        if self.judge is None:
             return self.judge_name
         name = known_name(self.judge, self.club_id)
         if name:
             return name
-        return self.judge_name if self.judge_name != self.judge.get_username() else ""  # type: ignore[union-attr]
+        return self.judge_name if self.judge_name != self.judge.get_username() else ""
 
     @property
     def is_finished(self) -> bool:
@@ -497,6 +497,7 @@ class Protest(models.Model):
     def __str__(self) -> str:
         return f"{_('Protest')} #{self.pk} — {self.game.listed_name}"
 
+    # Django 5.2's signature; django-stubs 6.1 describes 6.0's, which adds `returning_fields` (update on an upgrade)
     def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):  # type: ignore[override]
         # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never
         # changes. The save's UPDATE matches only a pending row, so the check costs no read of its own: when it

@@ -1,7 +1,7 @@
 """Stored facts of the standings: the lot is drawn once and kept, so a page shows the same order every time."""
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -92,10 +92,10 @@ class RatingScope(models.Model):
         if self.kind == self.Kind.TOURNAMENT:
             q = models.Q(**{f"{prefix}tournament_id": self.tournament_id})
         else:
-            season = self.season
-            start = season.start if since is None else max(season.start, since[0])  # type: ignore[union-attr]
-            q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,  # type: ignore[union-attr]
-                            f"{prefix}date__lte": season.end})  # type: ignore[union-attr]
+            season = cast(Season, self.season)  # a scope of kind SEASON is made with its season
+            start = season.start if since is None else max(season.start, since[0])
+            q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
+                            f"{prefix}date__lte": season.end})
         return q if since is None else q & at_or_after(*since, prefix=prefix)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 
 from club.db import CompiledRead, planned_each_time
+from club.models import Player
 from games.models import Game
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -75,7 +76,7 @@ class SeatLine:
 
 @dataclass
 class Card:
-    player: object
+    player: Player
     scope: RatingScope | None
     stats: PlayerStats | None
     elo: float | None = None
@@ -221,17 +222,19 @@ def fill_sections(card: Card, sections=SECTIONS) -> Card:
     """Read the named `SECTIONS` of the card of a scope into it: "history" the chart, "partners" the partners,
     opponents and seats, "games" the page `card.page` of his games."""
     player, scope = card.player, card.scope
+    if scope is None:  # no season yet: nothing to read
+        return card
     if "games" in sections:
         if card.stats is None:
-            card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()  # type: ignore[misc]
-        card.games, card.page, card.pages = _games_page(player, scope, card.stats, card.page)  # type: ignore[arg-type]
+            card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()
+        card.games, card.page, card.pages = _games_page(player, scope, card.stats, card.page)
     if "history" in sections:
-        card.chart = _chart(player, scope)  # type: ignore[arg-type]
+        card.chart = _chart(player, scope)
     if "partners" in sections:
-        latest = _latest_games(player, scope)  # type: ignore[arg-type]
+        latest = _latest_games(player, scope)
         card.partners, card.opponents = _co_players(player, latest[:CO_PLAYER_GAMES])
         card.co_players_over = CO_PLAYER_GAMES if len(latest) > CO_PLAYER_GAMES else None
-        card.seats = _seats(player, scope, latest)  # type: ignore[arg-type]
+        card.seats = _seats(player, scope, latest)
     return card
 
 

@@ -115,8 +115,8 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
         since = (dt.date.min, 0)
     date, game_id = since
     touched = set(delete_returning(changes.filter(at_or_after(date, game_id)), "player_id"))  # no key points in
-    ratings: dict[int, float] = {}
-    counts: dict[int, int] = {}
+    ratings: dict[int | str, float] = {}  # keyed by player id (the formula takes any key)
+    counts: dict[int | str, int] = {}
     ids = _tail(club_id, since) if tail is None else tail  # written back as the driver gave them
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
@@ -138,10 +138,10 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
             by_player = {s.player: s for s in game_seats}
             for change in elo.game_changes(game_seats, ratings, k=club.elo_k, start=club.elo_start):
                 seat = by_player[change.player]
-                counts[change.player] = counts.get(change.player, 0) + 1  # type: ignore[arg-type, index]
+                counts[change.player] = counts.get(change.player, 0) + 1
                 rows.append((club_id, game_id_, change.player, game_date, seat.team, seat.score, change.before,
-                             change.delta, change.after, counts[change.player]))  # type: ignore[index]
-                ratings[change.player] = change.after  # type: ignore[index]
+                             change.delta, change.after, counts[change.player]))
+                ratings[change.player] = change.after
         insert_rows(EloChange, CHANGE_FIELDS, rows)
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
     for player_id, after, games in _last_rows(stale):

@@ -25,7 +25,7 @@ from club.services import ServiceError
 from ratings.models import Season
 from ratings.standings.services import counted_games, season_changed
 
-NAME_MAX_LENGTH = Season._meta.get_field("name").max_length
+NAME_MAX_LENGTH: int = Season._meta.get_field("name").max_length or 0
 
 
 @dataclass
@@ -43,7 +43,7 @@ def _checked(*, name: str, start: dt.date | None, end: dt.date | None) -> str:
     name = " ".join((name or "").split())
     if not name:
         raise ServiceError(_("Enter the season's name."), field="name")
-    if len(name) > NAME_MAX_LENGTH:  # type: ignore[operator]
+    if len(name) > NAME_MAX_LENGTH:
         raise ServiceError(_("The name must be at most %(max)d characters long.") % {"max": NAME_MAX_LENGTH},
                            field="name")
     if start is None:
