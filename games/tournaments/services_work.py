@@ -56,24 +56,24 @@ def evening_create(*, club: Club, by, date: dt.date, ruleset: RuleSetVersion, na
 def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEvening | None = None,
                    table: int | None = None, stage: str = "") -> Game:
     """One button: a new draft game at a table, judged by `by`; the judge's screen opens on it."""
-    if (tournament is None) == (evening is None):
-        raise ServiceError("a game belongs to a tournament or a club evening")
     owner = tournament or evening
-    if not can_start_game(by, owner.club):  # type: ignore[union-attr]
+    if owner is None or (tournament is not None and evening is not None):
+        raise ServiceError("a game belongs to a tournament or a club evening")
+    if not can_start_game(by, owner.club):
         raise PermissionDenied(_("Only a judge of the club may start a game."))
     with transaction.atomic():
         # Lock the owner so two judges pressing at once get different numbers.
-        type(owner).objects.select_for_update().filter(pk=owner.pk).first()  # type: ignore[union-attr]
-        number = next_game_number(owner)  # type: ignore[arg-type]
+        type(owner)._default_manager.select_for_update().filter(pk=owner.pk).first()
+        number = next_game_number(owner)
         date = timezone.localdate()
         if tournament is not None and tournament.start_date and tournament.end_date and not (
                 tournament.start_date <= date <= tournament.end_date):
             date = tournament.start_date
         if evening is not None:
             date = evening.date
-        judge_name = known_name(by, owner.club)  # type: ignore[union-attr]
+        judge_name = known_name(by, owner.club)
         return Game.objects.create(
-            club=owner.club, tournament=tournament, evening=evening, ruleset=owner.ruleset, number=number,  # type: ignore[union-attr]
+            club=owner.club, tournament=tournament, evening=evening, ruleset=owner.ruleset, number=number,
             table=table, stage=stage or (tournament.stages[0] if tournament and tournament.stages else ""),
             date=date, judge=by, judge_name=judge_name, status=Game.Status.DRAFT,
         )
