@@ -21,10 +21,10 @@ def upcoming_events(club, *, limit: int = 5, today: dt.date | None = None) -> li
     today = today or timezone.localdate()
     evenings = ClubEvening.objects.filter(club=club, date__gte=today, signup_sheet__isnull=True)
     tournaments = Tournament.objects.filter(club=club, start_date__gte=today, signup_sheet__isnull=True)
-    events = [*evenings.order_by("date", "start_time", "id")[:limit],
+    events: list[ClubEvening | Tournament] = [*evenings.order_by("date", "start_time", "id")[:limit],
               *tournaments.order_by("start_date", "start_time", "id")[:limit]]
-    events.sort(key=event_start)  # type: ignore[arg-type]
-    return events[:limit]  # type: ignore[return-value]
+    events.sort(key=event_start)
+    return events[:limit]
 
 
 def event_start(event: ClubEvening | Tournament) -> tuple[dt.date, dt.time]:

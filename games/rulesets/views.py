@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
@@ -24,6 +25,9 @@ from games.rules.ruleset import TIEBREAKER_LABELS
 from games.rulesets.forms import RuleSetForm
 from games.rulesets.services import ruleset_copy, ruleset_set_default, ruleset_update
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def _latest_versions(club):
     latest = RuleSetVersion.objects.values("slug").annotate(v=Max("version"))
@@ -39,9 +43,9 @@ def ruleset_list(request):
     })
 
 
-def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
+def _param_rows(form: RuleSetForm) -> list[tuple[StrOrPromise, object]]:
     """(label, value shown) per parameter: choices by their label, tie-breakers by their metric name, not codes."""
-    rows = []
+    rows: list[tuple[StrOrPromise, object]] = []
     for field in form:
         value = field.value()
         if isinstance(field.field, forms.MultipleChoiceField):
@@ -57,7 +61,7 @@ def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
         elif field.name == "lift_bans":
             value = lift_bans_text(form.initial.get("lift_bans_list") or _json_list(value))
         rows.append((field.label, value))
-    return rows  # type: ignore[return-value]
+    return rows
 
 
 def _json_list(raw) -> list:
@@ -155,7 +159,7 @@ def ruleset_make_default(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     club = get_site_club()
     try:
-        ruleset_set_default(club=club, by=request.user, ruleset=version)  # type: ignore[arg-type]
+        ruleset_set_default(club=club, by=request.user, ruleset=version)
     except ServiceError as exc:  # another club's rule set: a message, not a server error
         messages.error(request, str(exc))
     else:

@@ -131,16 +131,16 @@ def participants_paste(*, tournament: Tournament, by, text: str) -> list[Partici
         raise ServiceError(_("Nicknames: line %(line)d is longer than %(n)d characters.")
                            % {"line": too_long[0].line, "n": NICKNAME_MAX_LENGTH})
     with transaction.atomic():
-        players = []
+        players: list[Player] = []
         for row in rows:
-            if row.status == "known":
+            if row.status == "known" and row.player is not None:
                 players.append(row.player)
             elif row.status == "new":
                 player, _created = Player.objects.get_or_create(
                     club=tournament.club, nickname_key=nickname_key(row.nickname),
                     defaults={"nickname": row.nickname})
                 players.append(player)
-        return participants_add(tournament=tournament, players=players, by=by)  # type: ignore[arg-type]
+        return participants_add(tournament=tournament, players=players, by=by)
 
 
 def participants_copy(*, tournament: Tournament, by, event: str) -> list[Participant]:
@@ -260,8 +260,8 @@ def _seating_request(tournament: Tournament, participants: list[Participant], qu
             continue
         for seat in game.seats.all():
             p = by_player.get(seat.player_id)
-            if p is not None:
-                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])  # type: ignore[arg-type, index]
+            if p is not None and game.round is not None:  # a qualifying game has its round
+                locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
     for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
         locks.setdefault((lk.round, lk.participant_id), Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
     absent = {r: frozenset(index[p.pk] for p in participants if not p.plays(r)) for r in range(1, rounds + 1)}
@@ -437,11 +437,12 @@ def game_move_round(*, game: Game, by, round_number: int, confirmed: bool = Fals
 
 
 def judges_swap(*, game_a: Game, game_b: Game, by) -> None:
-    if game_a.tournament_id is None or game_a.tournament_id != game_b.tournament_id:
+    tournament = game_a.tournament
+    if tournament is None or game_a.tournament_id != game_b.tournament_id:
         raise ServiceError(_("Judges are exchanged between two games of one tournament."))
-    _require(by, game_a.tournament)  # type: ignore[arg-type]
+    _require(by, tournament)
     with transaction.atomic():
-        _locked(game_a.tournament)  # type: ignore[arg-type]
+        _locked(tournament)
         a = Game.objects.select_for_update().get(pk=game_a.pk)
         b = Game.objects.select_for_update().get(pk=game_b.pk)
         a.judge, b.judge = b.judge, a.judge

@@ -184,9 +184,9 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     if club is not None and by is not None and not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may import protocols."))
     if club is None and club_name:
-        for p in _too_long("club", club_name.strip(), Club, "name"):  # type: ignore[assignment]
-            problems.append(f"--club: {p}")
-            shown.append(f"--club: {problem_text(p)}")  # type: ignore[arg-type]
+        for problem in _too_long("club", club_name.strip(), Club, "name"):
+            problems.append(f"--club: {problem}")
+            shown.append(f"--club: {problem_text(problem)}")
         if problems:
             raise ImportFailed(problems, shown)
 
@@ -410,23 +410,24 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         "result": result or "",
         "signed_at": _aware(record.signed_at) if status == Game.Status.SIGNED else None,
     }
-    game = Game.objects.filter(tournament=tournament, number=protocol.number).first()  # type: ignore[misc]
-    created = game is None
-    if created:
+    stored = Game.objects.filter(tournament=tournament, number=protocol.number).first()  # type: ignore[misc]
+    created = stored is None
+    if stored is None:
         game = Game(tournament=tournament, number=protocol.number, **fields)  # type: ignore[misc]
     else:
+        game = stored
         for key, value in fields.items():
             setattr(game, key, value)
-        game.version += 1  # type: ignore[union-attr]
-    write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)  # type: ignore[arg-type]
-    if record.protest_adjustments and (created or not game.protests.exists()):  # type: ignore[union-attr]  # else kept from the decision
-        start = next_adjustment_order(game)  # type: ignore[arg-type]
+        game.version += 1
+    write_protocol(game=game, protocol=dataclasses.replace(protocol, result=result), players=players, fresh=created)
+    if record.protest_adjustments and (created or not game.protests.exists()):  # else kept from the decision
+        start = next_adjustment_order(game)
         Adjustment.objects.bulk_create([
             Adjustment(game=game, order=start + i, seat=a.seat, points=a.points, clause=a.clause, note=a.note,
                        source=Adjustment.Source.PROTEST)
             for i, a in enumerate(record.protest_adjustments)
         ])
-    return game, created  # type: ignore[return-value]
+    return game, created
 
 
 def _store_decisions(tournament: Tournament, records: dict[int, GameRecord], stored: dict[int, Game],
