@@ -21,7 +21,7 @@ from api.middleware import known_poll
 from api.services import api_import, import_allowed
 
 api = NinjaAPI(
-    title="mafclub API", version="1", urls_namespace="api-v1", auth=READ_AUTH,  # type: ignore[arg-type]
+    title="mafclub API", version="1", urls_namespace="api-v1", auth=READ_AUTH,
     description="Открытое API клуба спортивной мафии: клубы, игроки, сезоны, турниры, игры, протесты, Эло. "
                 "Роли и ночные проверки идущей игры не показываются никому, кроме судейской бригады.",
 )

@@ -234,7 +234,7 @@ def tournament_standings(pk: int, user) -> dict[str, Any]:
     data = _rows(tournament_scope(t))
     with_hidden = None
     if t.hidden_from_round and can_see_hidden_in(reader_in(user, t.club_id), t):
-        with_hidden = [{"rank": r.rank, "nickname": r.nickname, "games": r.games, "total": float(r.total)}  # type: ignore[arg-type]
+        with_hidden = [{"rank": r.rank, "nickname": r.nickname, "games": r.games, "total": float(r.total)}
                        for r in staff_standings(t)]
     return {**data, "hidden_from_round": t.hidden_from_round, "with_hidden": with_hidden}
 

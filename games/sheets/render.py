@@ -224,7 +224,7 @@ def _tallies_text(tallies) -> str:
 def _header_of(game: Game) -> SheetHeader:
     judge = game.judge_display
     return SheetHeader(
-        tournament=game.tournament.name if game.tournament_id else "",  # type: ignore[union-attr]
+        tournament=game.tournament.name if game.tournament is not None else "",
         stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,
         number=game.number, judge=judge,
     )

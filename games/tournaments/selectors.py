@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
 from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
@@ -131,7 +132,7 @@ class StaffRow:
     rank: int
     nickname: str
     games: int
-    total: object
+    total: Decimal
 
 
 def staff_standings(tournament: Tournament) -> list[StaffRow]:

@@ -152,8 +152,8 @@ def _don_sheriff_finds(game: GameFacts, seat: SeatFacts) -> int:
 
 def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
     # nominations this seat made of a black seat (Ч or Д); a withdrawn nomination (001 r.20–22) is not counted
-    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")  # type: ignore[misc]
-               and game.roles.get(n.get("nominee")) in BLACK_ROLES)  # type: ignore[arg-type, operator]
+    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
+               and game.roles.get(n.get("nominee", 0), "") in BLACK_ROLES)
 
 
 def _flag():
