@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
@@ -104,7 +105,7 @@ class Ctx:
             prefetch_related_objects(list(full.seats.all()), "score_items")
         return full
 
-    def refuse(self, message: str) -> None:
+    def refuse(self, message: str) -> NoReturn:
         raise ActionRefused(message)
 
     def require_status(self, *statuses: str) -> None:

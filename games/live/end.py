@@ -148,14 +148,14 @@ def _extra_approve(ctx: Ctx, payload: SeatNumber) -> ActionResult:
     extra = JudgeExtra.objects.filter(game=ctx.game, seat=number).first()
     if extra is None:
         ctx.refuse(_("Seat %(seat)d has no judge extra.") % {"seat": number})
-    if extra.approved:  # type: ignore[union-attr]
+    if extra.approved:
         ctx.refuse(_("The judge extra of seat %(seat)d is already approved.") % {"seat": number})
     ctx.snap.rows("judge_extras")
-    JudgeExtra.objects.filter(pk=extra.pk).update(approved=True)  # type: ignore[union-attr]
+    JudgeExtra.objects.filter(pk=extra.pk).update(approved=True)
     return ActionResult(ctx.game, "extra_approve", "board", number,
                         _("%(clause)s: the head judge approved %(points)s to seat %(seat)d.") % {
-                            "clause": cite(ctx.ruleset, "000 T6.1.3"), "points": extra.points, "seat": number},  # type: ignore[union-attr]
-                        log={"points": str(extra.points)})  # type: ignore[union-attr]
+                            "clause": cite(ctx.ruleset, "000 T6.1.3"), "points": extra.points, "seat": number},
+                        log={"points": str(extra.points)})
 
 
 def _sign(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input

@@ -39,12 +39,12 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
     seat = next(iter(Seat.objects.raw(_SEAT_SQL, [FOULS, ctx.game.pk, number])), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
-    check_foul_count(payload.shown, number, seat.fouls, delta)  # type: ignore[union-attr]  # a repeated tap is absorbed
-    if seat.removed:  # type: ignore[union-attr]
+    check_foul_count(payload.shown, number, seat.fouls, delta)  # a repeated tap is absorbed
+    if seat.removed:  # type: ignore[attr-defined]  # a column of _SEAT_SQL
         ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
-    fouls = seat.fouls + delta  # type: ignore[union-attr]
+    fouls = seat.fouls + delta
     # What the count does is the pure core's answer (games.rules.consequences.foul_effect); this stores it.
-    effect, before = foul_effect(ctx.ruleset, fouls), foul_effect(ctx.ruleset, seat.fouls)  # type: ignore[union-attr]
+    effect, before = foul_effect(ctx.ruleset, fouls), foul_effect(ctx.ruleset, seat.fouls)
     if effect.refused and fouls > 0:
         ctx.refuse(_("%(clause)s: there is no 5th foul; seat %(seat)d was removed at the 4th.") % {
             "clause": effect.clause, "seat": number})
@@ -53,16 +53,16 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
     ctx.snap.seat(number, seat)
     # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73), the table with the 4th
     affected = "board" if (effect.costs_speech or before.costs_speech or effect.removes or before.removes
-                           or 3 in (fouls, seat.fouls)) else "fouls"  # type: ignore[union-attr]
+                           or 3 in (fouls, seat.fouls)) else "fouls"
     silenced_day = None
     log = {}
     if effect.costs_speech and delta == 1:
         silenced_day = _third_foul_day(ctx, number)
         if silenced_day:
-            seat.speech_lost_day = silenced_day  # type: ignore[union-attr]
+            seat.speech_lost_day = silenced_day
             log = {"silenced_day": silenced_day, "phase": ctx.game.phase}
     if not effect.costs_speech and not effect.removes:
-        seat.speech_lost_day = None  # type: ignore[union-attr]  # a 3rd foul taken back costs no speech
+        seat.speech_lost_day = None  # a 3rd foul taken back costs no speech
     if effect.removes or before.removes:
         ctx.snap.rows("removals")
         if effect.removes:
@@ -72,8 +72,8 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
                                    at=ctx.game.phase, after_vote=_after_vote(ctx, day))
         else:
             Removal.objects.filter(game=ctx.game, seat=number, reason=FOULS).delete()
-    seat.fouls = fouls  # type: ignore[union-attr]
-    seat.save(update_fields=["fouls", "speech_lost_day"])  # type: ignore[union-attr]
+    seat.fouls = fouls
+    seat.save(update_fields=["fouls", "speech_lost_day"])
     return ActionResult(ctx.game, "foul", affected, number,
                         foul_consequence(ctx.ruleset, number, fouls, silenced_day), fouls=fouls, log=log)
 

@@ -57,17 +57,17 @@ def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
             player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()
     if taken is not None:
-        ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,  # type: ignore[union-attr]
+        ctx.refuse(_("000 P7.3: %(nick)s already sits at seat %(seat)d.") % {"nick": player.nickname,
                                                                              "seat": taken.number})
     seat = Seat.objects.filter(game=ctx.game, number=number).first()
     ctx.snap.seat(number, seat)
     if seat is None:
-        Seat.objects.create(game=ctx.game, number=number, player=player)  # type: ignore[misc]
+        Seat.objects.create(game=ctx.game, number=number, player=player)
     else:
-        seat.player = player  # type: ignore[assignment]
+        seat.player = player
         seat.save(update_fields=["player"])
     return ActionResult(ctx.game, "seat", "board", number, _("Seat %(seat)d: %(nick)s.") % {
-        "seat": number, "nick": player.nickname})  # type: ignore[union-attr]
+        "seat": number, "nick": player.nickname})
 
 
 def _seat_clear(ctx: Ctx, payload: SeatNumber) -> ActionResult:
@@ -129,7 +129,7 @@ def _role_args(ctx: Ctx, payload: RoleInput) -> tuple[int, str, list[Seat], Seat
     seat = next((s for s in seats if s.number == number), None)
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player yet.") % {"seat": number})
-    return number, role, seats, seat  # type: ignore[return-value]
+    return number, role, seats, seat
 
 
 def _check_quota(ctx: Ctx, role: str, number: int, seats: list[Seat]) -> None:

@@ -143,16 +143,16 @@ def undo(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payloa
             .order_by("-seq").first())
     if last is None:
         ctx.refuse(_("Nothing to undo."))
-    _check_undo_reach(ctx, last)  # type: ignore[arg-type]
+    _check_undo_reach(ctx, last)
     ctx.snap.game_fields()
-    restore(ctx.game, last.before)  # type: ignore[union-attr]
-    ctx.rewritten.update(last.before)  # type: ignore[union-attr]
-    last.undone = True  # type: ignore[union-attr]
-    last.save(update_fields=["undone"])  # type: ignore[union-attr]
-    ctx.history = "game" in last.before  # type: ignore[union-attr]
-    ctx.scores_changed = ctx.game.is_finished or last.kind == "result"  # type: ignore[union-attr]
-    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)},  # type: ignore[union-attr]
-                        log={"seq": last.seq, "undid": last.kind})  # type: ignore[union-attr]
+    restore(ctx.game, last.before)
+    ctx.rewritten.update(last.before)
+    last.undone = True
+    last.save(update_fields=["undone"])
+    ctx.history = "game" in last.before
+    ctx.scores_changed = ctx.game.is_finished or last.kind == "result"
+    return ActionResult(ctx.game, "undo", "board", message=_("Undone: %(kind)s.") % {"kind": action_label(last.kind)},
+                        log={"seq": last.seq, "undid": last.kind})
 
 
 ACTIONS = {"undo": Action(undo, NoInput)}
