@@ -170,5 +170,5 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
             if scope is None:
                 raise _ScopeFirst(game)
             score_games(game=game, seated_before=seated_before, locked=True)
-    result.after = ctx.after  # type: ignore[assignment]  # the protocol read once, passed on to the screen
+    result.after = ctx.after  # the protocol read once, passed on to the screen
     return result

@@ -56,7 +56,7 @@ class ActionResult:
     log: dict = field(default_factory=dict)
     # The game as stored after the action, protocol prefetched, for the screen (`Ctx.after`): None when the action
     # read no protocol (the screen reads it then).
-    after: Callable[[], Game] | None = None
+    after: Callable[[], Game | None] | None = None
 
 
 class Ctx:

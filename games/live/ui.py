@@ -92,7 +92,7 @@ def previous_game_at_table(game: Game) -> Game | None:
 
 def game_place(game: Game) -> str:
     """A game as people name it: the event, the table, the game's number ("Осенний кубок, стол 2, игра 3")."""
-    event = game.tournament.name if game.tournament_id else str(game.evening) if game.evening_id else ""  # type: ignore[union-attr]
+    event = game.tournament.name if game.tournament is not None else str(game.evening) if game.evening_id else ""
     if game.table:
         place = _("table %(table)s, game %(number)s") % {"table": game.table, "number": game.number}
     else:
