@@ -110,9 +110,10 @@ class Ctx:
 
     def require_status(self, *statuses: str) -> None:
         if self.game.status not in statuses:
-            labels = {Game.Status.DRAFT: _("before the game starts"), Game.Status.IN_PROGRESS: _("during the game"),
-                      Game.Status.FINISHED: _("after the result")}
-            allowed = ", ".join(str(labels.get(s, s)) for s in statuses)  # type: ignore[call-overload]
+            labels: dict[str, str] = {Game.Status.DRAFT: _("before the game starts"),
+                                      Game.Status.IN_PROGRESS: _("during the game"),
+                                      Game.Status.FINISHED: _("after the result")}
+            allowed = ", ".join(str(labels.get(s, s)) for s in statuses)
             self.refuse(_("This is done %(when)s; the game is now: %(status)s.")
                         % {"when": allowed, "status": self.game.get_status_display()})
 

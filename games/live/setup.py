@@ -103,14 +103,14 @@ def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 â
         raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
     previous = previous_game_at_table(ctx.game)
     players = list(Seat.objects.filter(game=previous).values_list("player_id", flat=True)) if previous else []
-    if not players:
+    if previous is None or not players:
         ctx.refuse(_("No earlier game at this table to take the players from."))
     ctx.snap.all_seats()
     random.SystemRandom().shuffle(players)
     Seat.objects.bulk_create([Seat(game=ctx.game, number=n, player_id=p) for n, p in enumerate(players, start=1)])
     return ActionResult(ctx.game, "seats_repeat", "board", message=_(
         "The players of the previous game at this table (%(place)s), seats drawn at random.")
-        % {"place": game_place(previous)})  # type: ignore[arg-type]
+        % {"place": game_place(previous)})
 
 
 @dataclass(frozen=True)
