@@ -124,7 +124,7 @@ cmd_test() {
     "$VENV/bin/ruff" check .
     "$VENV/bin/lint-imports" --no-cache  # the import layers (pyproject.toml [tool.importlinter])
     "$VENV/bin/python" tools/complexity.py  # no function of the site's code above complexity 25 (radon)
-    "$VENV/bin/mypy"  # strict on the pure cores, games/rules and games/seating (pyproject.toml [tool.mypy])
+    "$VENV/bin/mypy"  # the whole site with django-stubs, strict on the pure cores (pyproject.toml [tool.mypy])
     "$VENV/bin/vulture"  # no unused code (pyproject.toml [tool.vulture], tools/vulture_whitelist.py)
     # Tests that do not depend on the database run once, not on both: the browser and scale tests on SQLite, the
     # production test (gunicorn + Redis + DEBUG off) on PostgreSQL when there is one, else on SQLite.

@@ -7,6 +7,9 @@ unchanged. A revoked or unknown token is refused with 401, never read as anonymo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
@@ -34,4 +37,4 @@ def session_or_anonymous(request):
     return request.user
 
 
-READ_AUTH = [TokenAuth(), session_or_anonymous]
+READ_AUTH: list[Callable[..., Any]] = [TokenAuth(), session_or_anonymous]

@@ -33,7 +33,7 @@ READ = {304: None, 400: s.Error, 401: s.Error, 404: s.Error, 422: s.Error, 429: 
 # A read takes a token or none (anonymous, or the site's session): ninja lists the token's requirement and adds
 # this `{}`, "no credentials", as the other way to call it (`security: [{TokenAuth: []}, {}]`), so generated clients
 # do not always send a token.
-OPTIONAL_TOKEN = {"security": [{}]}
+OPTIONAL_TOKEN: dict[str, list[dict[str, list[str]]]] = {"security": [{}]}
 PER_PAGE = 50
 # Ids and page numbers the databases can hold (a larger one is a 422, never an integer overflow in SQL).
 Id = Annotated[int, Field(ge=1, le=2**63 - 1)]

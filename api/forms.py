@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -27,8 +29,9 @@ class TokenIssueForm(forms.Form):
     def __init__(self, *args, club, by, **kwargs):
         super().__init__(*args, **kwargs)
         users = get_user_model().objects.filter(Q(memberships__club=club) | Q(pk=by.pk)).distinct()
-        self.fields["holder"].queryset = users.order_by("username")
-        self.fields["holder"].initial = by.pk
+        holder = cast("forms.ModelChoiceField[Any]", self.fields["holder"])
+        holder.queryset = users.order_by("username")
+        holder.initial = by.pk
 
 
 class TokenRevokeForm(forms.Form):
@@ -36,4 +39,4 @@ class TokenRevokeForm(forms.Form):
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["token"].queryset = ApiToken.objects.filter(club=club)
+        cast("forms.ModelChoiceField[Any]", self.fields["token"]).queryset = ApiToken.objects.filter(club=club)

@@ -27,8 +27,8 @@ def token_reader(token: ApiToken):
     reader.__dict__.pop("_club_roles", None)  # club.permissions' per-request cache of roles
     reader.is_superuser = False
     reader.is_staff = False
-    reader.token_club_id = token.club_id
-    reader.save = _read_only
+    reader.token_club_id = token.club_id  # type: ignore[attr-defined]
+    reader.save = _read_only  # type: ignore[method-assign]
     return reader
 
 

@@ -147,7 +147,7 @@ def _rows(scope) -> dict[str, Any]:
     provisional = provisional_players(scope)
     rows = [{"rank": r.rank, "player_id": r.player_id, "player": r.player, "games": r.record.games,
              "wins": r.record.wins, "main": float(r.record.main), "extras": float(r.record.extras),
-             "total": float(r.record.total), "average": float(r.average), "decided_by": r.decided_by_label or None,
+             "total": float(r.record.total), "average": float(r.average), "decided_by": r.decided_by_label or None,  # type: ignore[attr-defined]
              "provisional": r.provisional} for r in scope_rows(scope, provisional)]
     return {"rows": rows, "provisional": any(r["provisional"] for r in rows)}
 

@@ -47,7 +47,7 @@ def token_issue(*, club: Club, by, name: str, holder) -> tuple[ApiToken, str]:
     name = (name or "").strip()
     if not name:
         raise ServiceError(_("Name: give the token a name (what it is for)."), field="name")
-    if len(name) > ApiToken._meta.get_field("name").max_length:
+    if len(name) > (ApiToken._meta.get_field("name").max_length or 0):
         raise ServiceError(_("Name: at most 120 characters."), field="name")
     problem = _holder_problem(club=club, by=by, holder=holder)
     if problem:

@@ -5,6 +5,7 @@ and the lower thirds. Secrecy is never re-derived here: the public board is `gam
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
@@ -80,7 +81,7 @@ class OverlaySeat:
     speaking: bool = False
     nominated: bool = False
     votes: int | None = None  # votes in the day's latest voting round, when held
-    total: object | None = None
+    total: Decimal | None = None
 
 
 @dataclass
@@ -164,7 +165,7 @@ class Standings:
 def standings(tok: OverlayToken) -> Standings:
     """The tournament's table (a club evening: the current season's), from the stored rows, which count no hidden
     game (games.visibility.counting_games)."""
-    if tok.tournament_id:
+    if tok.tournament is not None:
         scope = tournament_scope(tok.tournament)
         return Standings(tok.tournament.name, scope_rows(scope)[:STANDINGS_ROWS] if scope else [])
     season = default_season(club_seasons(tok.club))
@@ -202,7 +203,7 @@ def player_card(tok: OverlayToken, player_id: int) -> PlayerCard | None:
     player = Player.objects.filter(pk=player_id, club_id=tok.club_id).first()
     if player is None:
         return None
-    if tok.tournament_id:
+    if tok.tournament is not None:
         scope, name = tournament_scope(tok.tournament), tok.tournament.name
     else:
         season = default_season(club_seasons(tok.club))

@@ -121,7 +121,7 @@ def _event_for(user, kind: str, pk: int):
     model = EVENTS.get(kind)
     if model is None:
         raise Http404("no such event kind")
-    event = get_object_or_404(model.objects.select_related("club"), pk=pk)
+    event = get_object_or_404(model._default_manager.select_related("club"), pk=pk)
     if not can_manage_overlays(user, event):
         raise PermissionDenied(_("Only a club admin or the tournament's head judge may manage its overlays."))
     return event

@@ -19,6 +19,8 @@ modules are loaded): a club admin can never edit a login or make anyone superuse
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.contrib import admin
 from django.contrib.admin import widgets
 from django.contrib.admin.utils import unquote
@@ -59,7 +61,15 @@ def club_id_of(obj, club_path: str) -> int | None:
     return getattr(current, f"{last}_id", None)
 
 
-class ClubScopedAdmin:
+if TYPE_CHECKING:
+    # the mixins are typed as the admins they are mixed into (django-simple-history's SimpleHistoryAdmin among them,
+    # which has no types): their super() calls and `self.model` / `self.admin_site` reach the ModelAdmin
+    _AdminMixin: Any = admin.ModelAdmin
+else:
+    _AdminMixin = object
+
+
+class ClubScopedAdmin(_AdminMixin):
     """Mix into a ModelAdmin before admin.ModelAdmin. `club_path`: the lookup from the model to its Club ("" for
     the Club itself). `shared_q`: rows every club may see and choose but only a superuser may change (the rule-set
     presets)."""
@@ -190,7 +200,7 @@ class _ClubScope(ClubScopedAdmin):
 ClubAdminScope = _ClubScope()  # scoping for foreign keys to Club when the Club admin is not registered
 
 
-class SuperuserOnlyAdmin:
+class SuperuserOnlyAdmin(_AdminMixin):
     """Mixed into the admin of every model that has no club: only a superuser reaches it."""
 
     @staticmethod

@@ -11,4 +11,4 @@ class AxesConfig(AxesAppConfig):
 
 
 class TasksDatabaseConfig(TasksAppConfig):
-    verbose_name = _("Background tasks")
+    verbose_name = _("Background tasks")  # type: ignore[assignment]

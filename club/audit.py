@@ -16,9 +16,9 @@ def log_action(instance: models.Model, *, by, reason: str = "", save: bool = Tru
                update_fields: list[str] | None = None) -> models.Model:
     """Mark `instance`'s next history row with `by` as its user and `reason` as its change reason, and save it
     (`save=False`: the caller saves or deletes it itself, e.g. inside a savepoint)."""
-    instance._history_user = by
+    instance._history_user = by  # type: ignore[attr-defined]
     if reason:
-        instance._change_reason = reason[:100]  # simple-history's history_change_reason is 100 characters
+        instance._change_reason = reason[:100]  # type: ignore[attr-defined]  # simple-history's history_change_reason is 100 characters
     if save:
         instance.save(update_fields=update_fields)
     return instance

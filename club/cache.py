@@ -51,7 +51,7 @@ class ResilientRedisCache(RedisCache):
             if _Outage.warned_at is None or now - _Outage.warned_at >= WARN_EVERY_SECONDS:
                 _Outage.warned_at = now
                 logger.warning("The cache (%s) does not answer, pages are computed without it: %s",
-                               self._servers[0], error)
+                               self._servers[0], error)  # type: ignore[attr-defined]
             return fallback
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):

@@ -223,7 +223,7 @@ def converted_rows(queryset) -> Iterator[tuple]:
     keys (a date comes as text on SQLite)."""
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
-    convert = []
+    convert: list[tuple[int, Callable[[Any], Any]]] = []
     if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
         for i, (expression, _sql, _alias) in enumerate(compiler.select):
             field = getattr(expression, "output_field", None)
@@ -305,7 +305,7 @@ class CompiledRead:
         if shape is None:
             marks = [_MARK - i for i in range(arity)]
             queryset = self.build(*marks)
-            if queryset._fields is None:  # `build` may shape the rows itself (a values_list with a slice)
+            if queryset._fields is None:  # type: ignore[attr-defined]  # `build` may shape the rows itself (a values_list with a slice)
                 queryset = queryset.values_list(*self._names())
             sql, params, converters = _compiled(queryset)
             where = {mark: i for i, mark in enumerate(marks)}
@@ -356,13 +356,13 @@ def _converted(rows: list[tuple], converters: dict) -> list[list]:
     """Rows as the ORM gives them: each column through its converters (`SQLCompiler.get_converters`)."""
     result = []
     for row in rows:
-        row = list(row)
+        values = list(row)
         for i, (functions, expression) in converters.items():
-            value = row[i]
+            value = values[i]
             for function in functions:
                 value = function(value, expression, connection)
-            row[i] = value
-        result.append(row)
+            values[i] = value
+        result.append(values)
     return result
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
@@ -42,7 +44,8 @@ class PhotoForm(forms.Form):
     remove = forms.BooleanField(label=_("Remove the photo"), required=False)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("photo") and not data.get("remove"):
             raise forms.ValidationError(_("Photo: choose a file, or tick “Remove the photo”."))
         return data
@@ -55,9 +58,11 @@ class UsernameLengthMixin:
     never checked: the name went to authenticate() and axes, whose AccessAttempt.username is varchar(255), and a
     longer one was a 500 on PostgreSQL."""
 
+    fields: dict[str, forms.Field]  # the form's, which this is mixed into
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        field = self.fields["username"]
+        field = cast(forms.CharField, self.fields["username"])
         field.validators.append(MaxLengthValidator(field.max_length))
 
 
@@ -93,7 +98,8 @@ class PlayerLoginForm(forms.Form):
     password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
             self.add_error("password2", _("The two passwords differ."))
         return cleaned

@@ -16,7 +16,8 @@ class InvitationForm(forms.Form):
                              initial="link")
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("send") == "email" and not data.get("email") and "email" not in self.errors:
             self.add_error("email", _("Enter the e-mail to send the invitation to."))
         return data

@@ -8,6 +8,7 @@ states and counts: no address, name or setting of the deployment.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.core.cache import caches
 from django.core.cache.backends.dummy import DummyCache
@@ -51,7 +52,7 @@ def tasks() -> dict | str:
 
 def report() -> dict:
     """{"status": "ok" | "degraded" (the cache is down) | "down" (the database is), "database", "cache", "tasks"}."""
-    state = {"database": database(), "cache": cache_state()}
+    state: dict[str, Any] = {"database": database(), "cache": cache_state()}
     state["tasks"] = tasks() if state["database"] == OK else DOWN
     if state["database"] != OK:
         status = DOWN

@@ -132,7 +132,7 @@ def _refusal(request, status: int, limit: int | None) -> HttpResponse:
     if request.path_info.startswith("/api/"):
         with translation.override(club_language(request)):
             detail = (_("The request is larger than this address accepts (%(limit)s); nothing was saved.")
-                      % {"limit": filesizeformat(limit)} if status == 413
+                      % {"limit": filesizeformat(limit or 0)} if status == 413
                       else _("The request has no Content-Length; send the body with its length."))
         return JsonResponse({"detail": detail}, status=status)
     return render_error(request, status, {"limit": limit, "whole": True})

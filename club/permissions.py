@@ -5,14 +5,14 @@ Superusers count as club admins everywhere; anonymous users get False (or None) 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from club.models import Club, Membership, Player
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
-    AnyUser = AbstractBaseUser | AnonymousUser
+    AnyUser = User | AnonymousUser
 
 Role = Membership.Role
 
@@ -23,7 +23,8 @@ def _roles(user: AnyUser, club: Club | None) -> set[str]:
         return set()
     cache = user.__dict__.setdefault("_club_roles", {})
     if club.pk not in cache:
-        cache[club.pk] = set(Membership.objects.filter(club=club, user=user).values_list("role", flat=True))
+        roles = Membership.objects.filter(club=club, user=cast("User", user))  # authenticated above
+        cache[club.pk] = set(roles.values_list("role", flat=True))
     return cache[club.pk]
 
 
@@ -61,7 +62,7 @@ def player_of(user: AnyUser, club: Club | None) -> Player | None:
     """The player of this club linked to the user's login, if any."""
     if club is None or not getattr(user, "is_authenticated", False):
         return None
-    return Player.objects.filter(club=club, user=user).first()
+    return Player.objects.filter(club=club, user=cast("User", user)).first()  # authenticated above
 
 
 def can_see_private(user: AnyUser, player: Player) -> bool:

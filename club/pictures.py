@@ -14,10 +14,12 @@ deleted — is deleted from storage once the transaction commits.
 
 from __future__ import annotations
 
+import functools
 import io
 import uuid
 import warnings
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -34,12 +36,15 @@ MAX_PIXELS = 40_000_000
 ACCEPTED = {"JPEG", "PNG", "WEBP"}
 ACCEPT_ATTR = "image/jpeg,image/png,image/webp"
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 @dataclass(frozen=True)
 class Rule:
     """How one kind of picture is stored: `label` names the field in messages."""
 
-    label: str
+    label: StrOrPromise
     side: int
     crop: bool  # cut to a square (a photo) or fit whole into one, with transparent margins (a logo)
     format: str  # "JPEG" or "PNG"
@@ -138,8 +143,8 @@ class PictureFormField(forms.FileField):
 class PictureFieldFile(ImageFieldFile):
     def save(self, name, content, save=True):  # noqa: ARG002 — the name is the new unique one
         """Every write of the field's file: re-encoded first; the file it replaces is deleted after commit."""
-        content = normalized(content, self.field.rule)
-        if self._committed and self.name:
+        content = normalized(content, self.field.rule)  # type: ignore[attr-defined]
+        if self._committed and self.name:  # type: ignore[attr-defined]
             _replaced(self.instance, self.field).add(self.name)
         super().save(content.name, content, save=save)
 
@@ -151,8 +156,9 @@ class PictureDescriptor(ImageFileDescriptor):
         # a stored file replaced by an upload or cleared — not the first value a loaded row gets, and not a stored
         # name put back (the admin's history revert), which must not lose the file it replaces
         replacing = not value or (not isinstance(value, str) and not getattr(value, "_committed", False))
-        if replacing and _stored_name(previous):
-            _replaced(instance, self.field).add(_stored_name(previous))
+        stored = _stored_name(previous)
+        if replacing and stored:
+            _replaced(instance, self.field).add(stored)
 
 
 def _stored_name(value) -> str | None:
@@ -167,7 +173,7 @@ def _replaced(instance, field) -> set[str]:
 
 def _delete_after_commit(storage, names: set[str], using: str) -> None:
     for name in names:
-        transaction.on_commit(lambda name=name: storage.delete(name), using=using)
+        transaction.on_commit(functools.partial(storage.delete, name), using=using)
 
 
 class PictureField(models.ImageField):

@@ -38,7 +38,7 @@ _aside: Any = None  # in a process of a rebuild on SQLite: its own file, where i
 def usable_workers(requested: int | None = None) -> int:
     """How many processes a rebuild may use: `requested` (else settings.REBUILD_WORKERS), or 1 inside a
     transaction (a forked process could not see the caller's rows) or on a database in memory (the tests')."""
-    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):
+    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):  # type: ignore[attr-defined]
         return 1
     return max(1, settings.REBUILD_WORKERS if requested is None else requested)
 

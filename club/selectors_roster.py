@@ -13,7 +13,7 @@ from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickn
 
 MAX_PASTED = 200  # lines of one paste
 NEAR_RATIO = 0.75  # difflib's ratio above which a new nickname looks like a typo of a known one
-REAL_NAME_MAX_LENGTH = Player._meta.get_field("real_name").max_length
+REAL_NAME_MAX_LENGTH: int = Player._meta.get_field("real_name").max_length or 0
 _NAME_SEPARATOR = re.compile(r"\t|;|,")
 
 

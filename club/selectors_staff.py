@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from club.models import Club, Membership, Player, nickname_key
 from club.selectors import known_name
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django_stubs_ext import StrOrPromise
 
 LOGIN_SEARCH_MIN = 2  # characters typed before logins are looked up
 LOGIN_SEARCH_LIMIT = 10
@@ -25,12 +30,12 @@ def name_with_login(user, club: Club | None = None) -> str:
 
 @dataclass
 class StaffMember:
-    user: object
+    user: User
     name: str  # name_with_login
     site_admin: bool = False  # a superuser of the site: an admin of every club without a role to take away
 
 
-def staff_by_role(*, club: Club) -> list[tuple[str, str, list[StaffMember]]]:
+def staff_by_role(*, club: Club) -> list[tuple[str, StrOrPromise, list[StaffMember]]]:
     """The club's staff grouped by role, in the order of Membership.Role: (role, label, [member, …]); the site's
     active superusers without the club's admin role are listed among the admins as the site's administrators."""
     members: dict[str, list[StaffMember]] = {role: [] for role in Membership.Role.values}
@@ -47,7 +52,7 @@ def staff_by_role(*, club: Club) -> list[tuple[str, str, list[StaffMember]]]:
 class LoginChoice:
     """A login as the admin picks it: its player's nickname and club, never the login name alone."""
 
-    user: object
+    user: User
     login: str
     nickname: str
     club: str

@@ -215,7 +215,7 @@ def membership_remove(*, club: Club, by, user, role: str) -> None:
 def club_admins_group() -> Group:
     """The group that carries the /admin/ model permissions of club admins, created on demand."""
     group, _created = Group.objects.get_or_create(name=CLUB_ADMINS_GROUP)
-    wanted = []
+    wanted: list[Permission] = []
     for (app_label, model), actions in _CLUB_ADMIN_MODEL_PERMS.items():
         codenames = [f"{action}_{model}" for action in actions]
         wanted += Permission.objects.filter(content_type__app_label=app_label, codename__in=codenames)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import logging
 import os
@@ -115,7 +116,8 @@ def hold_lease(worker_id: str) -> Lease:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.write(fd, f"{worker_id} pid {os.getpid()}\n".encode())
-        lease._close.append(lambda: (os.close(fd), path.unlink(missing_ok=True)))
+        lease._close.append(functools.partial(path.unlink, missing_ok=True))  # run last: the lease closes in reverse
+        lease._close.append(functools.partial(os.close, fd))
     return lease
 
 

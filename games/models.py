@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -25,7 +26,7 @@ from games.rules.ruleset import RuleSet
 ROLE_CHOICES = [(CITIZEN, _("C — citizen (red)")), (MAFIA, _("M — mafia (black)")), (SHERIFF, _("S — sheriff")),
                 (DON, _("D — don"))]
 RESULT_CHOICES = [("red", _("Red win")), ("black", _("Black win")), ("draw", _("Draw"))]
-POINTS = {"max_digits": 12, "decimal_places": 6}
+POINTS: dict[str, Any] = {"max_digits": 12, "decimal_places": 6}
 
 
 class RuleSetVersion(models.Model):
@@ -178,14 +179,14 @@ class Game(models.Model):
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
         day = parse_date(self.date) if isinstance(self.date, str) else self.date  # a str until it is read back
-        where = self.tournament.name if self.tournament_id else (date_format(day, "j E Y") if day else "")
+        where = self.tournament.name if self.tournament is not None else (date_format(day, "j E Y") if day else "")
         return f"{where} — {_('game')} {self.number}"
 
     @property
     def listed_name(self) -> str:
         """The game named with its event and table, as a list of protests names it: «Кубок — стол 2, игра 36»,
         «Вечер пятницы — стол 1, игра 1» (without a table: «Кубок — игра 36»)."""
-        if self.tournament_id:
+        if self.tournament is not None:
             event = self.tournament.name
         elif self.evening_id:
             event = str(self.evening)
@@ -494,11 +495,12 @@ class Protest(models.Model):
     def __str__(self) -> str:
         return f"{_('Protest')} #{self.pk} — {self.game.listed_name}"
 
-    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
+    # Django 5.2's signature; django-stubs 6.1 describes 6.0's, which adds `returning_fields` (update on an upgrade)
+    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):  # type: ignore[override]
         # 000 T6.3.4, 002 III.15.4 (docs/rules.md I44): a decision is final; the row of a decided protest never
         # changes. The save's UPDATE matches only a pending row, so the check costs no read of its own: when it
         # matched none, the row is either gone (Django inserts it) or decided (refused).
-        if super()._do_update(base_qs.filter(status=self.Status.PENDING), using, pk_val, values, update_fields,
+        if super()._do_update(base_qs.filter(status=self.Status.PENDING), using, pk_val, values, update_fields,  # type: ignore[call-arg]
                               forced_update):
             return True
         if base_qs.filter(pk=pk_val).exists():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -13,6 +14,9 @@ from club.permissions import is_club_admin, is_head_judge, is_judge, player_of
 from club.selectors import get_site_club
 from games.models import Game, Tournament
 from games.visibility import can_see_hidden, can_see_hidden_in
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def is_game_head_judge(user, game: Game) -> bool:
@@ -72,10 +76,10 @@ def site_club_admin(user) -> tuple[Club | None, bool]:
     return club, club is not None and is_club_admin(user, club)
 
 
-def require_site_club_admin(user, message: str) -> Club:
+def require_site_club_admin(user, message: StrOrPromise) -> Club:
     """The site's club, or PermissionDenied with `message` when `user` is not its admin."""
     club, admin = site_club_admin(user)
-    if not admin:
+    if club is None or not admin:
         raise PermissionDenied(message)
     return club
 

@@ -1,6 +1,7 @@
 """Stored facts of the standings: the lot is drawn once and kept, so a page shows the same order every time."""
 
 import datetime as dt
+from typing import TYPE_CHECKING, Any, cast
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -91,7 +92,7 @@ class RatingScope(models.Model):
         if self.kind == self.Kind.TOURNAMENT:
             q = models.Q(**{f"{prefix}tournament_id": self.tournament_id})
         else:
-            season = self.season
+            season = cast(Season, self.season)  # a scope of kind SEASON is made with its season
             start = season.start if since is None else max(season.start, since[0])
             q = models.Q(**{f"{prefix}club_id": season.club_id, f"{prefix}date__gte": start,
                             f"{prefix}date__lte": season.end})
@@ -156,6 +157,8 @@ class PlayerStats(models.Model):
     rank = models.PositiveIntegerField()
     decided_by = models.CharField(max_length=30, blank=True)
     # the aggregates are the registry's: `contribute_statistics` below (ratings.statistics.registry)
+    if TYPE_CHECKING:  # so the type checker knows the registry's columns exist, without declaring them again
+        def __getattr__(self, name: str) -> Any: ...
 
     class Meta:
         ordering = ["scope_id", "rank", "id"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import cache
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -37,10 +38,10 @@ def _ruleset_queryset(club: Club | None):
     """The presets, and the club's own copies once it has a club (the model reached through the club's field:
     the club layer does not import games)."""
     model = Club._meta.get_field("default_ruleset").related_model
-    rulesets = model.objects.filter(is_preset=True)
+    rulesets = model._default_manager.filter(is_preset=True)
     if club is not None and club.pk:
-        rulesets = rulesets | model.objects.filter(club=club)
-    newest = model.objects.filter(slug=OuterRef("slug")).order_by("-version").values("version")[:1]
+        rulesets = rulesets | model._default_manager.filter(club=club)
+    newest = model._default_manager.filter(slug=OuterRef("slug")).order_by("-version").values("version")[:1]
     return rulesets.filter(version=Subquery(newest)).order_by("-is_preset", "name")  # each rule set's newest version
 
 
@@ -58,9 +59,9 @@ class ClubForm(forms.ModelForm):
         club = self.instance if self.instance.pk else None
         if club is not None:
             self.fields["time_zone"].initial = club.time_zone
-            self.fields["time_zone"].choices = _time_zone_choices(club.time_zone)
+            cast(forms.ChoiceField, self.fields["time_zone"]).choices = _time_zone_choices(club.time_zone)
         self.fields["accent_color"].widget = forms.TextInput(attrs={"type": "color"})
-        rulesets = self.fields["default_ruleset"]
+        rulesets = cast("forms.ModelChoiceField[Any]", self.fields["default_ruleset"])
         rulesets.queryset, rulesets.empty_label, rulesets.required = _ruleset_queryset(club), None, True
 
     def club_values(self) -> dict:
@@ -99,7 +100,8 @@ class FirstRunForm(ClubForm):
         return username
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
             self.add_error("password2", _("The two passwords differ."))
         return cleaned

@@ -39,7 +39,7 @@ def _logo_content(upload) -> pictures.NormalizedPicture:
 
 def _store_logo(club: Club, content: pictures.NormalizedPicture) -> None:
     """Stored as written; the file it replaces is deleted once the change commits (club.pictures.PictureField)."""
-    club.logo.save(content.name, content, save=False)
+    club.logo.save(content.name or "logo.png", content, save=False)  # `normalized` names it
     club.save(update_fields=["logo"])
 
 
@@ -86,7 +86,7 @@ def first_run(*, username: str, email: str, password: str, club_fields: dict[str
             time.sleep(0.05)
 
 
-def _first_run_write(checked_user, club_fields: dict[str, Any], content: bytes | None):
+def _first_run_write(checked_user, club_fields: dict[str, Any], content: pictures.NormalizedPicture | None):
     with transaction.atomic():
         _lock_first_run()
         if not selectors.site_is_empty():
@@ -116,7 +116,7 @@ def club_settings_update(*, club: Club, by, fields: dict[str, Any], logo=None, r
         if content is not None:
             _store_logo(club, content)
         elif remove_logo and club.logo:
-            old, storage = club.logo.name, club.logo.storage
+            old, storage = club.logo.name or "", club.logo.storage  # a logo is there: it has a name
             club.logo = ""
             club.save(update_fields=["logo"])
             transaction.on_commit(lambda: storage.delete(old))

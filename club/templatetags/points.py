@@ -20,5 +20,6 @@ def points(value, places: int = 3):
     number = number.normalize()
     if number == 0:
         number = Decimal(0)
-    decimals = max(0, -number.as_tuple().exponent)
+    exponent = number.as_tuple().exponent  # an int: a finite number after quantize
+    decimals = max(0, -exponent) if isinstance(exponent, int) else 0
     return number_format(number, decimal_pos=decimals)

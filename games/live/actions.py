@@ -43,7 +43,7 @@ def _number(low: int = 1, high: int | None = 10, optional: bool = False):
         if value in (None, "") and optional:
             return None
         try:
-            number = int(value)
+            number = int(value)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise ActionRefused(_("%(field)s: enter a number.") % {"field": key}) from None
         return number if high is None else in_range(key, number, low, high)

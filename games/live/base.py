@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
@@ -55,7 +56,7 @@ class ActionResult:
     log: dict = field(default_factory=dict)
     # The game as stored after the action, protocol prefetched, for the screen (`Ctx.after`): None when the action
     # read no protocol (the screen reads it then).
-    after: Callable[[], Game] | None = None
+    after: Callable[[], Game | None] | None = None
 
 
 class Ctx:
@@ -98,19 +99,20 @@ class Ctx:
         lookups = list(dict.fromkeys(lookup for part, lookups in _REREAD.items() if part in touched
                                      for lookup in lookups))
         for lookup in lookups:
-            full._prefetched_objects_cache.pop(lookup.split("__")[0], None)
+            full._prefetched_objects_cache.pop(lookup.split("__")[0], None)  # type: ignore[attr-defined]
         prefetch_related_objects([full], *lookups)
         if "seats__score_items" not in lookups:  # the seats as read, with their (unchanged) score items
             prefetch_related_objects(list(full.seats.all()), "score_items")
         return full
 
-    def refuse(self, message: str) -> None:
+    def refuse(self, message: str) -> NoReturn:
         raise ActionRefused(message)
 
     def require_status(self, *statuses: str) -> None:
         if self.game.status not in statuses:
-            labels = {Game.Status.DRAFT: _("before the game starts"), Game.Status.IN_PROGRESS: _("during the game"),
-                      Game.Status.FINISHED: _("after the result")}
+            labels: dict[str, str] = {Game.Status.DRAFT: _("before the game starts"),
+                                      Game.Status.IN_PROGRESS: _("during the game"),
+                                      Game.Status.FINISHED: _("after the result")}
             allowed = ", ".join(str(labels.get(s, s)) for s in statuses)
             self.refuse(_("This is done %(when)s; the game is now: %(status)s.")
                         % {"when": allowed, "status": self.game.get_status_display()})

@@ -94,7 +94,7 @@ def _withdraw(ctx: Ctx, payload: WithdrawInput) -> ActionResult:
         ctx.refuse(_("The vote has begun; the nominations are final."))
     ctx.snap.day(index, day)
     nominations = copy.deepcopy(day.nominations)
-    nominations[position]["withdrawn"] = True
+    nominations[position]["withdrawn"] = True  # type: ignore[index]
     day.nominations = nominations
     day.save(update_fields=["nominations"])
     return ActionResult(ctx.game, "withdraw", "board")
@@ -132,20 +132,20 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
             "clause": clause, "given": given, "alive": state.alive})
     if counts and counts[-1] is None:  # the silent ones vote for the last candidate
         counts[-1] = state.alive - sum(c for c in counts[:-1] if c is not None)
-    counts = [c or 0 for c in counts]
-    if sum(counts) != state.alive:
+    votes = [c or 0 for c in counts]
+    if sum(votes) != state.alive:
         ctx.refuse(_("%(clause)s: the votes must sum to the %(alive)d living players (got %(got)d).") % {
-            "clause": clause, "alive": state.alive, "got": sum(counts)})
-    tallies = [{"seat": s, "votes": c} for s, c in zip(state.candidates, counts, strict=True)]
+            "clause": clause, "alive": state.alive, "got": sum(votes)})
+    tallies = [{"seat": s, "votes": c} for s, c in zip(state.candidates, votes, strict=True)]
     ctx.snap.day(index, day)
     if state.step == "main":
         day.votes = tallies
-        protocol.days[index - 1].votes = [Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts,
+        protocol.days[index - 1].votes = [Tally(seat=s, votes=c) for s, c in zip(state.candidates, votes,
                                                                                  strict=True)]
     else:
         day.revotes = [*day.revotes, tallies]
         protocol.days[index - 1].revotes = [*protocol.days[index - 1].revotes, [
-            Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts, strict=True)]]
+            Tally(seat=s, votes=c) for s, c in zip(state.candidates, votes, strict=True)]]
     out = decided_by_maximum(resolve_day_vote(protocol, ctx.ruleset, index))  # a unique maximum (000 4.4.15)
     if out:
         day.out = out

@@ -1,5 +1,7 @@
 """Live entry's forms: a new tournament, a club evening, a game at a table."""
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -20,18 +22,19 @@ class TournamentForm(forms.Form):
     end_date = forms.DateField(label=_("End date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     start_time = forms.TimeField(label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
     place = forms.CharField(label=_("Place"), max_length=200, required=False)
-    ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None,
+    ruleset: "forms.ModelChoiceField[Any]" = forms.ModelChoiceField(label=_("Rule set"), queryset=None,
                                      help_text=_("A preset or the club's own copy."))
-    head_judge = forms.ModelChoiceField(label=_("Head judge"), queryset=None, required=False)
+    head_judge: "forms.ModelChoiceField[Any]" = forms.ModelChoiceField(label=_("Head judge"), queryset=None, required=False)
     stages = forms.CharField(label=_("Stages"), required=False, help_text=_("Comma-separated, e.g. Qualifying, Final"))
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].queryset = _rulesets_for(club)
-        self.fields["ruleset"].initial = club.default_ruleset_id  # the club's own rules unless chosen otherwise
-        self.fields["head_judge"].queryset = get_user_model().objects.filter(
-            memberships__club=club).distinct().order_by("username")
-        self.fields["head_judge"].label_from_instance = person_name
+        ruleset = cast("forms.ModelChoiceField[Any]", self.fields["ruleset"])
+        ruleset.queryset = _rulesets_for(club)
+        ruleset.initial = club.default_ruleset_id  # the club's own rules unless chosen otherwise
+        head_judge = cast("forms.ModelChoiceField[Any]", self.fields["head_judge"])
+        head_judge.queryset = get_user_model().objects.filter(memberships__club=club).distinct().order_by("username")
+        head_judge.label_from_instance = person_name  # type: ignore[method-assign, assignment]
 
     def clean_stages(self):
         return [s.strip() for s in self.cleaned_data["stages"].split(",") if s.strip()]
@@ -42,11 +45,11 @@ class EveningForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200, required=False)
     start_time = forms.TimeField(label=_("Start time"), required=False, widget=forms.TimeInput(attrs={"type": "time"}))
     place = forms.CharField(label=_("Place"), max_length=200, required=False)
-    ruleset = forms.ModelChoiceField(label=_("Rule set"), queryset=None)
+    ruleset: "forms.ModelChoiceField[Any]" = forms.ModelChoiceField(label=_("Rule set"), queryset=None)
 
     def __init__(self, *args, club, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].queryset = _rulesets_for(club)
+        cast("forms.ModelChoiceField[Any]", self.fields["ruleset"]).queryset = _rulesets_for(club)
         # a new evening is tonight's, under the club's rule set
         self.fields["date"].initial = timezone.localdate()
         last = club.evenings.order_by("-date", "-id").values_list("ruleset_id", flat=True).first()

@@ -40,7 +40,7 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
     if seat is None:
         ctx.refuse(_("Seat %(seat)d has no player.") % {"seat": number})
     check_foul_count(payload.shown, number, seat.fouls, delta)  # a repeated tap is absorbed
-    if seat.removed:
+    if seat.removed:  # type: ignore[attr-defined]  # a column of _SEAT_SQL
         ctx.refuse(_("Seat %(seat)d has been removed from the game.") % {"seat": number})
     fouls = seat.fouls + delta
     # What the count does is the pure core's answer (games.rules.consequences.foul_effect); this stores it.

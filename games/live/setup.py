@@ -112,7 +112,7 @@ def _seats_repeat(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 â
         raise AlreadyDone(_("The seats are already taken; clear them or draw them again."))
     previous = previous_game_at_table(ctx.game)
     players = list(Seat.objects.filter(game=previous).values_list("player_id", flat=True)) if previous else []
-    if not players:
+    if previous is None or not players:
         ctx.refuse(_("No earlier game at this table to take the players from."))
     judge = judge_among(ctx.game.judge_id, Player.objects.filter(pk__in=players))
     if judge is not None:

@@ -86,7 +86,7 @@ def previous_game_at_table(game: Game) -> Game | None:
     event's game); a game of neither has none."""
     if game.evening_id is None and game.tournament_id is None:
         return None
-    return (Game.objects.filter(club_id=game.club_id, table=game.table, evening_id=game.evening_id,
+    return (Game.objects.filter(club_id=game.club_id, table=game.table, evening_id=game.evening_id,  # type: ignore[misc]
                                 tournament_id=game.tournament_id)
             .exclude(pk=game.pk).exclude(status=Game.Status.DRAFT)
             .select_related("tournament", "evening").order_by("-date", "-started_at", "-number").first())
@@ -94,7 +94,7 @@ def previous_game_at_table(game: Game) -> Game | None:
 
 def game_place(game: Game) -> str:
     """A game as people name it: the event, the table, the game's number ("Осенний кубок, стол 2, игра 3")."""
-    event = game.tournament.name if game.tournament_id else str(game.evening) if game.evening_id else ""
+    event = game.tournament.name if game.tournament is not None else str(game.evening) if game.evening_id else ""
     if game.table:
         place = _("table %(table)s, game %(number)s") % {"table": game.table, "number": game.number}
     else:

@@ -85,7 +85,7 @@ class Snapshot:
         model, names = LIST_MODELS[name]
         self.data[name] = [{f: str(v) if isinstance(v, Decimal) else v
                             for f, v in zip(names, row, strict=True)}
-                           for row in model.objects.filter(game=self.game).order_by("order", "id").values_list(*names)]
+                           for row in model._default_manager.filter(game=self.game).order_by("order", "id").values_list(*names)]
 
 
 def restore(game: Game, before: dict[str, Any]) -> None:
@@ -116,8 +116,8 @@ def restore(game: Game, before: dict[str, Any]) -> None:
             Night.objects.create(game=game, index=int(index), **row)
     for name, (model, _names) in LIST_MODELS.items():
         if name in before:
-            model.objects.filter(game=game).delete()
-            model.objects.bulk_create([model(game=game, **row) for row in before[name]])
+            model._default_manager.filter(game=game).delete()
+            model._default_manager.bulk_create([model(game=game, **row) for row in before[name]])
 
 
 def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:

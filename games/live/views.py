@@ -180,7 +180,7 @@ def game_new(request):
     form = NewGameForm(request.POST)
     if not form.is_valid():
         # Bad input: say which field and which rule (e.g. "Table: … less than or equal to 99"); nothing is stored.
-        messages.error(request, "; ".join(f"{form.fields[name].label or name}: {' '.join(errors)}"
+        messages.error(request, "; ".join(f"{form.fields[name].label or name}: {' '.join(map(str, errors))}"
                                           for name, errors in form.errors.items()))
         return redirect("games:tournament_list")
     data = form.cleaned_data

@@ -1,5 +1,7 @@
 """Forms of the protests: a player's protest, the judge's paper protest, the head judge's decision."""
 
+from typing import cast
+
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -17,7 +19,7 @@ class ProtestForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["category"].choices = Protest.Category.choices
+        cast(forms.ChoiceField, self.fields["category"]).choices = Protest.Category.choices
 
 
 class PaperProtestForm(ProtestForm):
@@ -76,7 +78,7 @@ class ProtestDecisionForm(forms.Form):
             self.team_vote_allowed = ruleset.team_vote_annulment
             needs_sk = sk_agreement_needed(game, ruleset)
             items = ScoreItem.objects.filter(seat__game=game, effective=True, points__lt=0).select_related("seat")
-            self.fields["remove_penalties"].choices = [
+            cast(forms.ChoiceField, self.fields["remove_penalties"]).choices = [
                 (str(i.pk), _("seat %(seat)s: %(points)s (%(clause)s)") % {
                     "seat": i.seat.number, "points": points(i.points), "clause": i.clause}) for i in items]
         if not self.team_vote_allowed:
@@ -85,7 +87,8 @@ class ProtestDecisionForm(forms.Form):
             del self.fields["sk_representative"]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         outcomes = []
         if data.get("reverse_result"):
             outcomes.append({"kind": "reverse_result", "result": data["reverse_result"]})

@@ -108,13 +108,15 @@ def _check_window(game: Game, at: dt.datetime) -> None:
             % {"deadline": format_club_time(deadline),
                "minutes": game.ruleset.ruleset().protest_window_minutes})
     # A paper protest carries the minute it was written: the minute of the end itself is after the end.
-    if at < game.ended_at.replace(second=0, microsecond=0):
+    if game.ended_at is not None and at < game.ended_at.replace(second=0, microsecond=0):
         raise ProtestError(_("A protest is filed after the game has ended: the time written is before its end."))
 
 
 def _check_written_time(game: Game, written_at: dt.datetime) -> None:
     """A paper protest's written time lies within the window (the recorded end + the rule set's minutes)."""
     deadline = protest_deadline(game)
+    if deadline is None or game.ended_at is None:  # an unended game has no window yet (the caller asks only after)
+        return
     if written_at > deadline:
         raise ProtestError(
             _("The time written on the protest (%(written)s) is after the window: protests against this game were "
@@ -303,7 +305,7 @@ def _scores_provisional_cleared(game: Game) -> None:
                                  club_ids=[game.club_id])
 
 
-def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str], sk: str) -> None:
+def _apply_upheld(ctx: _Context, outcomes: list[dict[str, Any]], kinds: list[str | None], sk: str) -> None:
     if not outcomes:
         raise ProtestError(_("An upheld protest needs at least one outcome."))
     if kinds.count(REVERSE_RESULT) > 1 or kinds.count(REPLAY) + kinds.count(TEAM_VOTE) > 1:
@@ -463,7 +465,7 @@ def _team_vote(ctx: _Context, outcome: dict[str, Any], *, upheld: bool) -> None:
     if not ctx.ruleset.team_vote_annulment:
         raise ProtestError(_("The team vote on annulment belongs to the Moscow rules (003 l.127)."))
     roles = {s.number: team_of(s.role or None) for s in ctx.game.seats.all()}
-    team = roles.get(ctx.protest.seat)
+    team = roles.get(ctx.protest.seat) if ctx.protest.seat is not None else None
     if team is None:
         raise ProtestError(_("The protesting player's team is not known (no role in the protocol)."))
     try:
@@ -508,6 +510,7 @@ def _correct_protocol(ctx: _Context, corrections: list[dict[str, Any]]) -> None:
             seat = game.seats.filter(number=_seat_number(ctx, outcome.get("seat"))).get()
             attr = field.removeprefix("seat_")
             old = getattr(seat, attr)
+            new: str | int | None
             if attr == "role":
                 new = str(value or "")
                 if new not in ROLES:

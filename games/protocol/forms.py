@@ -25,7 +25,8 @@ class MultipleFileField(forms.FileField):
 class ImportForm(forms.Form):
     MAX_BYTES = 20 * 1024 * 1024
 
-    files = MultipleFileField(
+    # the metaclass moves a declared field into `base_fields`: the form's `files` (the upload dict) stays Django's
+    files = MultipleFileField(  # type: ignore[assignment]
         label=_("mafclub/1 JSON files"),
         help_text=_("All files are imported in one transaction: on any error nothing is saved."),
     )

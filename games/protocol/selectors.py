@@ -55,7 +55,7 @@ ASK_PRESENT_UP_TO = 20  # games: `protocol_rows` of more reads every table (thei
 
 def _rows_present(game_ids: list[int], names: tuple[str, ...]) -> set[str]:
     """Which of the related rows `names` the games have any of: one `SELECT EXISTS(…), …` over their tables."""
-    tables = [connection.ops.quote_name(Game._meta.get_field(name).related_model._meta.db_table) for name in names]
+    tables = [connection.ops.quote_name(Game._meta.get_field(name).related_model._meta.db_table) for name in names]  # type: ignore[union-attr]
     among = ", ".join(["%s"] * len(game_ids))
     sql = "SELECT " + ", ".join(f"EXISTS (SELECT 1 FROM {table} WHERE game_id IN ({among}))" for table in tables)
     with connection.cursor() as cursor:

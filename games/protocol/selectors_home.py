@@ -21,7 +21,7 @@ def upcoming_events(club, *, limit: int = 5, today: dt.date | None = None) -> li
     today = today or timezone.localdate()
     evenings = ClubEvening.objects.filter(club=club, date__gte=today, signup_sheet__isnull=True)
     tournaments = Tournament.objects.filter(club=club, start_date__gte=today, signup_sheet__isnull=True)
-    events = [*evenings.order_by("date", "start_time", "id")[:limit],
+    events: list[ClubEvening | Tournament] = [*evenings.order_by("date", "start_time", "id")[:limit],
               *tournaments.order_by("start_date", "start_time", "id")[:limit]]
     events.sort(key=event_start)
     return events[:limit]
@@ -30,7 +30,7 @@ def upcoming_events(club, *, limit: int = 5, today: dt.date | None = None) -> li
 def event_start(event: ClubEvening | Tournament) -> tuple[dt.date, dt.time]:
     """When an event listed on the home page begins (a day without a time counts from its start)."""
     day = event.date if isinstance(event, ClubEvening) else event.start_date
-    return day, event.start_time or dt.time.min
+    return day, event.start_time or dt.time.min  # type: ignore[return-value]
 
 
 def playing_now(club, limit: int = 10) -> QuerySet[Game] | list:

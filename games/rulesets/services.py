@@ -20,7 +20,7 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
     """A club's own copy of a rule set ("our club's rules"), editable by its admins."""
     if not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may copy a rule set."))
-    limit = RuleSetVersion._meta.get_field("name").max_length
+    limit = RuleSetVersion._meta.get_field("name").max_length or 0
     if len(name) > limit:  # refused with the field's limit, never cut silently
         raise ServiceError(_("Name: at most %(max)s characters, this one has %(got)s; shorten it.")
                            % {"max": limit, "got": len(name)})
@@ -30,7 +30,7 @@ def ruleset_copy(*, club: Club, by, source: RuleSetVersion, name: str, slug: str
     return RuleSetVersion.objects.create(slug=slug, name=name, club=club, based_on=source, params=params)
 
 
-def ruleset_set_default(*, club: Club, by, ruleset: RuleSetVersion) -> None:
+def ruleset_set_default(*, club: Club | None, by, ruleset: RuleSetVersion) -> None:
     if club is None or not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may choose the club's rule set."))
     if ruleset.club_id not in (None, club.pk):
@@ -49,9 +49,10 @@ def ruleset_update(*, ruleset: RuleSetVersion, by, params: dict) -> RuleSetVersi
     name = merged.get("name") or ruleset.name
     with transaction.atomic():
         if ruleset.is_used:
-            newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").first()
+            newest = RuleSetVersion.objects.filter(slug=ruleset.slug).order_by("-version").values_list(
+                "version", flat=True).first() or ruleset.version  # this very version at least
             ruleset = RuleSetVersion.objects.create(
-                slug=ruleset.slug, version=newest.version + 1, name=name, club=ruleset.club,
+                slug=ruleset.slug, version=newest + 1, name=name, club=ruleset.club,
                 based_on=ruleset, params=merged)
             # New games of these tournaments and of the club use the new version; scored games keep theirs.
             Tournament.objects.filter(ruleset__slug=ruleset.slug).exclude(pk=ruleset.pk).update(ruleset=ruleset)

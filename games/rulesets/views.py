@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
@@ -23,6 +24,9 @@ from games.rulesets.forms import RuleSetForm
 from games.rulesets.labels import tiebreaker_label
 from games.rulesets.services import ruleset_copy, ruleset_set_default, ruleset_update
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 def _latest_versions(club):
     latest = RuleSetVersion.objects.values("slug").annotate(v=Max("version"))
@@ -38,16 +42,16 @@ def ruleset_list(request):
     })
 
 
-def _param_rows(form: RuleSetForm) -> list[tuple[str, object]]:
+def _param_rows(form: RuleSetForm) -> list[tuple[StrOrPromise, object]]:
     """(label, value shown) per parameter: choices by their label, tie-breakers by their metric name, not codes."""
-    rows = []
+    rows: list[tuple[StrOrPromise, object]] = []
     for field in form:
         value = field.value()
         if isinstance(field.field, forms.MultipleChoiceField):
-            labels = dict(field.field.choices)
+            labels = dict(field.field.choices)  # type: ignore[arg-type]
             value = ", ".join(str(labels.get(v, v)) for v in value or ()) or None
         elif isinstance(field.field, forms.ChoiceField):
-            value = dict(field.field.choices).get(value, value)
+            value = dict(field.field.choices).get(value, value)  # type: ignore[arg-type]
         elif field.name == "tiebreakers" and value:
             value = ", ".join(tiebreaker_label(n) for n in (part.strip() for part in str(value).split(",")) if n)
         elif field.name == "lift_bans":

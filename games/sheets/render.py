@@ -184,7 +184,7 @@ def _phase(at: str) -> str:
     if not match:
         return at
     letter = pgettext_lazy("protocol sheet", "D") if match.group(1) == "D" else pgettext_lazy("protocol sheet", "N")
-    return format_lazy("{}{}", letter, match.group(2))
+    return format_lazy("{}{}", letter, match.group(2))  # type: ignore[return-value]
 
 
 def _left_text(left: Departure | None) -> str:
@@ -198,12 +198,12 @@ def _left_text(left: Departure | None) -> str:
         "disqualified": pgettext_lazy("protocol sheet", "disqualified"),
         "ppk": pgettext_lazy("protocol sheet", "team defeat"),
     }
-    return format_lazy("{} {}", labels.get(how, how), _phase(at)) if at else labels.get(how, how)
+    return format_lazy("{} {}", labels.get(how, how), _phase(at)) if at else labels.get(how, how)  # type: ignore[return-value]
 
 
 def _removal_mark(left: Departure | None) -> str:
     how = left.how if left else ""
-    return {"fouls": pgettext_lazy("protocol sheet", "R"), "disqualified": pgettext_lazy("protocol sheet", "DQ"), "ppk": pgettext_lazy("protocol sheet", "PPK")}.get(how, "")
+    return {"fouls": pgettext_lazy("protocol sheet", "R"), "disqualified": pgettext_lazy("protocol sheet", "DQ"), "ppk": pgettext_lazy("protocol sheet", "PPK")}.get(how, "")  # type: ignore[return-value]
 
 
 def _kind_label(kind: str, note: str = "") -> str:

@@ -101,7 +101,7 @@ def role_chip(code: str | None, extra: str = ""):
     if css is None:
         return ""
     return format_html('<span class="role-chip {}{}" title="{}">{}</span>', css, f" {extra}" if extra else "",
-                       dict(ROLE_CHOICES)[code], _role_letter(code))
+                       dict(ROLE_CHOICES)[code], _role_letter(code))  # type: ignore[arg-type, index]
 
 
 @register.filter

@@ -24,7 +24,7 @@ def home_events(context):
     club = get_site_club()
     entries = [(timezone.localtime(card.sheet.starts_at).replace(tzinfo=None), {"card": card})
                for card in home_cards(club, user)]
-    entries += [(dt.datetime.combine(*selectors_home.event_start(event)), {"event": event})
+    entries += [(dt.datetime.combine(*selectors_home.event_start(event)), {"event": event})  # type: ignore[dict-item]
                 for event in selectors_home.upcoming_events(club)]
     entries.sort(key=lambda entry: entry[0])
     return {"entries": [entry for _at, entry in entries], "request": request, "user": user,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +29,7 @@ def _confirm_field() -> forms.BooleanField:
 
 
 class ParticipantForm(forms.Form):
-    player = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
+    player: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
     nickname = forms.CharField(label=_("or a new player's nickname"), max_length=60, required=False)
     team = forms.CharField(label=_("Team"), max_length=120, required=False, help_text=TEAM_HELP)
     family = forms.CharField(label=_("Relatives"), max_length=120, required=False, help_text=FAMILY_HELP)
@@ -35,11 +37,12 @@ class ParticipantForm(forms.Form):
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = (tournament.club.players.exclude(participations__tournament=tournament)
-                                          .order_by("nickname"))
+        cast("forms.ModelChoiceField[Any]", self.fields["player"]).queryset = (
+            tournament.club.players.exclude(participations__tournament=tournament).order_by("nickname"))
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not data.get("player") and not (data.get("nickname") or "").strip():
             raise forms.ValidationError(_("Player: choose a club player or enter a new player's nickname."))
         return data
@@ -76,16 +79,17 @@ class LockForm(forms.Form):
 
 
 class JudgeForm(forms.Form):
-    user = forms.ModelChoiceField(label=_("Judge"), queryset=None)
+    user: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Judge"), queryset=None)
     table = forms.IntegerField(label=_("Table"), min_value=1, max_value=99)
     team = forms.CharField(label=_("Team"), max_length=120, required=False, help_text=JUDGE_TEAM_HELP)
     family = forms.CharField(label=_("Relatives"), max_length=120, required=False, help_text=JUDGE_FAMILY_HELP)
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["user"].queryset = get_user_model().objects.filter(
+        user = cast("forms.ModelChoiceField[Any]", self.fields["user"])
+        user.queryset = get_user_model().objects.filter(
             memberships__club=tournament.club).distinct().order_by("first_name", "last_name", "username")
-        self.fields["user"].label_from_instance = person_name
+        user.label_from_instance = person_name  # type: ignore[method-assign, assignment]
 
 
 class MoveForm(forms.Form):
@@ -119,4 +123,4 @@ class CopyForm(forms.Form):
 
     def __init__(self, *args, events=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["event"].choices = [(e.key, f"{e.label} ({e.players})") for e in events]
+        cast(forms.ChoiceField, self.fields["event"]).choices = [(e.key, f"{e.label} ({e.players})") for e in events]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from games.models import Game, Participant, Seat, SeatLock, Tournament
 from games.permissions import judge_among
@@ -63,6 +64,8 @@ def schedule_rounds(tournament: Tournament, round_number: int | None = None) -> 
     locks = set(SeatLock.objects.filter(tournament=tournament).values_list("round", "participant__player_id"))
     rounds: dict[int, RoundRow] = {}
     for game in games:
+        if game.round is None:  # filtered out above
+            continue
         row = rounds.setdefault(game.round, RoundRow(game.round, game.stage == FINAL_STAGE))
         seats = [SeatRow(s.number, number_of.get(s.player_id), s.player.nickname, (game.round, s.player_id) in locks,
                          s.player_id) for s in sorted(game.seats.all(), key=lambda s: s.number)]
@@ -92,7 +95,7 @@ def judge_tables_now(user) -> list[Game]:
     games = (Game.objects.filter(judge=user, status__in=OPEN, round__isnull=False,
                                  tournament__seating_published=True)
              .select_related("tournament").order_by("tournament_id", "round", "table"))
-    first: dict[int, Game] = {}
+    first: dict[int | None, Game] = {}  # by tournament (each game here has one)
     for game in games:
         first.setdefault(game.tournament_id, game)
     return list(first.values())
@@ -111,7 +114,7 @@ def participant_cards(tournament: Tournament) -> list[Card]:
     seats = (tournament.games.filter(round__isnull=False).exclude(stage=FINAL_STAGE)
              .values_list("round", "table", "seats__number", "seats__player_id").order_by("round", "table"))
     for round_number, table, seat, player_id in seats:
-        if player_id in rows:
+        if player_id in rows and round_number is not None:
             rows[player_id].append((round_number, table or 0, seat))
     return [Card(p, rows[p.player_id]) for p in participants]
 
@@ -124,7 +127,8 @@ def round_links(tournament: Tournament, user) -> list[dict]:
     rounds: dict[int, list[int]] = {}
     for round_number, number in (tournament.games.filter(round__isnull=False).order_by("round", "table", "number")
                                  .values_list("round", "number")):
-        rounds.setdefault(round_number, []).append(number)
+        if round_number is not None:  # filtered out above
+            rounds.setdefault(round_number, []).append(number)
     return [{"round": r, "numbers": ",".join(map(str, n))} for r, n in sorted(rounds.items())]
 
 
@@ -133,7 +137,7 @@ class StaffRow:
     rank: int
     nickname: str
     games: int
-    total: object
+    total: Decimal
 
 
 def staff_standings(tournament: Tournament) -> list[StaffRow]:

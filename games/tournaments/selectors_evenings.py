@@ -59,4 +59,4 @@ def evening_tables_now(user, today: dt.date) -> list[MyTable]:
     judged = [MyTable(g, str(g.evening), g.table) for g in now.filter(judge=user)]
     seats = Seat.objects.filter(player__user=user, game__in=now).select_related("game__evening")
     played = [MyTable(s.game, str(s.game.evening), s.game.table, s.number) for s in seats]
-    return sorted(judged + played, key=lambda t: (t.game.evening.date, t.table or 0, t.game.number, t.seat or 0))
+    return sorted(judged + played, key=lambda t: (t.game.evening.date, t.table or 0, t.game.number, t.seat or 0))  # type: ignore[union-attr]

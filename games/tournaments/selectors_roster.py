@@ -51,7 +51,7 @@ def players_of_event(tournament: Tournament, key: str) -> list[Player]:
     if kind == "e":
         seats = (Seat.objects.filter(game__evening_id=int(pk), game__club=tournament.club).select_related("player")
                  .order_by("game__number", "number"))
-        unique = {}
+        unique: dict[int, Player] = {}
         for seat in seats:
             unique.setdefault(seat.player_id, seat.player)
         return list(unique.values())

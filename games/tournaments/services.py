@@ -146,9 +146,9 @@ def participants_paste(*, tournament: Tournament, by, text: str) -> list[Partici
         raise ServiceError(_("Nicknames: line %(line)d is longer than %(n)d characters.")
                            % {"line": too_long[0].line, "n": NICKNAME_MAX_LENGTH})
     with transaction.atomic():
-        players = []
+        players: list[Player] = []
         for row in rows:
-            if row.status == "known":
+            if row.status == "known" and row.player is not None:
                 players.append(row.player)
             elif row.status == "new":
                 player, _created = Player.objects.get_or_create(
@@ -280,7 +280,7 @@ def _seating_request(tournament: Tournament, participants: list[Participant], qu
             continue
         for seat in game.seats.all():
             p = by_player.get(seat.player_id)
-            if p is not None:
+            if p is not None and game.round is not None:  # a qualifying game has its round
                 locks[(game.round, p.pk)] = Lock(game.round, game.table or 1, seat.number, index[p.pk])
     for lk in SeatLock.objects.filter(tournament=tournament, round__lte=rounds):
         locks.setdefault((lk.round, lk.participant_id), Lock(lk.round, lk.table, lk.seat, index[lk.participant_id]))
@@ -457,11 +457,12 @@ def game_move_round(*, game: Game, by, round_number: int, confirmed: bool = Fals
 
 
 def judges_swap(*, game_a: Game, game_b: Game, by) -> None:
-    if game_a.tournament_id is None or game_a.tournament_id != game_b.tournament_id:
+    tournament = game_a.tournament
+    if tournament is None or game_a.tournament_id != game_b.tournament_id:
         raise ServiceError(_("Judges are exchanged between two games of one tournament."))
-    _require(by, game_a.tournament)
+    _require(by, tournament)
     with transaction.atomic():
-        _locked(game_a.tournament)
+        _locked(tournament)
         a = Game.objects.select_for_update().get(pk=game_a.pk)
         b = Game.objects.select_for_update().get(pk=game_b.pk)
         for game, judge_id in ((a, b.judge_id), (b, a.judge_id)):

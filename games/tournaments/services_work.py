@@ -56,14 +56,14 @@ def evening_create(*, club: Club, by, date: dt.date, ruleset: RuleSetVersion, na
 def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEvening | None = None,
                    table: int | None = None, stage: str = "") -> Game:
     """One button: a new draft game at a table, judged by `by`; the judge's screen opens on it."""
-    if (tournament is None) == (evening is None):
-        raise ServiceError("a game belongs to a tournament or a club evening")
     owner = tournament or evening
+    if owner is None or (tournament is not None and evening is not None):
+        raise ServiceError("a game belongs to a tournament or a club evening")
     if not can_start_game(by, owner.club):
         raise PermissionDenied(_("Only a judge of the club may start a game."))
     with transaction.atomic():
         # Lock the owner so two judges pressing at once get different numbers.
-        type(owner).objects.select_for_update().filter(pk=owner.pk).first()
+        type(owner)._default_manager.select_for_update().filter(pk=owner.pk).first()
         number = next_game_number(owner)
         date = timezone.localdate()
         if tournament is not None and tournament.start_date and tournament.end_date and not (

@@ -20,6 +20,7 @@ from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext
 
 from club.db import CompiledRead, planned_each_time
+from club.models import Player
 from games.models import Game
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -77,7 +78,7 @@ class SeatLine:
 
 @dataclass
 class Card:
-    player: object
+    player: Player
     scope: RatingScope | None
     stats: PlayerStats | None
     elo: float | None = None
@@ -244,6 +245,8 @@ def fill_sections(card: Card, sections=SECTIONS) -> Card:
     """Read the named `SECTIONS` of the card of a scope into it: "history" the chart, "partners" the partners,
     opponents and seats, "games" the page `card.page` of his games."""
     player, scope = card.player, card.scope
+    if scope is None:  # no season yet: nothing to read
+        return card
     if "games" in sections:
         if card.stats is None:
             card.stats = PlayerStats.objects.filter(scope=scope, player=player).first()

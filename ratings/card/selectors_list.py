@@ -7,7 +7,9 @@ request's raw text.
 
 from __future__ import annotations
 
-from django.db.models import F, FloatField, OuterRef, Subquery, Value
+from typing import cast
+
+from django.db.models import F, Field, FloatField, OuterRef, Subquery, Value
 from django.db.models.functions import Cast, NullIf
 
 from club.selectors import player_search
@@ -32,7 +34,7 @@ def player_rows(*, club, scope: RatingScope | None, query: str = "", sort: str =
 
     def stat(name: str):
         if stats is None:  # no season yet: every line is empty
-            return Value(None, output_field=PlayerStats._meta.get_field(name))
+            return Value(None, output_field=cast(Field, PlayerStats._meta.get_field(name)))  # a column, not a relation
         return Subquery(stats.values(name)[:1])
 
     players = players.annotate(

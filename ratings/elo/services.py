@@ -115,8 +115,8 @@ def recompute(club_id: int, since: Key | None = None, *, club: Club | None = Non
         since = (dt.date.min, 0)
     date, game_id = since
     touched = set(delete_returning(changes.filter(at_or_after(date, game_id)), "player_id"))  # no key points in
-    ratings: dict[int, float] = {}
-    counts: dict[int, int] = {}
+    ratings: dict[int | str, float] = {}  # keyed by player id (the formula takes any key)
+    counts: dict[int | str, int] = {}
     ids = _tail(club_id, since) if tail is None else tail  # written back as the driver gave them
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]

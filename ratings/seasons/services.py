@@ -25,7 +25,7 @@ from club.services import ServiceError
 from ratings.models import Season
 from ratings.standings.services import counted_games, season_changed
 
-NAME_MAX_LENGTH = Season._meta.get_field("name").max_length
+NAME_MAX_LENGTH: int = Season._meta.get_field("name").max_length or 0
 
 
 @dataclass
@@ -39,7 +39,7 @@ def _require_admin(by, club: Club) -> None:
         raise PermissionDenied(_("You are not allowed to do this."))
 
 
-def _checked(*, name: str, start: dt.date | None, end: dt.date | None) -> str:
+def _checked(*, name: str, start: dt.date | None, end: dt.date | None) -> tuple[str, dt.date, dt.date]:
     name = " ".join((name or "").split())
     if not name:
         raise ServiceError(_("Enter the season's name."), field="name")
@@ -52,7 +52,7 @@ def _checked(*, name: str, start: dt.date | None, end: dt.date | None) -> str:
         raise ServiceError(_("Enter the end date."), field="end")
     if end < start:
         raise ServiceError(_("The end date cannot be before the start date."), field="end")
-    return name
+    return name, start, end
 
 
 def _cover_uncovered_games(*, club_id: int, start: dt.date, end: dt.date) -> list[Season]:
@@ -92,7 +92,8 @@ def _save(season: Season) -> None:
 @transaction.atomic
 def season_create(*, club: Club, by, name: str, start: dt.date | None, end: dt.date | None) -> Season:
     _require_admin(by, club)
-    season = Season(club=club, name=_checked(name=name, start=start, end=end), start=start, end=end)
+    name, start, end = _checked(name=name, start=start, end=end)
+    season = Season(club=club, name=name, start=start, end=end)
     log_action(season, by=by, save=False)
     _save(season)
     season_changed(season)  # the new season's table and history, from the games already stored
@@ -103,9 +104,8 @@ def season_create(*, club: Club, by, name: str, start: dt.date | None, end: dt.d
 def season_update(*, season: Season, by, name: str, start: dt.date | None, end: dt.date | None) -> SeasonChange:
     season = Season.objects.select_for_update().select_related("club").get(pk=season.pk)
     _require_admin(by, season.club)
-    name = _checked(name=name, start=start, end=end)
     old_start, old_end = season.start, season.end
-    season.name, season.start, season.end = name, start, end
+    season.name, season.start, season.end = _checked(name=name, start=start, end=end)
     log_action(season, by=by, save=False)
     _save(season)
     # Rebuilt even when only renamed: the bumped version also renews the cached pages that show the name.

@@ -74,7 +74,8 @@ def season_edit(request, pk: int):
         except ServiceError as exc:
             _form_error(form, exc)
         else:
-            messages.success(request, _("Season %(name)s saved.") % {"name": change.season.name})
+            saved = change.season or season  # an update returns the season it saved
+            messages.success(request, _("Season %(name)s saved.") % {"name": saved.name})
             _covering_message(request, change)
             return redirect("ratings:season_list")
     return render(request, "ratings/season_form.html", {"season": season, "form": form})

@@ -14,7 +14,7 @@ def rank_players(tournament: Tournament, games: list[Game]) -> list[int]:
     seats = Seat.objects.filter(game__in=[g.pk for g in games]).select_related("player")
     for seat in seats:
         # a stored Seat carries the same score fields as the engine's SeatScore
-        records.setdefault(seat.player_id, PlayerRecord(player=seat.player.nickname)).add_game(seat, difficult)
+        records.setdefault(seat.player_id, PlayerRecord(player=seat.player.nickname)).add_game(seat, difficult)  # type: ignore[arg-type]
     by_name = {r.player: pid for pid, r in records.items()}
     tiebreakers = tournament.ruleset.ruleset().tiebreakers
     return [by_name[row.player] for row in rank(list(records.values()), tiebreakers, {})]

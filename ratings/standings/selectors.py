@@ -79,7 +79,7 @@ def provisional_players(scope: RatingScope) -> set[int]:
     else:
         season = scope.season
         games = [g for g, _t, club_id, date in pending
-                 if club_id == season.club_id and season.start <= date <= season.end]
+                 if club_id == season.club_id and season.start <= date <= season.end]  # type: ignore[union-attr]
     if not games:
         return set()
     return set(Seat.objects.filter(game_id__in=games).values_list("player_id", flat=True))
@@ -98,8 +98,8 @@ def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[
         record = PlayerRecord.of(s.player.nickname, s)
         row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
                           provisional=s.player_id in provisional, player_id=s.player_id)
-        row.decided_by_label = label_of(s.decided_by)
-        row.average = s.total / s.games if s.games else Decimal(0)
+        row.decided_by_label = label_of(s.decided_by)  # type: ignore[attr-defined]
+        row.average = s.total / s.games if s.games else Decimal(0)  # type: ignore[attr-defined]
         rows.append(row)
     return rows
 

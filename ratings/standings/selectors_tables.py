@@ -102,7 +102,7 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
         "rank", "player_id", "player__nickname", "games", "wins", "main", "extras", "total", "decided_by"))
     marks: list[list[int]] = [[] for _row in stored]
     notes, note = [], _("Places %(upper)s and %(lower)s: equal totals; the order was decided by «%(label)s».")
-    labels = {}
+    labels = {}  # type: ignore[var-annotated]
     for i, row in enumerate(stored):
         if row[8] and i > 0:
             label = labels.get(row[8]) or labels.setdefault(row[8], label_of(row[8]))

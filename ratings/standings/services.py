@@ -285,7 +285,7 @@ def _tournament_scopes(tournament_ids: set[int]) -> list[RatingScope]:
         tournament_id__in=tournament_ids)}
     for t in Tournament.objects.filter(pk__in=tournament_ids - set(existing)):
         existing[t.pk] = RatingScope.objects.create(kind=RatingScope.Kind.TOURNAMENT, club_id=t.club_id, tournament=t)
-    return [existing[t] for t in sorted(existing)]
+    return [existing[t] for t in sorted(existing)]  # type: ignore[type-var]
 
 
 def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
@@ -315,7 +315,7 @@ def _season_scopes(dates_by_club: dict[int, set[dt.date]]) -> list[RatingScope]:
 
 def _scope_ruleset_id(scope: RatingScope) -> int | None:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
-        return scope.tournament.ruleset_id
+        return scope.tournament.ruleset_id  # type: ignore[union-attr]
     # A season may mix rule sets: the one most of its games were played under orders the table.
     top = (counted_games().filter(scope.games_q()).values("ruleset_id").annotate(n=Count("id"))
            .order_by("-n", "-ruleset_id").first())
@@ -326,7 +326,7 @@ def _in_scope(scope: RatingScope, row: dict) -> bool:
     if scope.kind == RatingScope.Kind.TOURNAMENT:
         return row["tournament_id"] == scope.tournament_id
     season = scope.season
-    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end
+    return row["club_id"] == season.club_id and season.start <= row["date"] <= season.end  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------------------------------- the history

@@ -42,7 +42,7 @@ from games.rules.ruleset import (
     TIEBREAKER_KEYS,
 )
 
-POINTS = {"max_digits": 14, "decimal_places": 6}
+POINTS: dict[str, Any] = {"max_digits": 14, "decimal_places": 6}
 ZERO = Decimal(0)
 NOT_NULL = object()  # a condition's value: the fact is present (not None)
 ROLE_FIELDS = {"К": "citizen", "Ч": "mafia", "Ш": "sheriff", "Д": "don"}
@@ -166,7 +166,7 @@ def _don_sheriff_finds(game: GameFacts, seat: SeatFacts) -> int:
 def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
     # nominations this seat made of a black seat (Ч or Д); a withdrawn nomination (001 r.20–22) is not counted
     return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
-               and game.roles.get(n.get("nominee")) in BLACK_ROLES)
+               and game.roles.get(n.get("nominee", 0), "") in BLACK_ROLES)
 
 
 def _flag():

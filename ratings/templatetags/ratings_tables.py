@@ -164,7 +164,7 @@ class PointText:
         written = self.dates.get(date) or self.dates.setdefault(date, format_date(date, self.date_format))
         game = self.game % {"number": point.game.number, "date": written}
         if self.key == "points":
-            value = self.value % {"points": points_text(point.value, self.sep)}
+            value = self.value % {"points": points_text(point.value, self.sep)}  # type: ignore[arg-type]
         elif self.key == "rank":
             value = self.value % {"rank": point.value}
         else:
@@ -191,7 +191,7 @@ def _series_title(key: str) -> str:
 
 
 def _latest_text(series: Series, sep: str) -> str:
-    value = series.latest.value
+    value = series.latest.value  # type: ignore[union-attr]
     if series.key == "points":
         return points_text(value, sep)
     return f"{pgettext('standings', 'place')} {value}" if series.key == "rank" else floatformat(value, "0")

@@ -49,8 +49,8 @@ class Command(db_worker.Command):
     help = db_worker.Command.help + " (with a lease, re-queueing the work of workers that died)"
 
     def handle(self, *args, **options) -> None:
-        db_worker.Worker, original = Worker, db_worker.Worker
+        db_worker.Worker, original = Worker, db_worker.Worker  # type: ignore[misc]
         try:
             super().handle(*args, **options)
         finally:
-            db_worker.Worker = original
+            db_worker.Worker = original  # type: ignore[misc]

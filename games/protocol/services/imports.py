@@ -184,9 +184,9 @@ def import_documents(*, documents: Sequence[tuple[str, bytes | str]], club_name:
     if club is not None and by is not None and not is_club_admin(by, club):
         raise PermissionDenied(_("Only a club admin may import protocols."))
     if club is None and club_name:
-        for p in _too_long("club", club_name.strip(), Club, "name"):
-            problems.append(f"--club: {p}")
-            shown.append(f"--club: {problem_text(p)}")
+        for problem in _too_long("club", club_name.strip(), Club, "name"):
+            problems.append(f"--club: {problem}")
+            shown.append(f"--club: {problem_text(problem)}")
         if problems:
             raise ImportFailed(problems, shown)
 
@@ -410,11 +410,12 @@ def _store_game(tournament: Tournament, version: RuleSetVersion, protocol: Proto
         "result": result or "",
         "signed_at": _aware(record.signed_at) if status == Game.Status.SIGNED else None,
     }
-    game = Game.objects.filter(tournament=tournament, number=protocol.number).first()
-    created = game is None
-    if created:
-        game = Game(tournament=tournament, number=protocol.number, **fields)
+    stored = Game.objects.filter(tournament=tournament, number=protocol.number).first()  # type: ignore[misc]
+    created = stored is None
+    if stored is None:
+        game = Game(tournament=tournament, number=protocol.number, **fields)  # type: ignore[misc]
     else:
+        game = stored
         for key, value in fields.items():
             setattr(game, key, value)
         game.version += 1
@@ -448,7 +449,7 @@ def _store_decisions(tournament: Tournament, records: dict[int, GameRecord], sto
             for outcome in outcomes:  # the site's links, by game number (the file carries no row ids)
                 if outcome.get("kind") == "replay" and outcome.get("number") in by_number:
                     outcome.update(annulled=game.pk, replay=by_number[outcome["number"]].pk)
-            Protest.objects.create(
+            Protest.objects.create(  # type: ignore[misc]
                 game=game, category=p.category, text=p.text, filed_at=_aware(p.filed_at), status=p.status,
                 seat=p.seat, player=players.get(nickname_key(p.player)) if p.player else None,
                 decided_at=_aware(p.decided_at), explanation=p.explanation, outcomes=outcomes)

@@ -87,17 +87,20 @@ def score_games(*, tournament: Tournament | None = None, game: Game | None = Non
     """
     if game is not None and tournament is None and seated_before is not None:
         return _score_one_game(game, seated_before, locked=locked, seated_after=seated_after)
+    tournament_id: int | None
+    club_id: int | None
     if tournament is not None:
         scope = Game.objects.filter(tournament=tournament)
+        tournament_id, club_id = tournament.pk, None
     elif game is not None:
         scope = scoring_scope(game)
+        tournament_id, club_id = game.tournament_id, game.club_id
     else:
         raise ValueError("score_games needs a tournament or a game")
     with transaction.atomic(savepoint=False):
         # Two tables of one tournament finishing at once: each rescoring reads every game of the scope, so the
         # second must read after the first has committed, or it would store the first game as unfinished.
-        lock_scoring_scope(tournament_id=tournament.pk if tournament is not None else game.tournament_id,
-                           club_id=None if tournament is not None else game.club_id)
+        lock_scoring_scope(tournament_id=tournament_id, club_id=club_id)
         games = list(scope.select_related("ruleset").order_by("date", "number", "id"))
         read = protocol_rows(games, seat_fields=SCORE_COLUMNS)  # plain rows: no model instance per seat or day
         counting = [g for g in games if g.counts]

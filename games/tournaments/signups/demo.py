@@ -34,7 +34,7 @@ def seed_signups(club: Club, *, stdout=None) -> list[SignupSheet]:
     # the players without a demo login sign up; the demo logins (e.g. "player" — Лиса) are left to tap themselves
     players = list(club.players.filter(active=True, user__isnull=True).order_by("id"))
     sheets = []
-    evening, _ = ClubEvening.objects.get_or_create(club=club, name=DEMO_EVENING,
+    evening, _ = ClubEvening.objects.get_or_create(club=club, name=DEMO_EVENING,  # type: ignore[misc]
                                                    defaults={"date": today, "ruleset": ruleset})
     if not hasattr(evening, "signup_sheet"):
         sheet = SignupSheet.objects.create(
@@ -44,7 +44,7 @@ def seed_signups(club: Club, *, stdout=None) -> list[SignupSheet]:
         _sign_up(sheet, players[:8], sheet.opens_at)
     sheets.append(evening.signup_sheet)
     cup_day = today + dt.timedelta(days=24)
-    cup, _ = Tournament.objects.get_or_create(club=club, name=DEMO_CUP, defaults={
+    cup, _ = Tournament.objects.get_or_create(club=club, name=DEMO_CUP, defaults={  # type: ignore[misc]
         "ruleset": ruleset, "start_date": cup_day, "end_date": cup_day + dt.timedelta(days=1)})
     if not hasattr(cup, "signup_sheet"):
         sheet = SignupSheet.objects.create(
@@ -53,7 +53,7 @@ def seed_signups(club: Club, *, stdout=None) -> list[SignupSheet]:
             cancel_until=_at((cup.start_date or cup_day) - dt.timedelta(days=2), 23), limit=30)
         _sign_up(sheet, players[8:20], sheet.opens_at)
     sheets.append(cup.signup_sheet)
-    ClubEvening.objects.get_or_create(club=club, name=DEMO_NEXT_EVENING, defaults={
+    ClubEvening.objects.get_or_create(club=club, name=DEMO_NEXT_EVENING, defaults={  # type: ignore[misc]
         "date": today + dt.timedelta(days=7), "ruleset": ruleset, "start_time": dt.time(19), "place": DEMO_PLACE})
     if stdout is not None:
         stdout.write(f"Demo sign-ups: /games/signups/{sheets[0].pk}/ and /games/signups/{sheets[1].pk}/")

@@ -100,16 +100,17 @@ def sheet_card(sheet: SignupSheet, user, *, now: dt.datetime | None = None, play
                organiser: bool | None = None) -> SheetCard:
     """`player` and `organiser` may be passed when the caller already knows them (the home page, for every card)."""
     now = now or timezone.now()
-    confirmed = getattr(sheet, "confirmed_count", None)
+    confirmed = getattr(sheet, "confirmed_count", None)  # annotated by `with_counts` for a list of sheets
+    waiting = getattr(sheet, "waiting_count", 0)
     if confirmed is None:
         confirmed = sheet.signups.filter(status=CONFIRMED).count()
-        sheet.waiting_count = sheet.signups.filter(status=WAITING).count()
+        waiting = sheet.signups.filter(status=WAITING).count()
     if player is _UNKNOWN:
         player = own_player(user, sheet)
     mine = (Signup.objects.filter(sheet=sheet, player=player).exclude(status__in=OFF_THE_LIST).first()
             if player is not None else None)
     return SheetCard(
-        sheet=sheet, confirmed=confirmed, waiting=sheet.waiting_count, state=_state(sheet, now), mine=mine,
+        sheet=sheet, confirmed=confirmed, waiting=waiting, state=_state(sheet, now), mine=mine,
         can_sign_up=player is not None,
         may_cancel=mine is not None and sheet.converted_at is None and (
             mine.status == WAITING or now < sheet.cancel_deadline),
@@ -135,7 +136,7 @@ class SheetLists:
 
 def sheet_lists(sheet: SignupSheet) -> SheetLists:
     lists = SheetLists()
-    by_status = {CONFIRMED: lists.confirmed, WAITING: lists.waiting, CANCELLED: lists.cancelled,
+    by_status: dict[str, list[Signup]] = {CONFIRMED: lists.confirmed, WAITING: lists.waiting, CANCELLED: lists.cancelled,
                  REMOVED: lists.removed}
     for signup in sheet.signups.select_related("player").order_by("queued_at", "id"):
         by_status[signup.status].append(signup)

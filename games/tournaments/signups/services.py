@@ -14,7 +14,7 @@ import datetime as dt
 import random
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from django.core.exceptions import PermissionDenied
 from django.db import OperationalError, transaction
@@ -247,7 +247,7 @@ def signups_to_tables(*, sheet: SignupSheet, by, rng: random.Random | None = Non
             raise ServiceError(_("Sign-up: %(n)d signed up; a table needs %(size)d players.")
                                % {"n": len(players), "size": TABLE_SIZE})
         _mark_converted(locked)
-        evening = ClubEvening.objects.select_for_update().get(pk=locked.evening_id)
+        evening = ClubEvening.objects.select_for_update().get(pk=cast(int, locked.evening_id))  # an evening's sheet
         used = set(evening.games.exclude(table=None).values_list("table", flat=True))
         free_tables = (t for t in range(1, 100) if t not in used)
         games = []
@@ -271,4 +271,5 @@ def signups_to_participants(*, sheet: SignupSheet, by) -> list[Participant]:
     with transaction.atomic():
         locked = _locked(sheet)
         _mark_converted(locked)
-        return schedule.participants_add(tournament=locked.tournament, players=_confirmed_players(locked), by=by)
+        tournament = cast("Tournament", locked.tournament)  # a tournament's sheet (checked above)
+        return schedule.participants_add(tournament=tournament, players=_confirmed_players(locked), by=by)

@@ -5,6 +5,8 @@ sign-up page share) and a plain form post with a redirect back, so the pages wor
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -136,10 +138,11 @@ def convert(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def sheet_edit(request, pk: int, kind: str):
     """The organiser opens (or changes) the sign-up of a club evening or a tournament."""
-    model = {"evening": ClubEvening, "tournament": Tournament}.get(kind)
+    models: dict[str, type[ClubEvening] | type[Tournament]] = {"evening": ClubEvening, "tournament": Tournament}
+    model = models.get(kind)
     if model is None:
         raise PermissionDenied
-    event = get_object_or_404(model.objects.select_related("club"), pk=pk)
+    event = cast("ClubEvening | Tournament", get_object_or_404(model._default_manager.select_related("club"), pk=pk))
     if not can_organise_event(request.user, event):
         raise PermissionDenied(_("Only the event's organiser may open its sign-up."))
     existing = selectors.sheet_of(event)
