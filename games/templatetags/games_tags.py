@@ -4,7 +4,6 @@ from django import template
 from django.conf import settings
 from django.templatetags.tz import do_timezone
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.translation import get_language, gettext
 
 from club.selectors import get_site_club
@@ -93,16 +92,15 @@ def my_table_now(context):
 ROLE_CHIP_CLASS = {CITIZEN: "role-red", MAFIA: "role-black", SHERIFF: "role-sheriff", DON: "role-don"}
 
 
-@register.simple_tag
-def role_chip(code: str | None, extra: str = ""):
+@register.inclusion_tag("games/tags/role_chip.html")
+def role_chip(code: str | None, extra: str = "") -> dict:
     """The role chip every page shows a role with (the protocol, the spectator view, the overlay): the letter in the
     reader's letter set on the role's colour, its name as the title. Nothing for no role: a template shows a role only
     where the reader may see it (games.permissions.can_see_secrets), the chip does not decide that."""
     css = ROLE_CHIP_CLASS.get(code or "")
     if css is None:
-        return ""
-    return format_html('<span class="role-chip {}{}" title="{}">{}</span>', css, f" {extra}" if extra else "",
-                       dict(ROLE_CHOICES)[code], _role_letter(code))
+        return {"css": None}
+    return {"css": css, "extra": extra, "title": dict(ROLE_CHOICES)[code], "letter": _role_letter(code)}
 
 
 @register.filter
