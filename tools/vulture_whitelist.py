@@ -194,3 +194,6 @@ _first_night_deaths  # unused function (ratings/standings/ranking.py:98)
 statistics  # a schema field of the API's answer (api/schemas.py)
 co_players_over  # read by templates/ratings/_card_body.html (ratings/card/selectors.py Card)
 _.co_players_over  # set by player_card, read by the card's template
+rate  # read by templates/ratings/_card_body.html (ratings/templatetags/ratings_tables.py RoleBar)
+label_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartLatest)
+date_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartFigure)
