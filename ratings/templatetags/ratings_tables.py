@@ -69,14 +69,6 @@ class PointText:
 
 
 @dataclass(frozen=True)
-class ChartPoint:
-    url: str
-    text: str
-    x: str
-    y: str
-
-
-@dataclass(frozen=True)
 class ChartTick:
     y: str
     label: str
@@ -107,7 +99,7 @@ class ChartFigure:
     ticks: list[ChartTick]
     dates: list[ChartDate]
     line: str
-    points: list[ChartPoint]
+    points: list[dict[str, str]]
     latest: ChartLatest | None
     date_y: int
 
@@ -125,10 +117,12 @@ def _latest_text(series: Series, sep: str) -> str:
     return f"{_('place')} {value}" if series.key == "rank" else floatformat(value, "0")
 
 
-def series_points(series: Series) -> list[ChartPoint]:
-    """The series' points: a link to the game's protocol, titled with `PointText`."""
+def series_points(series: Series) -> list[dict[str, str]]:
+    """The series' points: a link to the game's protocol, titled with `PointText`. Dicts: the template finds a key
+    at once, an attribute only after a failed key lookup (up to 450 points of four values)."""
     url, text_of = url_of("games:game_detail"), PointText(series.key)
-    return [ChartPoint(url % p.game.game_id, text_of(p), f"{p.x:.1f}", f"{p.y:.1f}") for p in series.points]
+    return [{"url": url % p.game.game_id, "text": text_of(p), "x": f"{p.x:.1f}", "y": f"{p.y:.1f}"}
+            for p in series.points]
 
 
 @register.simple_tag
