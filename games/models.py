@@ -201,9 +201,10 @@ class Game(models.Model):
         """The table judge as pages, sheets and exports name him: his player nickname in the game's club, else his
         full name, else the name written on the protocol, else (a login-only account) his login: a signed sheet
         always names its judge."""
-        if not self.judge_id:
+        judge = self.judge if self.judge_id else None
+        if judge is None:
             return self.judge_name
-        return known_name(self.judge, self.club_id) or self.judge_name or self.judge.get_username()
+        return known_name(judge, self.club_id) or self.judge_name or judge.get_username()
 
     @property
     def is_finished(self) -> bool:

@@ -190,3 +190,6 @@ tiebreak_extras  # a seat's fact, read by name (ratings.standings.ranking.Player
 statistics  # a schema field of the API's answer (api/schemas.py)
 co_players_over  # read by templates/ratings/_card_body.html (ratings/card/selectors.py Card)
 _.co_players_over  # set by player_card, read by the card's template
+rate  # read by templates/ratings/_card_body.html (ratings/templatetags/ratings_tables.py RoleBar)
+label_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartLatest)
+date_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartFigure)

@@ -210,8 +210,8 @@ def _kind_label(kind: str, note: str = "") -> str:
     """A score item's kind as the sheet names it; an item a head judge's decision entered is his decision, not the
     table judge's adjustment."""
     if kind == "adjustment" and str(note or "").startswith("protest #"):
-        return pgettext_lazy("protocol sheet", "head judge's decision")
-    return {
+        return pgettext_lazy("protocol sheet", "head judge's decision")  # type: ignore[return-value]
+    return {  # type: ignore[return-value]
         "best_move": pgettext_lazy("protocol sheet", "best move"),
         "judge_extra": pgettext_lazy("protocol sheet", "judge's extra"),
         "ci": pgettext_lazy("protocol sheet", "Ci compensation"),
@@ -229,7 +229,8 @@ def _tallies_text(tallies) -> str:
 def _header_of(game: Game) -> SheetHeader:
     judge = game.judge_display
     return SheetHeader(
-        tournament=game.tournament.name if game.tournament_id else (str(game.evening) if game.evening_id else ""),
+        tournament=(game.tournament.name if game.tournament_id  # type: ignore[union-attr]
+                    else (str(game.evening) if game.evening_id else "")),
         stage=game.stage, date=game.date.strftime("%d.%m.%Y") if game.date else "", table=game.table,
         number=game.number, judge=judge,
     )

@@ -4,7 +4,6 @@ from django import template
 from django.conf import settings
 from django.templatetags.tz import do_timezone
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.translation import gettext
 
 from club.selectors import get_site_club
@@ -73,8 +72,7 @@ _APPENDIX = re.compile(r"\bApp\.")
 @register.filter
 def clause(text) -> str:
     """A rule-book reference in the reader's words: «003 l.127» → «003 стр. 127», «002 App.» → «002 Прил.» in
-    Russian (the books are cited by line where they have no numbered clauses); the words come from the catalogue,
-    so English and a language without them keep «l. 127» and «App.»."""
+    Russian (the books are cited by line where they have no numbered clauses)."""
     text = str(text or "")
     return _APPENDIX.sub(gettext("App."), _LINE.sub(gettext("l.") + " ", text))
 
@@ -92,16 +90,16 @@ def my_table_now(context):
 ROLE_CHIP_CLASS = {CITIZEN: "role-red", MAFIA: "role-black", SHERIFF: "role-sheriff", DON: "role-don"}
 
 
-@register.simple_tag
-def role_chip(code: str | None, extra: str = ""):
+@register.inclusion_tag("games/tags/role_chip.html")
+def role_chip(code: str | None, extra: str = "") -> dict:
     """The role chip every page shows a role with (the protocol, the spectator view, the overlay): the letter in the
     reader's letter set on the role's colour, its name as the title. Nothing for no role: a template shows a role only
     where the reader may see it (games.permissions.can_see_secrets), the chip does not decide that."""
     css = ROLE_CHIP_CLASS.get(code or "")
     if css is None:
-        return ""
-    return format_html('<span class="role-chip {}{}" title="{}">{}</span>', css, f" {extra}" if extra else "",
-                       dict(ROLE_CHOICES)[code], _role_letter(code))  # type: ignore[arg-type, index]
+        return {"css": None}
+    return {"css": css, "extra": extra, "title": dict(ROLE_CHOICES)[code],  # type: ignore[index]
+            "letter": _role_letter(code)}  # type: ignore[arg-type]
 
 
 @register.filter

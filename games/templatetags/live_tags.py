@@ -4,9 +4,8 @@ import uuid
 
 from django import template
 from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.translation import pgettext
 
 from games.i18n import action_details, action_label, localize
 from games.live.problems import split_clause
@@ -14,20 +13,15 @@ from games.live.problems import split_clause
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def action_form(context, game_pk, kind, version, css="", target=""):
+@register.inclusion_tag("games/tags/action_form.html", takes_context=True)
+def action_form(context, game_pk, kind, version, css="", target="") -> dict:
     """`<form>` posting one judge action: plain POST without JS, hx-post with it; carries version + action id."""
-    url = reverse("games:judge_action", args=[game_pk, kind])
     request = context.get("request")
-    token = get_token(request) if request is not None else ""
-    extra = format_html(' hx-target="{}"', target) if target else ""
     # Without JS the form posts as it is; with JS, static/js/live.js sends it through its queue (action id, the
     # current version, kept in the browser while the network is down).
-    return format_html(
-        '<form method="post" action="{}" class="{}" data-kind="{}"{}>'
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
-        '<input type="hidden" name="version" value="{}"><input type="hidden" name="action_id" value="{}">',
-        url, css, kind, extra, token, version, uuid.uuid4().hex)
+    return {"url": reverse("games:judge_action", args=[game_pk, kind]), "css": css, "kind": kind, "target": target,
+            "token": get_token(request) if request is not None else "", "version": version,
+            "action_id": uuid.uuid4().hex}
 
 
 @register.filter(name="action_label")
@@ -48,8 +42,8 @@ def clause_last(message) -> str:
     what happens; the clause is one tap away, never in the running text)."""
     clause, rest = split_clause(str(message or ""))
     if not clause:
-        return format_html("{}", rest)
-    return format_html("{} {}", rest, clause_tap(clause))
+        return rest
+    return render_to_string("games/tags/clause.html", {"with_rest": True, "rest": rest, "clause": clause})
 
 
 @register.filter
@@ -57,8 +51,7 @@ def clause_tap(clause) -> str:
     """A rule-book clause behind a tap: "правило", opened to show the clause ("" when there is none)."""
     if not clause:
         return ""
-    return format_html('<details class="clause"><summary>{}</summary>{}</details>',
-                       pgettext("a rule-book clause, behind a tap", "rule"), clause)
+    return render_to_string("games/tags/clause.html", {"clause": clause})
 
 
 @register.filter

@@ -5,11 +5,11 @@ never on a public page of a game in play."""
 import re
 
 import pytest
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from games.templatetags.games_tags import role_chip
 from games.tests.live_fixtures import ROLES
 from games.tests.test_live_spectator import in_night_one
 
@@ -50,7 +50,11 @@ def test_after_the_end_the_protocol_and_the_spectator_view_show_every_seat_as_it
 
 
 def test_no_role_no_chip():
-    assert role_chip(None) == "" and role_chip("") == "" and role_chip("X") == ""
+    chip = Template("{% load games_tags %}{% role_chip code %}")
+    assert [chip.render(Context({"code": code})) for code in (None, "", "X")] == ["", "", ""]
+    assert chip.render(Context({"code": "Ш"})) == '<span class="role-chip role-sheriff" title="Ш — шериф">Ш</span>'
+    hostile = Template('{% load games_tags %}{% role_chip "Д" extra %}').render(Context({"extra": '"><b>'}))
+    assert hostile == '<span class="role-chip role-don &quot;&gt;&lt;b&gt;" title="Д — дон">Д</span>'
 
 
 def test_the_site_and_the_overlay_load_the_same_role_colours():

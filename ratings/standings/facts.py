@@ -74,7 +74,7 @@ def fact_fields() -> list[str]:
 def insert_facts(rows: list[dict]) -> int:
     """Store PlayerGame rows (dicts of `fact_fields()`, as game_rows makes them) with one prepared INSERT."""
     fields = fact_fields()
-    return insert_rows(PlayerGame, fields, ([r[f] for f in fields] for r in rows))
+    return insert_rows(PlayerGame, fields, ([r[f] for f in fields] for r in rows))  # type: ignore[misc]
 
 
 def build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:

@@ -108,7 +108,7 @@ def _key_part(name: str, lots: Mapping[str, int]) -> Callable[[PlayerRecord], An
         statistic = METRICS[name].statistic
     except KeyError as exc:
         raise KeyError(f"unknown tie-breaker {name!r}; known: {', '.join(METRICS)}") from exc
-    return lambda record: -record.values[statistic]
+    return lambda record: -record.values[statistic]  # type: ignore[index]
 
 
 def rank(

@@ -1,10 +1,9 @@
-"""Standings tables' rows as plain values for the row-writing template tags (`ratings/templatetags/ratings_tables.py`,
-used by `ratings/_standings_table.html` and `ratings/_card_body.html`): Python reads and formats, the tags write the
-HTML.
+"""Standings tables' rows as plain values for the templates' row partials (`ratings/_standings_table.html`,
+`ratings/_card_body.html`): Python reads and formats, the templates write the HTML.
 
 A table of a few hundred rows is read with `values_list`, its numbers formatted here as the `|points` and
 `|floatformat:"3"` filters do (the locale's decimal separator, never thousands separators) and its links built
-from one reversed URL, so writing a row is one f-string, no filters and no `{% url %}`. The
+from one reversed URL, so a row's template applies no filter and no `{% url %}`. The
 rendered table is cached under the scope's version (`ratings.standings.views._standings_table`, the player card's
 `selectors.cached`), so a render happens once per change of the scope, whatever the number of readers.
 """
@@ -109,7 +108,7 @@ def standings_rows(scope: RatingScope, provisional: set[int]) -> tuple[list[Stan
             notes.append(note % {"upper": stored[i - 1][0], "lower": row[0], "label": label})
             marks[i - 1].append(len(notes))
             marks[i].append(len(notes))
-    mains, extras_, totals = (_Points(sep, _places(r[k] for r in stored)) for k in (5, 6, 7))
+    mains, extras_, totals = (_Points(sep, _places(r[k] for r in stored)) for k in (5, 6, 7))  # type: ignore[misc]
     places = _shared_places([r[0] for r in stored])
     rows = [StandingsRow(rank=rank, url=profile % player_id, nickname=nickname, games=games, wins=wins,
                          main=mains[main], extras=extras_[extras], total=totals[total],

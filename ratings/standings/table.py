@@ -52,7 +52,7 @@ class StatsWrites:
         update_rows(PlayerStats, ["rank", "decided_by", *STAT_FIELDS], self.changed)
         update_rows(PlayerStats, ["rank", "decided_by"], self.moved)  # a re-rank moves many rows: two columns each
         insert_rows(PlayerStats, ["scope_id", "player_id", "rank", "decided_by", *STAT_FIELDS], self.create)
-        self.__init__()
+        self.__init__()  # type: ignore[misc]
 
 
 def store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, dict] | None = None,
@@ -69,7 +69,7 @@ def store_stats(scope: RatingScope, values: dict[int, dict], stored: dict[int, d
     records = {}
     for player_id, row in values.items():
         records[player_id] = PlayerRecord.of(nicknames[player_id], row)
-    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # read with the scope (`_tournament_scopes`)
+    ruleset = scope.ruleset.ruleset() if scope.ruleset_id else None  # type: ignore[union-attr]  # read with the scope
     tiebreakers = ruleset.tiebreakers if ruleset else ()
     lots = _lots(scope, {nicknames[p]: p for p in values}) if scope.kind == RatingScope.Kind.TOURNAMENT else {}
     ids = {nick: pid for pid, nick in nicknames.items()}
@@ -121,12 +121,14 @@ def stored_stats_of(scope_ids: list[int]) -> dict[int, dict[int, dict]]:
 
 def _lots(scope: RatingScope, players: dict[str, int]) -> dict[str, int]:
     """The stored lot; players without one get theirs drawn now, once (000 T6.2.4, 002 III.14.6)."""
-    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+    stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list(  # type: ignore[misc]
+        "player_id", "number"))
     missing = [pid for pid in players.values() if pid not in stored]
     if missing:
         start = max(stored.values(), default=0)
         numbers = draw_lots([str(pid) for pid in missing], random.SystemRandom())
-        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,
+        Lot.objects.bulk_create([Lot(tournament_id=scope.tournament_id, player_id=pid,  # type: ignore[misc]
                                      number=start + numbers[str(pid)]) for pid in missing], ignore_conflicts=True)
-        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list("player_id", "number"))
+        stored = dict(Lot.objects.filter(tournament_id=scope.tournament_id).values_list(  # type: ignore[misc]
+            "player_id", "number"))
     return {nick: stored[pid] for nick, pid in players.items() if pid in stored}

@@ -240,8 +240,8 @@ def register(statistic: Statistic) -> None:
 
 def unregister(key: str) -> None:
     """Undo `register` (a test's cleanup)."""
-    for entries in (STATISTICS, FACTS):
-        entries[:] = [e for e in entries if e.key != key]
+    STATISTICS[:] = [e for e in STATISTICS if e.key != key]
+    FACTS[:] = [e for e in FACTS if e.key != key]
     for keys in (STAT_FIELDS, FACT_KEYS):
         keys[:] = [k for k in keys if k != key]
 

@@ -15,13 +15,13 @@ HOSTILE = '<b onclick="x">Злой</b>'
 def test_the_standings_row_partial_escapes_the_nickname_and_marks_provisional_rows_and_ties():
     row = StandingsRow(rank=3, url="/players/7/", nickname=HOSTILE, games=4, wins=2, main="2", extras="0,5",
                        total="2,5", average="0,625", ties=[1, 2], provisional=True)
-    html = render_to_string("ratings/_standings_table.html#standings-row", {"row": row})
+    html = render_to_string("ratings/_standings_table.html#standings-rows", {"rows": [row]})
     assert html.startswith('<tr class="table-warning" data-provisional="1"><td>3</td>')
     assert "&lt;b onclick=&quot;x&quot;&gt;Злой&lt;/b&gt;" in html and "<b " not in html
     assert '<a href="#tie-1" class="tie-ref">1</a> <a href="#tie-2" class="tie-ref">2</a></td></tr>' in html
     assert "<strong>2,5</strong>" in html and 'class="badge text-bg-warning"' in html
-    plain = render_to_string("ratings/_standings_table.html#standings-row",
-                             {"row": StandingsRow(**{**vars(row), "provisional": False, "ties": []})})
+    plain = render_to_string("ratings/_standings_table.html#standings-rows",
+                             {"rows": [StandingsRow(**{**vars(row), "provisional": False, "ties": []})]})
     assert plain.startswith("<tr><td>3</td>") and "badge" not in plain and "tie-ref" not in plain
 
 
@@ -36,7 +36,7 @@ def test_the_profile_row_partials_escape_tournament_names():
 
 
 def test_the_whole_table_escapes_every_written_value_and_its_tie_notes():
-    """The rows and the footnotes are written in Python (ratings.standings.rows_html): a nickname, a link or a note
+    """The rows and the footnotes are written by the template (the standings-rows partial): a nickname, a link or a note
     a player could have typed into comes out as text, in the table as in the row partial."""
     row = StandingsRow(rank=1, url='/players/1/"><script>', nickname="<script>alert(1)</script>", games=1000, wins=0,
                        main="<i>", extras="0", total="1", average="&", ties=[1], provisional=True)
@@ -46,7 +46,7 @@ def test_the_whole_table_escapes_every_written_value_and_its_tie_notes():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and 'href="/players/1/&quot;&gt;&lt;script&gt;"' in html
     assert '<li id="tie-1">&lt;img src=x onerror=y&gt;</li>' in html and "<td>1</td>" in html
     assert '<td class="text-end">1000</td>' in html and "&amp;" in html
-    assert render_to_string("ratings/_standings_table.html#standings-row", {"row": row}) in html
+    assert render_to_string("ratings/_standings_table.html#standings-rows", {"rows": [row]}) in html
 
 
 def test_an_empty_table_says_so():
