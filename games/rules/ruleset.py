@@ -209,6 +209,12 @@ class RuleSet:
     # judge-entered items that hold only under some results (002 III.6 l.345, III.5 l.317; docs/rules.md A27)
     conditional_items: tuple[ConditionalItem, ...] = ()
 
+    @property
+    def speech_foul(self) -> int:
+        """The foul before the removing one, the one that costs a speech where the book says so: the 3rd with
+        `foul_limit` 4 (000 D6.4, 003 l.73; 002 I.8.4: no effect)."""
+        return self.foul_limit - 1
+
     def conditional_items_for(self, clause_text: str) -> list[ConditionalItem]:
         """The conditional kinds a judge-entered item with this clause text belongs to."""
         return [kind for kind in self.conditional_items if kind.matches(clause_text)]
