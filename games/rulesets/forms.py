@@ -14,13 +14,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games.rules.protocol import ROLES
 from games.rules.ruleset import (
-    FOUL_LIMIT_MAX,
     CANCEL_NOMINEE_ONLY,
     CANCEL_SAME_DAY_OR_NEXT,
     CANCEL_UNLESS_KILLED_OR_LEAVING,
     DRAW_NONE,
     DRAW_THREE_NIGHTS,
     DRAW_THREE_NIGHTS_AND_DAYS,
+    FOUL_LIMIT_MAX,
     ITEM_IF_RED_LOST,
     ITEM_IF_TEAM_LOST_OR_DREW,
     SPEECH_AFTER_PREVIOUS_FIRST,

@@ -184,7 +184,8 @@
       }
       rest.shift();
       save(rest);
-      if (answer.status === 200 || answer.status === 422) swap(answer.text);
+      // 400: a value broke its field's rule; 422: a rule refused the tap; both carry the board with the message
+      if (answer.status === 200 || answer.status === 400 || answer.status === 422) swap(answer.text);
       // The next tap was made on the screen this one produced: it goes with the version now shown.
       if (rest.length) rest[0].base = version();
       save(rest);
