@@ -17,12 +17,12 @@ from games.live.state import day_speech
 from games.models import Game
 from games.permissions import can_see_secrets
 from games.protocol.selectors import protocol_of, protocol_view, with_protocol
+from games.rules.consequences import speech_seconds
 from games.rules.protocol import Tally
 from ratings.models import EloRating, PlayerStats
 from ratings.standings.ranking import StandingRow
 from ratings.standings.selectors import club_seasons, default_season, scope_rows, season_scope, tournament_scope
 
-SPEECH_SECONDS, SHORT_SPEECH_SECONDS = 60, 30  # 000 S7.1 / S7.8: a minute; 30 s after the 3rd foul at 3–4 players
 STANDINGS_ROWS = 10
 
 
@@ -139,9 +139,11 @@ def table_board(tok: OverlayToken, head: tuple[int, int, bool] | None) -> Board:
     if kind == "D" and game.status == Game.Status.IN_PROGRESS:
         days = spectator_days(game, protocol)
         day = days[index - 1] if index <= len(days) else None
-        speech = day_speech(game, protocol, game.ruleset.ruleset(), index)
+        ruleset = game.ruleset.ruleset()
+        speech = day_speech(game, protocol, ruleset, index)
         board.speaker = speech.current
-        board.speech_seconds = SHORT_SPEECH_SECONDS if speech.current in speech.short else SPEECH_SECONDS
+        # the rule set's speech lengths (000 4.3.1 a minute; S7.8 the short one after the 3rd foul at 3–4 players)
+        board.speech_seconds = speech_seconds(ruleset, short=speech.current in speech.short)
         board.nominations = [n for n in (day.nominations if day else []) if not getattr(n, "withdrawn", False)]
     nominees = {n.nominee for n in board.nominations}
     votes = {t.seat: t.votes for t in _latest_votes(day)}

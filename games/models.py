@@ -21,7 +21,7 @@ from simple_history.models import HistoricalRecords
 
 from club.selectors import known_name
 from games.rules.protocol import CITIZEN, DON, MAFIA, ROLES, SHERIFF
-from games.rules.ruleset import RuleSet
+from games.rules.ruleset import FOUL_LIMIT_MAX, RuleSet
 
 ROLE_CHOICES = [(CITIZEN, _("C — citizen (red)")), (MAFIA, _("M — mafia (black)")), (SHERIFF, _("S — sheriff")),
                 (DON, _("D — don"))]
@@ -241,8 +241,9 @@ class Seat(models.Model):
                                verbose_name=_("player"))
     role = models.CharField(_("role"), max_length=1, choices=ROLE_CHOICES, blank=True)
     fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
-    # The day whose speech the 3rd foul costs (000 D6.4, 003 l.73; `games.rules.facts.third_foul_day`); it holds
-    # while the seat has 3 fouls and is cleared when a foul is taken back below 3.
+    # The day whose speech the 3rd foul (the rule set's `speech_foul`) costs (000 D6.4, 003 l.73;
+    # `games.rules.facts.third_foul_day`); it holds while the seat has that many fouls and is cleared when a foul is
+    # taken back below it.
     speech_lost_day = models.PositiveSmallIntegerField(_("speech lost on day"), null=True, blank=True)
     # materialised score (protocol columns "баллы" / "доп. баллы", 000 P7.8) and tie-break facts
     main = models.DecimalField(_("points"), default=Decimal(0), **POINTS)
@@ -260,7 +261,9 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique_in_game"),
             models.UniqueConstraint(fields=["game", "player"], name="player_once_per_game"),
             models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_10"),
-            models.CheckConstraint(condition=Q(fouls__gte=0, fouls__lte=4), name="fouls_0_4"),
+            # up to the largest foul limit a rule set may have; the rule set's own is checked by the handler and the
+            # validator (`games.rules.consequences.foul_effect`, `games.rules.checks.check_fouls`)
+            models.CheckConstraint(condition=Q(fouls__gte=0, fouls__lte=FOUL_LIMIT_MAX), name="fouls_within_limit"),
             models.CheckConstraint(condition=Q(role__in=["", *ROLES]), name="role_letter"),
         ]
         indexes = [models.Index(fields=["player", "game"])]

@@ -4,7 +4,11 @@
   which it may be done. Each handler module declares its entries (`ACTIONS`) beside its handlers;
 * the payload's fields declare how they are read (`number`, `text`, `points`, …): `read_payload` turns the POSTed
   strings into the dataclass or refuses, naming the field and the rule, before the handler runs;
-* `answer`: which HTTP status and message level each refusal gets (one table: `REFUSALS`).
+* the moment a tap names (`DayMoment`, `NightMoment`, …: the day, the night, the vote round, the action undone) is
+  a field of its payload too, read with the rest, so the POST is read once, typed, and `games.live.targets` checks
+  the typed value;
+* `answer`: which HTTP status and message level each refusal gets (one table: `REFUSALS`): a value that breaks its
+  field's rule is a 400 (`BadInput`), a rule or the game's state refusing the action a 422.
 """
 
 from __future__ import annotations
@@ -19,6 +23,11 @@ from django.utils.translation import gettext as _
 
 from club.services import ServiceError
 from games.live.base import ActionRefused, ActionResult, AlreadyDone, Busy, Ctx, StaleVersion
+
+
+class BadInput(ActionRefused):
+    """A POSTed value breaks its field's rule (not a number, out of its range): nothing was written."""
+
 
 MAX_ID = 2**63 - 1  # a primary key (BigAutoField) fits a signed 64-bit integer on every database
 _VOTE_KEY = re.compile(r"v\d+")  # a vote round sends one count per candidate: v3=4, v7=5
@@ -72,9 +81,6 @@ def _points(optional: bool = False):
             raise ActionRefused(_("Points are a number like 0.3."))
         return value
     return read
-
-
-read_optional_number = _number(high=None, optional=True)
 
 
 def _flag(payload: dict, key: str) -> bool:
@@ -143,6 +149,39 @@ def vote_counts():
     return _declare(_vote_counts, pattern=_VOTE_KEY)
 
 
+def moment(*, key: str = ""):
+    """The moment a tap names (`games.live.targets`): a number, or nothing (scripts, older screens name none)."""
+    return _declare(_number(high=None, optional=True), key)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class DayMoment:
+    """A tap for Day `day` (the speech, the nomination, the lift vote, the nightfall)."""
+
+    day: int | None = moment()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class NightMoment:
+    """A tap for Night `night` (the shot, the checks, the morning)."""
+
+    night: int | None = moment()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SpeechMoment(DayMoment):
+    """The end of the speech of seat `seat` on Day `day`."""
+
+    seat: int | None = moment()
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class UndoMoment:
+    """The action (`seq`) the screen showed as the last one."""
+
+    seq: int | None = moment()
+
+
 @dataclasses.dataclass(frozen=True)
 class NoInput:
     """An action that carries nothing but its moment (the target keys, read by `games.live.targets`)."""
@@ -173,15 +212,21 @@ class Action:
 
 
 def read_payload(action: Action, payload: dict) -> Any:
-    """The payload as the action's dataclass; the first field that breaks its rule refuses the action."""
-    return action.payload(**{f.name: f.metadata["read"](payload, f.metadata.get("key") or f.name)
-                             for f in dataclasses.fields(action.payload)})
+    """The payload as the action's dataclass, the moment it names included; the first field that breaks its rule
+    refuses the action (`BadInput`, naming the field)."""
+    try:
+        return action.payload(**{f.name: f.metadata["read"](payload, f.metadata.get("key") or f.name)
+                                 for f in dataclasses.fields(action.payload)})
+    except BadInput:
+        raise
+    except ActionRefused as error:
+        raise BadInput(str(error)) from None
 
 
-def payload_filter(actions: dict[str, Action], also: tuple[str, ...]) -> Callable[[str], bool]:
-    """Which keys of a POST are kept (and logged): a field some action declares, or one of `also` (the moment a
-    tap names, `games.live.targets`); everything else is ignored."""
-    keys = frozenset(also).union(*(a.keys() for a in actions.values()))
+def payload_filter(actions: dict[str, Action]) -> Callable[[str], bool]:
+    """Which keys of a POST are kept (and logged): a field some action declares (the moment a tap names
+    included); everything else is ignored."""
+    keys = frozenset().union(*(a.keys() for a in actions.values()))
     patterns = {p for a in actions.values() for p in a.patterns()}
     return lambda key: key in keys or any(p.fullmatch(key) for p in patterns)
 
@@ -191,6 +236,7 @@ def payload_filter(actions: dict[str, Action], also: tuple[str, ...]) -> Callabl
 # (refusal, HTTP status, message level): the first row the error is an instance of answers it.
 REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (AlreadyDone, 200, "info"),  # a repeated tap: already done, nothing written; the current state
+    (BadInput, 400, "danger"),  # a value that breaks its field's rule
     (StaleVersion, 409, "warning"),  # a conflict: the current state, never a 500
     (Busy, 409, "warning"),
     (ServiceError, 422, "danger"),  # a rule or the game's state refuses it (ActionRefused, ReadOnly, …)

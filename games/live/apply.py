@@ -28,7 +28,7 @@ from games.i18n import action_label
 from games.live import day, end, night, penalties, setup, undo
 from games.live.actions import Action, payload_filter, read_payload
 from games.live.base import ActionRefused, ActionResult, AlreadyDone, Busy, Ctx, ReadOnly, StaleVersion
-from games.live.targets import TARGET_KEYS, check_target
+from games.live.targets import check_target
 from games.live.undo import Snapshot
 from games.models import Game, GameAction, Protest
 from games.permissions import can_edit_protocol, may_change_finished
@@ -38,7 +38,7 @@ from games.protocol.services.scoring import lock_scoring_scope, score_games, sea
 ACTIONS: dict[str, Action] = {
     **setup.ACTIONS, **day.ACTIONS, **night.ACTIONS, **penalties.ACTIONS, **end.ACTIONS, **undo.ACTIONS,
 }
-_KEPT = payload_filter(ACTIONS, TARGET_KEYS)  # what a browser may send (everything else in the POST is ignored)
+_KEPT = payload_filter(ACTIONS)  # what a browser may send (everything else in the POST is ignored)
 
 
 def _refuse_nul(action_id: str, payload: dict) -> None:
@@ -151,11 +151,12 @@ def _apply(*, game_id: int, by, kind: str, payload: dict, version, action_id: st
         seated_before = seated(game) if scope is not None else None
         ctx = Ctx(game, by, Snapshot(game))
         payload = {k: v for k, v in payload.items() if _KEPT(k)}
-        check_target(ctx, kind, payload)  # a repeated tap names an old moment: absorbed, never applied anew
         action = ACTIONS[kind]
+        typed = read_payload(action, payload)  # the POST read once, typed: the moment it names included
+        check_target(ctx, kind, typed)  # a repeated tap names an old moment: absorbed, never applied anew
         if action.statuses:
             ctx.require_status(*action.statuses)
-        result = action.handler(ctx, read_payload(action, payload))
+        result = action.handler(ctx, typed)
         game.version += 1
         if ctx.history:
             game.save()

@@ -8,7 +8,17 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from games.live.actions import Action, NoInput, SeatNumber, in_range, number, seat_number, vote_counts
+from games.live.actions import (
+    Action,
+    DayMoment,
+    SeatNumber,
+    SpeechMoment,
+    in_range,
+    moment,
+    number,
+    seat_number,
+    vote_counts,
+)
 from games.live.base import ActionResult, Ctx, check_change
 from games.live.state import day_speech, vote_state
 from games.models import Day, Game, Night
@@ -25,7 +35,7 @@ def _current_day(ctx: Ctx) -> tuple[int, Day]:
     return index, day
 
 
-def _speech(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
+def _speech(ctx: Ctx, payload: SpeechMoment) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """The current speaker's minute is over (the order itself is derived: 000 4.3.1)."""
     index, day = _current_day(ctx)
     order = day_speech(ctx.full, ctx.protocol(), ctx.ruleset, index)
@@ -54,7 +64,7 @@ def _speech_grant(ctx: Ctx, payload: SeatNumber) -> ActionResult:
 
 
 @dataclass(frozen=True)
-class NominateInput:
+class NominateInput(DayMoment):
     by: int = seat_number()
     nominee: int = seat_number()
 
@@ -103,6 +113,7 @@ def _withdraw(ctx: Ctx, payload: WithdrawInput) -> ActionResult:
 @dataclass(frozen=True)
 class VotesInput:
     counts: dict = vote_counts()  # candidate seat -> the count typed (v3=4), blank for the silent ones
+    vote_round: int | None = moment(key="round")  # the round the screen showed (`games.live.targets`)
 
 
 def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
@@ -154,7 +165,7 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
 
 
 @dataclass(frozen=True)
-class LiftInput:
+class LiftInput(DayMoment):
     hands: int = number(low=0, high=None)  # at most the living players
 
 
@@ -172,7 +183,7 @@ def _lift(ctx: Ctx, payload: LiftInput) -> ActionResult:
     return ActionResult(ctx.game, "lift", "board")
 
 
-def _to_night(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
+def _to_night(ctx: Ctx, payload: DayMoment) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     index, day = _current_day(ctx)
     protocol = ctx.protocol()
     state = vote_state(protocol, ctx.ruleset, index)
@@ -202,11 +213,11 @@ def _to_night(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — p
 
 _PLAYING = (Game.Status.IN_PROGRESS,)
 ACTIONS = {
-    "speech": Action(_speech, NoInput, _PLAYING),
+    "speech": Action(_speech, SpeechMoment, _PLAYING),
     "speech_grant": Action(_speech_grant, SeatNumber, _PLAYING),
     "nominate": Action(_nominate, NominateInput, _PLAYING),
     "withdraw": Action(_withdraw, WithdrawInput, _PLAYING),
     "votes": Action(_votes, VotesInput, _PLAYING),
     "lift": Action(_lift, LiftInput, _PLAYING),
-    "night": Action(_to_night, NoInput, _PLAYING),
+    "night": Action(_to_night, DayMoment, _PLAYING),
 }

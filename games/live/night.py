@@ -8,7 +8,7 @@ from functools import partial
 
 from django.utils.translation import gettext as _
 
-from games.live.actions import Action, NoInput, seat_number, seat_numbers
+from games.live.actions import Action, NightMoment, seat_number, seat_numbers
 from games.live.base import ActionResult, Ctx, check_change
 from games.live.state import best_move_right_text
 from games.models import Day, Game, Night, RecordedColour
@@ -26,7 +26,7 @@ def _current_night(ctx: Ctx) -> tuple[int, Night]:
 
 
 @dataclass(frozen=True)
-class NightSeat:
+class NightSeat(NightMoment):
     seat: int | None = seat_number(optional=True)  # none: a miss, or no check tonight
 
 
@@ -61,7 +61,7 @@ def _check(ctx: Ctx, payload: NightSeat, attr: str) -> ActionResult:
     return ActionResult(ctx.game, attr, "board", seat)
 
 
-def _to_day(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
+def _to_day(ctx: Ctx, payload: NightMoment) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     kind, index = ctx.phase()
     if kind != "N":
         ctx.refuse(_("It is day already."))
@@ -127,7 +127,7 @@ ACTIONS = {
     "kill": Action(_kill, NightSeat, _PLAYING),
     "don_check": Action(partial(_check, attr="don_check"), NightSeat, _PLAYING),
     "sheriff_check": Action(partial(_check, attr="sheriff_check"), NightSeat, _PLAYING),
-    "day": Action(_to_day, NoInput, _PLAYING),
+    "day": Action(_to_day, NightMoment, _PLAYING),
     "best_move": Action(_best_move, BestMoveInput, _PLAYED),
     "colour": Action(_colour, ColourInput, _PLAYED),
 }

@@ -1,5 +1,5 @@
-"""Penalties: fouls (the 3rd costs a speech, the 4th removes), disqualifications and team defeats (000 D6,
-002 II.2–II.3, 003 l.73 / l.123)."""
+"""Penalties: fouls (the rule set's `speech_foul`, the 3rd, costs a speech; its `foul_limit`, the 4th, removes),
+disqualifications and team defeats (000 D6, 002 II.2–II.3, 003 l.73 / l.123)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from games.i18n import localize
 from games.live.actions import Action, number, seat_number, sign, text
 from games.live.base import ActionResult, Ctx
 from games.live.state import day_speech, foul_consequence
@@ -15,6 +16,7 @@ from games.models import Day, Game, Removal, Seat
 from games.rules.consequences import foul_effect
 from games.rules.facts import third_foul_day
 from games.rules.flow import alive_now, vote_state
+from games.rules.i18n import ordinal
 from games.rules.protocol import DISQUALIFIED, FOULS, PPK
 from games.rules.ruleset import THIRD_FOUL_NONE
 
@@ -34,7 +36,8 @@ class FoulInput:
 
 
 def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
-    """±1 foul; the 4th removes the player (a Removal at the current phase); there is no 5th."""
+    """±1 foul; the rule set's `foul_limit` (the 4th: 000 D6.5, 002 II.2.1, 003 l.123) removes the player (a Removal
+    at the current phase); there is none past it."""
     number, delta = payload.seat, payload.delta
     seat = next(iter(Seat.objects.raw(_SEAT_SQL, [FOULS, ctx.game.pk, number])), None)
     if seat is None:
@@ -46,14 +49,15 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
     # What the count does is the pure core's answer (games.rules.consequences.foul_effect); this stores it.
     effect, before = foul_effect(ctx.ruleset, fouls), foul_effect(ctx.ruleset, seat.fouls)
     if effect.refused and fouls > 0:
-        ctx.refuse(_("%(clause)s: there is no 5th foul; seat %(seat)d was removed at the 4th.") % {
-            "clause": effect.clause, "seat": number})
+        ctx.refuse(_("%(clause)s: there is no %(past)s foul; seat %(seat)d was removed at the %(limit)s.") % {
+            "clause": effect.clause, "seat": number, "past": localize(ordinal(ctx.ruleset.foul_limit + 1)),
+            "limit": localize(ordinal(ctx.ruleset.foul_limit))})
     if effect.refused:
         ctx.refuse(_("Seat %(seat)d has no fouls.") % {"seat": number})
     ctx.snap.seat(number, seat)
-    # the speaking order changes with the 3rd foul (000 D6.4, 003 l.73), the table with the 4th
+    # the speaking order changes with the speech foul (the 3rd: 000 D6.4, 003 l.73), the table with the removing one
     affected = "board" if (effect.costs_speech or before.costs_speech or effect.removes or before.removes
-                           or 3 in (fouls, seat.fouls)) else "fouls"
+                           or ctx.ruleset.speech_foul in (fouls, seat.fouls)) else "fouls"
     silenced_day = None
     log = {}
     if effect.costs_speech and delta == 1:
@@ -62,7 +66,7 @@ def _foul(ctx: Ctx, payload: FoulInput) -> ActionResult:
             seat.speech_lost_day = silenced_day
             log = {"silenced_day": silenced_day, "phase": ctx.game.phase}
     if not effect.costs_speech and not effect.removes:
-        seat.speech_lost_day = None  # a 3rd foul taken back costs no speech
+        seat.speech_lost_day = None  # a speech foul taken back costs no speech
     if effect.removes or before.removes:
         ctx.snap.rows("removals")
         if effect.removes:
@@ -116,7 +120,8 @@ def _remove(ctx: Ctx, payload: RemoveInput) -> ActionResult:
     """A disqualification or a team defeat (ППК) with its reason (000 D6.7–6.8, 002 II.2–II.3)."""
     number, reason, note = payload.seat, payload.reason, payload.note
     if reason not in (DISQUALIFIED, PPK):
-        ctx.refuse(_("Choose disqualification or team defeat (ППК); the 4th foul removes by itself."))
+        ctx.refuse(_("Choose disqualification or team defeat (ППК); the %(nth)s foul removes by itself.") % {
+            "nth": localize(ordinal(ctx.ruleset.foul_limit))})
     if not note:
         ctx.refuse(_("Write the reason (the clause broken)."))
     kind, index = ctx.phase()

@@ -7,19 +7,23 @@ the stored protocol has already moved past that moment because this very tap (or
 is absorbed: `AlreadyDone`, answered with the current state, nothing written. When it names a moment that never
 was, it is refused with a message. Requests that name nothing (scripts, older screens) are applied as before.
 
-`check_target(ctx, kind, payload)` runs inside the apply step's transaction, after the version check.
+`check_target(ctx, kind, payload)` runs inside the apply step's transaction, after the version check, on the
+action's typed payload (`games.live.actions.read_payload`: the moment's fields — `day`, `night`, `seat`, `round`,
+`seq` — are declared with the rest, so a bad value is refused naming the field before anything is checked).
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.live.actions import read_optional_number
 from games.live.base import ActionRefused, AlreadyDone, Ctx
 from games.live.state import day_speech
 from games.models import Game, GameAction
 
-_named = read_optional_number  # the moment a tap names: a number, or nothing
+
+def _named(payload: object, name: str) -> int | None:
+    """The moment the typed payload names (None: it names none, or the action declares no such moment)."""
+    return getattr(payload, name, None)
 
 
 def _phase_key(code: str) -> tuple[int, int]:
@@ -36,7 +40,7 @@ def _past(ctx: Ctx, phase: str) -> bool:
     return _phase_key(ctx.game.phase or "") > _phase_key(phase)
 
 
-def _day_named(ctx: Ctx, payload: dict, what: str) -> int | None:
+def _day_named(ctx: Ctx, payload: object, what: str) -> int | None:
     day = _named(payload, "day")
     if day is None:
         return None
@@ -47,7 +51,7 @@ def _day_named(ctx: Ctx, payload: dict, what: str) -> int | None:
     raise ActionRefused(_("This tap was for Day %(day)d; the game is not there.") % {"day": day})
 
 
-def _speech(ctx: Ctx, payload: dict) -> None:
+def _speech(ctx: Ctx, payload: object) -> None:
     day = _day_named(ctx, payload, _("the speech"))
     seat = _named(payload, "seat")
     if day is None or seat is None:
@@ -62,7 +66,7 @@ def _speech(ctx: Ctx, payload: dict) -> None:
                                                                                   "now": order.current or "—"})
 
 
-def _nominate(ctx: Ctx, payload: dict) -> None:
+def _nominate(ctx: Ctx, payload: object) -> None:
     day = _day_named(ctx, payload, _("the nomination"))
     if day is None:
         return
@@ -74,8 +78,8 @@ def _nominate(ctx: Ctx, payload: dict) -> None:
             "by": by, "nominee": nominee})
 
 
-def _votes(ctx: Ctx, payload: dict) -> None:
-    wanted = _named(payload, "round")
+def _votes(ctx: Ctx, payload: object) -> None:
+    wanted = _named(payload, "vote_round")
     if wanted is None or ctx.game.status != Game.Status.IN_PROGRESS or (ctx.game.phase or "")[:1] != "D":
         if wanted is not None and _past(ctx, ctx.game.phase or ""):
             raise AlreadyDone(_("This vote is already recorded (sent twice)."))
@@ -89,7 +93,7 @@ def _votes(ctx: Ctx, payload: dict) -> None:
         raise ActionRefused(_("This tap was for a later vote round."))
 
 
-def _lift(ctx: Ctx, payload: dict) -> None:
+def _lift(ctx: Ctx, payload: object) -> None:
     day = _day_named(ctx, payload, _("the lift vote"))
     if day is None:
         return
@@ -98,11 +102,11 @@ def _lift(ctx: Ctx, payload: dict) -> None:
         raise AlreadyDone(_("The lift vote is already recorded (sent twice)."))
 
 
-def _to_night(ctx: Ctx, payload: dict) -> None:
+def _to_night(ctx: Ctx, payload: object) -> None:
     _day_named(ctx, payload, _("the nightfall"))
 
 
-def _night_named(ctx: Ctx, payload: dict, closing: bool = False, attr: str = "") -> None:
+def _night_named(ctx: Ctx, payload: object, closing: bool = False, attr: str = "") -> None:
     night = _named(payload, "night")
     if night is None:
         return
@@ -132,7 +136,7 @@ def check_foul_count(shown: int | None, number: int, fouls: int, delta: int) -> 
         "seat": number, "fouls": fouls, "shown": shown})
 
 
-def _undo(ctx: Ctx, payload: dict) -> None:
+def _undo(ctx: Ctx, payload: object) -> None:
     seq = _named(payload, "seq")
     if seq is None:
         return
@@ -145,14 +149,14 @@ def _undo(ctx: Ctx, payload: dict) -> None:
     raise ActionRefused(_("The last action is not the one this screen showed; look again before undoing."))
 
 
-def _start(ctx: Ctx, payload: dict) -> None:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
+def _start(ctx: Ctx, payload: object) -> None:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     if ctx.game.status != Game.Status.DRAFT and GameAction.objects.filter(game=ctx.game, kind="start",
                                                                          undone=False).exists():
         raise AlreadyDone(_("The game has started already (sent twice)."))
 
 
-def _result(ctx: Ctx, payload: dict) -> None:
-    if ctx.game.status == Game.Status.FINISHED and ctx.game.result == payload.get("result"):
+def _result(ctx: Ctx, payload: object) -> None:
+    if ctx.game.status == Game.Status.FINISHED and ctx.game.result == getattr(payload, "result", None):
         raise AlreadyDone(_("The result is already recorded (sent twice)."))
 
 
@@ -170,10 +174,9 @@ TARGETS = {
     "start": _start,
     "result": _result,
 }
-TARGET_KEYS = ("day", "night", "round", "from", "seq")
 
 
-def check_target(ctx: Ctx, kind: str, payload: dict) -> None:
+def check_target(ctx: Ctx, kind: str, payload: object) -> None:
     check = TARGETS.get(kind)
     if check is not None:
         check(ctx, payload)

@@ -59,6 +59,10 @@ class JudgeUI:
     speech_seconds: int = 0  # this speech's length (`games.rules.consequences.speech_seconds`)
     full_seconds: int = 0  # the timer's two buttons: a full speech and a short one
     short_seconds: int = 0
+    # the rule set's foul counts (000 D6.4–D6.5, 002 II.2.1, 003 l.73 / l.123): the one that costs a speech (the 3rd)
+    # and the one that removes (the 4th); the template and static/js/live.js read them from the page
+    speech_foul: int = 0
+    foul_limit: int = 0
     extra_values: tuple = ()  # the judge's extra points the rule set allows (`judge_extra_values`)
     speech_key: str = ""
     night: NightChoices | None = None
@@ -194,7 +198,8 @@ def judge_ui(screen) -> JudgeUI:
     ruleset = screen.ruleset
     ui = JudgeUI(timer_autostart=getattr(game.club, "judge_timer_autostart", True),
                  speech_seconds=speech_seconds(ruleset), full_seconds=speech_seconds(ruleset),
-                 short_seconds=speech_seconds(ruleset, short=True), extra_values=judge_extra_values(ruleset))
+                 short_seconds=speech_seconds(ruleset, short=True), extra_values=judge_extra_values(ruleset),
+                 speech_foul=ruleset.speech_foul, foul_limit=ruleset.foul_limit)
     ui.alive = [s.number for s in screen.seats if s.alive]
     victim = first_night_victim(screen.protocol) if game.status != Game.Status.DRAFT else None
     ui.best_move_seats = [n for n in range(1, 11) if n != victim]

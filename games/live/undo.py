@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games.i18n import action_label
-from games.live.actions import Action, NoInput
+from games.live.actions import Action, UndoMoment
 from games.live.base import ActionResult, Ctx
 from games.models import (
     Adjustment,
@@ -137,7 +137,7 @@ def _check_undo_reach(ctx: Ctx, last: GameAction) -> None:
         ctx.refuse(_("The game is finished: only the head judge (or a club admin) reopens the result."))
 
 
-def undo(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
+def undo(ctx: Ctx, payload: UndoMoment) -> ActionResult:  # noqa: ARG001 — payload: every handler is called as handler(ctx, payload); this one takes no input
     """Undo the last action still in effect (the log keeps it, marked undone)."""
     last = (GameAction.objects.filter(game=ctx.game, undone=False).exclude(kind="undo")
             .order_by("-seq").first())
@@ -155,4 +155,4 @@ def undo(ctx: Ctx, payload: NoInput) -> ActionResult:  # noqa: ARG001 — payloa
                         log={"seq": last.seq, "undid": last.kind})
 
 
-ACTIONS = {"undo": Action(undo, NoInput)}
+ACTIONS = {"undo": Action(undo, UndoMoment)}

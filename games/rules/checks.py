@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .facts import parse_phase, phase_exists
-from .i18n import N_
+from .i18n import N_, ordinal
 from .problems import Problem, error_t
 from .protocol import REMOVAL_REASONS, ROLE_COUNTS, ROLES, SEATS, Protocol
 from .ruleset import RuleSet, cite
@@ -62,23 +62,26 @@ def check_roles(protocol: Protocol, ruleset: RuleSet, *, finished: bool) -> list
 
 
 def check_fouls(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """docs/rules.md I7: 0..4 fouls; the 4th foul removes the player (000 D6.5, 002 II.2.1, 003 l.123)."""
+    """docs/rules.md I7: 0..`foul_limit` fouls; the `foul_limit`-th foul (the 4th in every book) removes the player
+    (000 D6.5, 002 II.2.1, 003 l.123)."""
     clause = cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
+    limit = ruleset.foul_limit
     foul_removals = {r.seat for r in protocol.removals if r.reason == "fouls"}
     problems = []
     for entry in protocol.seats:
-        if not 0 <= entry.fouls <= 4:
-            problems.append(error_t(f"seats[{entry.seat}].fouls", N_("%(clause)s: fouls are 0..4 (got %(got)s)"),
-                                    clause=clause, got=entry.fouls))
-        elif entry.fouls == 4 and entry.seat not in foul_removals:
+        if not 0 <= entry.fouls <= limit:
             problems.append(error_t(f"seats[{entry.seat}].fouls",
-                                    N_("%(clause)s: the 4th foul removes the player; record the removal"),
-                                    clause=clause))
+                                    N_("%(clause)s: fouls are 0..%(limit)s (got %(got)s)"),
+                                    clause=clause, limit=limit, got=entry.fouls))
+        elif entry.fouls == limit and entry.seat not in foul_removals:
+            problems.append(error_t(f"seats[{entry.seat}].fouls",
+                                    N_("%(clause)s: the %(nth)s foul removes the player; record the removal"),
+                                    clause=clause, nth=ordinal(limit)))
     return problems
 
 
 def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
-    """Each removal: a seat, a known reason, an existing phase; a "fouls" removal needs 4 fouls."""
+    """Each removal: a seat, a known reason, an existing phase; a "fouls" removal needs `foul_limit` fouls."""
     problems = []
     for index, removal in enumerate(protocol.removals):
         where = f"removals[{index}]"
@@ -96,11 +99,12 @@ def check_removal_entries(protocol: Protocol, ruleset: RuleSet) -> list[Problem]
             problems.append(error_t(where, N_("docs/rules.md A35: the protocol has no phase %(phase)s"), phase=removal.at))
         if removal.reason == "fouls":
             entry = protocol.seat(removal.seat)
-            if entry is not None and entry.fouls != 4:
+            if entry is not None and entry.fouls != ruleset.foul_limit:
                 clause = cite(ruleset, "000 D6.5", "002 II.2.1", "003 l.123")
-                problems.append(error_t(where, N_("%(clause)s: a removal for fouls needs 4 fouls "
+                problems.append(error_t(where, N_("%(clause)s: a removal for fouls needs %(limit)s fouls "
                                                   "(seat %(seat)s has %(fouls)s)"),
-                                        clause=clause, seat=removal.seat, fouls=entry.fouls))
+                                        clause=clause, limit=ruleset.foul_limit, seat=removal.seat,
+                                        fouls=entry.fouls))
     return problems
 
 

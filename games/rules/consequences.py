@@ -36,7 +36,7 @@ def foul_effect(ruleset: RuleSet, fouls: int) -> FoulEffect:
         return FoulEffect(fouls, refused=True, clause=removal_clause)
     if fouls == ruleset.foul_limit:
         return FoulEffect(fouls, removes=True, clause=removal_clause)
-    if fouls == ruleset.foul_limit - 1:
+    if fouls == ruleset.speech_foul:
         # 000 D6.4 / 003 l.73: a speech is lost; 002 I.8.4: no penalty for the 3rd foul
         costs = ruleset.third_foul_effect != THIRD_FOUL_NONE
         return FoulEffect(fouls, costs_speech=costs, clause=cite(ruleset, "000 D6.4", "003 l.73", "002 I.8.4"))

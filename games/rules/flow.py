@@ -182,7 +182,8 @@ def speech_order(protocol: Protocol, ruleset: RuleSet, index: int, *, spoken: li
     silenced: dict[int, str] = {}
     short: dict[int, str] = {}
     for seat, day in lost.items():
-        if day != index or fouls.get(seat) != 3 or seat not in order or seat in granted:
+        # the rule set's speech foul (the 3rd with `foul_limit` 4: 000 D6.4, 003 l.73)
+        if day != index or fouls.get(seat) != ruleset.speech_foul or seat not in order or seat in granted:
             continue
         effect, clause = third_foul_speech(ruleset, alive=len(living))
         if effect == SPEECH_LOST:

@@ -43,3 +43,14 @@ def _rebuild(template: str, params: dict[str, Any], context: str = "") -> Text:
 def NC_(context: str, text: str) -> Text:
     """A small word used as a parameter ("red" as a result, as a team), translated in `context` (pgettext_noop)."""
     return _rebuild(text, {}, context)
+
+
+def ordinal(number: int) -> Text:
+    """"4th" ("4-й" in Russian): a count the rule set gives (the foul that removes, `foul_limit`) in words."""
+    if number % 100 in (11, 12, 13) or number % 10 not in (1, 2, 3):
+        return Text(N_("%(n)sth"), n=str(number))
+    if number % 10 == 1:
+        return Text(N_("%(n)sst"), n=str(number))
+    if number % 10 == 2:
+        return Text(N_("%(n)snd"), n=str(number))
+    return Text(N_("%(n)srd"), n=str(number))

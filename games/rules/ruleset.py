@@ -116,6 +116,11 @@ class ConditionalItem:
         return True
 
 
+# The largest `foul_limit` a club's rule set may have (every book says 4; the seat's fouls column is checked
+# against it in the database, `games.models.Seat`).
+FOUL_LIMIT_MAX = 9
+
+
 def cite(ruleset: RuleSet, *refs: str) -> str:
     """The reference of the rule set's own book among `refs` ("000 4.4.12", "002 I.6.15"), else the first."""
     for ref in refs:
@@ -186,7 +191,8 @@ class RuleSet:
     # -- the night as it is played: the shot, then the Don's check, then the Sheriff's (000 4.5.4–4.5.8,
     # 002 I.7.3–7.6, 003 l.32–37)
     night_order: tuple[str, ...] = ("kill", "don_check", "sheriff_check")
-    foul_limit: int = 4  # the foul that removes the player (000 D6.5, 002 II.2.1, 003 l.123)
+    # the foul that removes the player (000 D6.5, 002 II.2.1, 003 l.123), 2..FOUL_LIMIT_MAX
+    foul_limit: int = 4
 
     # -- standings (docs/rules.md D8)
     tiebreakers: tuple[str, ...] = (TB_EXTRAS, TB_WINS, TB_WINS_DIFFICULT, TB_FIRST_NIGHT_DEATHS, TB_LOT)
@@ -202,6 +208,12 @@ class RuleSet:
     team_vote_annulment: bool = False  # 003 l.127: the protesting team and one opponent vote the game annulled
     # judge-entered items that hold only under some results (002 III.6 l.345, III.5 l.317; docs/rules.md A27)
     conditional_items: tuple[ConditionalItem, ...] = ()
+
+    @property
+    def speech_foul(self) -> int:
+        """The foul before the removing one, the one that costs a speech where the book says so: the 3rd with
+        `foul_limit` 4 (000 D6.4, 003 l.73; 002 I.8.4: no effect)."""
+        return self.foul_limit - 1
 
     def conditional_items_for(self, clause_text: str) -> list[ConditionalItem]:
         """The conditional kinds a judge-entered item with this clause text belongs to."""

@@ -49,16 +49,16 @@ def test_seat_with_a_malformed_player_id(draft, client, player_id):
     before = snapshot(draft)
     response = act(client, draft, "seat", seat=1, player_id=player_id)
     if player_id.strip():
-        assert_refused(response, "player_id")
-    else:  # blank: the nickname is asked for instead
-        assert_refused(response, "nickname")
+        assert_refused(response, "player_id", status=400)  # a value that breaks its field's rule
+    else:  # blank: not a number either (the screen sends no player_id at all when the nickname is typed)
+        assert_refused(response, "player_id", status=400)
     assert snapshot(draft) == before
 
 
 @pytest.mark.parametrize("value", ["abc", "1.5", "", "0", "99999999999999999999999"])
 def test_adjustment_delete_with_a_malformed_id(finished, client, value):
     before = snapshot(finished)
-    assert_refused(act(client, finished, "adjustment_delete", id=value), "id")
+    assert_refused(act(client, finished, "adjustment_delete", id=value), "id", status=400)
     assert snapshot(finished) == before
 
 
@@ -112,3 +112,29 @@ def test_nul_anywhere_on_the_site_is_a_400_naming_the_field(client, db):
     response = client.post(reverse("login"), {"username": "x\x00", "password": "y"})
     assert response.status_code == 400 and "username" in response.content.decode()
 
+
+
+# The moment a tap names (games/live/targets.py) is read with the rest of the payload, typed: a bad value is a 400
+# naming the field, nothing stored — for each of the ten actions that name one.
+@pytest.mark.parametrize("kind, payload, field", [
+    ("speech", {"day": "one", "seat": "1"}, "day"),
+    ("speech", {"day": "1", "seat": "x"}, "seat"),
+    ("nominate", {"by": "1", "nominee": "2", "day": "D1"}, "day"),
+    ("votes", {"v2": "5", "round": "first"}, "round"),
+    ("lift", {"hands": "3", "day": "1.5"}, "day"),
+    ("night", {"day": "?"}, "day"),
+    ("kill", {"seat": "2", "night": "N1"}, "night"),
+    ("don_check", {"seat": "2", "night": "x"}, "night"),
+    ("sheriff_check", {"seat": "2", "night": "1e3"}, "night"),
+    ("day", {"night": "one"}, "night"),
+    ("undo", {"seq": "last"}, "seq"),
+])
+def test_a_bad_moment_is_a_400_naming_the_field(finished, client, live, kind, payload, field):
+    before = snapshot(finished)
+    response = act(client, finished, kind, **payload)
+    assert_refused(response, f"{field}: enter a number", status=400)
+    assert snapshot(finished) == before
+    with pytest.raises(ActionRefused, match=f"{field}: enter a number"):
+        live_apply(game_id=finished.pk, by=live.judge, kind=kind, payload=payload,
+                   version=Game.objects.get(pk=finished.pk).version, action_id="moment-test")
+    assert snapshot(finished) == before

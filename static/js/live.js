@@ -184,7 +184,8 @@
       }
       rest.shift();
       save(rest);
-      if (answer.status === 200 || answer.status === 422) swap(answer.text);
+      // 400: a value broke its field's rule; 422: a rule refused the tap; both carry the board with the message
+      if (answer.status === 200 || answer.status === 400 || answer.status === 422) swap(answer.text);
       // The next tap was made on the screen this one produced: it goes with the version now shown.
       if (rest.length) rest[0].base = version();
       save(rest);
@@ -473,9 +474,11 @@
     var count = document.querySelector("#fouls-" + sheet.dataset.seat + " .fouls-count");
     var fouls = count ? count.textContent.trim() : "";
     sheet.querySelectorAll("[data-sheet-fouls]").forEach(function (input) { input.value = fouls; });
-    // The 4th foul removes the player: that tap asks once.
+    // The rule set's removing foul (`foul_limit`, the 4th: 000 D6.5, 002 II.2.1) removes the player: that tap asks
+    // once. The limit comes from the page (data-foul-limit).
+    var removing = String(parseInt(sheet.dataset.foulLimit, 10) - 1);
     sheet.querySelectorAll("button[name=delta][value='1']").forEach(function (button) {
-      if (fouls === "3") button.setAttribute("data-confirm", ""); else button.removeAttribute("data-confirm");
+      if (fouls === removing) button.setAttribute("data-confirm", ""); else button.removeAttribute("data-confirm");
     });
   }
   function closeSheet() {
@@ -562,7 +565,7 @@
     } else if (command === "0") {
       saveTimer({ key: state.key, seat: state.seat, running: false, left: 0, stopped: true });
     } else {
-      // A full minute again, or a 30-second speech (a tie speech, 3–4 players left): "manual" keeps it running
+      // A full speech again, or a short one (the rule set's seconds, from the page: a tie speech, 3–4 players left): "manual" keeps it running
       // when the board moves on.
       startTimer(parseInt(command, 10), state.key && state.key.indexOf("manual") !== 0 ? state.key : "manual:" + Date.now(), seat);
     }
