@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('club', '0009_club_time_zone'),
-        ('games', '0013_games_models_russian_names'),
+        ('games', '0014_seat_role_english_msgids'),
     ]
 
     operations = [
