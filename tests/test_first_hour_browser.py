@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import os
 import secrets
+import sqlite3
 import subprocess
 import sys
 import time
@@ -166,7 +167,7 @@ def _join(browser, server, link: str, username: str):
     form.locator("#id_password1").fill(PASSWORD)
     form.locator("#id_password2").fill(PASSWORD)
     form.get_by_role("button", name="Зарегистрироваться и принять").click()
-    expect(judge.get_by_text("теперь ваша роль — судья")).to_be_visible()
+    expect(judge.get_by_text("теперь ваша роль")).to_be_visible()
     return judge
 
 
@@ -241,16 +242,20 @@ def test_a_clubs_first_hour_under_gunicorn_alone(browser, server, tmp_path):
     invite = page.get_by_test_id("staff-invite")
     expect(invite.get_by_label("Пригласить как")).to_have_value("judge")
     links = []
-    for _ in range(2):
+    for role in ("judge", "head_judge"):
+        if role != "judge":
+            admin.select(invite.get_by_label("Пригласить как"), role)
         admin.click(page.get_by_test_id("invite-link"))
         expect(page.get_by_test_id("invitation-link")).to_have_count(len(links) + 1)
-        links = [link.input_value() for link in page.get_by_test_id("invitation-link").all()]
+        shown = [link.input_value() for link in page.get_by_test_id("invitation-link").all()]
+        links += [link for link in shown if link not in links]  # the new one: judge's, then the head judge's
     admin.shot("03-staff")
     judges = []
     for name, link in zip(("marat", "vera"), links, strict=True):
         judges.append(_join(browser, server, link, name))
     page.reload()  # the admin sees them on the staff page
-    expect(page.get_by_test_id("staff-judge").get_by_test_id("staff-name")).to_have_count(2)
+    expect(page.get_by_test_id("staff-judge").get_by_test_id("staff-name")).to_have_text("marat")
+    expect(page.get_by_test_id("staff-head_judge").get_by_test_id("staff-name")).to_have_text("vera")
 
     # 3. twenty players in one paste: the menu's «Игроки», «Вставить список игроков», check, add
     admin.click(page.locator("#main-nav").get_by_role("link", name="Игроки", exact=True))
@@ -323,8 +328,9 @@ def test_a_clubs_first_hour_under_gunicorn_alone(browser, server, tmp_path):
     expect(page.get_by_test_id("evening-game")).to_have_count(2)
     admin.shot("14-tables")
 
-    # 9. a judge plays table 1 on his phone and signs it
-    judge = judges[0]
+    # 9. the head judge plays table 1 on his phone and signs it (a plain judge is not the table judge of a table made
+    # from the list: no «Экран судьи» for him — see the report of issue 34)
+    judge = judges[1]
     judge.goto("/")
     shot(judge, "phone-14-judge-home")
     judge.get_by_test_id("evening-list").get_by_role("link", name="Пятница").click()
@@ -340,4 +346,21 @@ def test_a_clubs_first_hour_under_gunicorn_alone(browser, server, tmp_path):
     admin.click(page.locator("#main-nav").get_by_role("link", name="Игроки", exact=True))
     admin.click(page.get_by_role("link", name="Лис", exact=True))
     admin.shot("17-card")
-    print(f"clicks {len(admin.clicks)}, typed {admin.typed}, {time.monotonic() - started:.0f} s")
+    _shown(page.locator("img[src^='/media/players/']").first)
+
+    # what the database holds (read from the server's own SQLite file, after the fact)
+    from club.models import Player
+    from games.models import Game
+    from games.tournaments.signups.models import Signup
+
+    with sqlite3.connect(server.tmp / "club.sqlite3") as db:
+        assert db.execute(f"select count(*) from {Player._meta.db_table}").fetchone()[0] == 21  # twenty pasted, one walk-in
+        assert db.execute(f"select count(*) from {Player._meta.db_table} where user_id is not null").fetchone()[0] == 2
+        assert db.execute(f"select count(*) from {Signup._meta.db_table} where status = 'confirmed'").fetchone()[0] == 20
+        games = db.execute(f'select status, result from {Game._meta.db_table} order by "table"').fetchall()
+        assert len(games) == 2 and games[0] == (Game.Status.SIGNED, "red"), games
+    clicks, elapsed = len(admin.clicks), time.monotonic() - started
+    print(f"\nthe admin's clicks: {clicks}, typed fields: {admin.typed}; the scenario took {elapsed:.0f} s")
+    assert clicks == 43 and admin.typed == 31, (clicks, admin.typed, admin.clicks)
+    log = server.log()
+    assert "Traceback" not in log and "Internal Server Error" not in log, log[-3000:]
