@@ -76,8 +76,18 @@ def test_setup_creates_the_superuser_and_the_club_logs_him_in_and_shows_the_next
     page = client.get(response["Location"])  # logged in: the next steps are the admin's page
     html = page.content.decode()
     assert page.status_code == 200
-    for name in ("club_settings", "staff", "player_create", "games:evening_new", "games:import"):
+    for name in ("club_settings", "staff", "roster_paste", "games:evening_new", "games:import"):
         assert f'href="{reverse(name)}"' in html
+
+
+@pytest.mark.django_db
+def test_the_next_steps_players_step_opens_the_roster_paste_not_the_one_player_form(client):
+    """A new club brings its players as a list (issue 34's first hour: twenty players in one paste); the paste page
+    links the one-player form itself."""
+    client.post(reverse("first_run"), _data())
+    html = client.get(reverse("club_next_steps")).content.decode()
+    assert f'<a href="{reverse("roster_paste")}">Игроки</a>' in html
+    assert f'href="{reverse("player_create")}"' not in html
 
 
 @pytest.mark.django_db
