@@ -225,7 +225,7 @@ class RuleSetForm(forms.Form):
         return numbers
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or {}
         full, short = data.get("speech_seconds"), data.get("short_speech_seconds")
         if full is not None and short is not None and short > full:
             self.add_error("short_speech_seconds", _("A short speech is not longer than a speech (%(seconds)d s).")
