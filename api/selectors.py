@@ -16,7 +16,7 @@ from api.keys import key_hash
 from api.models import ApiToken
 from api.readers import reader_in
 from club.models import Club, Player
-from games.live.screen import spectator_days
+from games.live.selectors import spectator_days
 from games.models import Game, Protest, Tournament
 from games.permissions import can_see_secrets, game_access
 from games.protocol.selectors import (

@@ -9,7 +9,7 @@ from django.utils.html import format_html
 from django.utils.translation import pgettext
 
 from games.i18n import action_details, action_label, localize
-from games.live.problems import split_clause
+from games.live.selectors import split_clause
 
 register = template.Library()
 

@@ -6,8 +6,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.live.tests.test_live_spectator import LEAKS, in_night_one, play
 from games.models import Game
-from games.tests.test_live_spectator import LEAKS, in_night_one, play
 
 pytestmark = pytest.mark.django_db
 
@@ -88,8 +88,8 @@ def test_a_cached_game_page_costs_at_most_two_queries(live):
 
 def test_a_protest_filed_and_decided_shows_at_once_to_the_anonymous_visitor():
     from games.protests.services import protest_decide
+    from games.protests.tests.test_protests import file_p1
     from games.tests.protest_fixtures import protest_cast
-    from games.tests.test_protests import file_p1
 
     cast = protest_cast()
     url = reverse("games:game_detail", args=[cast.game.pk])

@@ -21,8 +21,8 @@ from games.models import Game, Protest, Seat
 from games.protests.services import protest_file
 from games.tests.judge_screen import PHONE, login, settle
 from games.tests.live_fixtures import make_cast
-from games.tests.test_tournament_browser import do, speeches_to_the_end
 from games.tournaments import services as schedule
+from games.tournaments.tests.test_tournament_browser import do, speeches_to_the_end
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NEW = [f"Гость {i}" for i in range(1, 9)]

@@ -1,6 +1,6 @@
 """The judge screen's service worker script (templates/games/judge_sw.js, games.live.views.judge_service_worker):
 served as JavaScript from /games/ (so its scope may be a judge screen), to anyone, never from a stale copy, under
-the site's Content-Security-Policy. Its behaviour in a browser: games/tests/test_judge_phone_offline.py."""
+the site's Content-Security-Policy. Its behaviour in a browser: games/live/tests/test_judge_phone_offline.py."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from games.live.tests.test_live_final import play_to_red_win
 from games.models import Game, RuleSetVersion
 from games.tests.live_fixtures import make_cast
-from games.tests.test_live_final import play_to_red_win
 
 pytestmark = pytest.mark.django_db
 

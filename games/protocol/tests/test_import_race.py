@@ -1,5 +1,5 @@
 """An import racing a judge's taps against a real server process (gunicorn, several workers and threads, the
-harness of games/tests/test_concurrency.py), on the database the suite runs on (SQLite by default, PostgreSQL with
+harness of games/live/tests/test_concurrency.py), on the database the suite runs on (SQLite by default, PostgreSQL with
 DATABASE_URL): the admin uploads an export made before the judge's first foul while the judge goes on tapping
 fouls.
 
@@ -21,9 +21,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.live.tests.test_concurrency import CSRF, OPENER, Site, post_action, session_cookie, site_server
 from games.models import Game, GameAction, Seat
 from games.tests.cup_fixture import make_cup
-from games.tests.test_concurrency import CSRF, OPENER, Site, post_action, session_cookie, site_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,10 @@ import pytest
 from django.urls import reverse
 
 from games.audit import log_action
+from games.live.tests.test_live_final import SK, play_to_red_win
 from games.models import Game
 from games.protests.services import protest_decide, protest_file
 from games.tests.live_fixtures import make_cast
-from games.tests.test_live_final import SK, play_to_red_win
 
 pytestmark = pytest.mark.django_db
 ISO_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:")

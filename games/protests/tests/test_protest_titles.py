@@ -11,8 +11,8 @@ from django.core import mail
 from django.urls import reverse
 
 from games.models import Game
+from games.protests.tests.test_protests import file_p1
 from games.tests.protest_fixtures import TOURNAMENT, protest_cast
-from games.tests.test_protests import file_p1
 
 pytestmark = pytest.mark.django_db
 PLACE = f"{TOURNAMENT} — стол 3, игра 1"

@@ -4,7 +4,7 @@ night, the vote, the foul count) never apply twice. Each pair is a tap and its t
 phone's queue sends with the version after its predecessor), sent at the same moment: exactly one is applied, the
 other is refused with a message (409 with the current state) or absorbed (200, "sent twice"); no answer is a 5xx.
 
-The server and the request helpers are those of games/tests/test_concurrency.py.
+The server and the request helpers are those of games/live/tests/test_concurrency.py.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import uuid
 
 import pytest
 
-from games.models import Day, Game, GameAction, Night, Seat
-from games.tests.test_concurrency import (
+from games.live.tests.test_concurrency import (
     club_with_judges,
     post_action,
     session_cookie,
@@ -22,6 +21,7 @@ from games.tests.test_concurrency import (
     started_games,
     together,
 )
+from games.models import Day, Game, GameAction, Night, Seat
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -10,9 +10,9 @@ from django.test import RequestFactory
 from playwright.sync_api import expect
 
 from club.views_errors import database_unavailable
+from games.live.tests.test_judge_phone_offline import foul, open_screen, started_game
 from games.models import GameAction, Seat
 from games.tests.judge_screen import pending, settle
-from games.tests.test_judge_phone_offline import foul, open_screen, started_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

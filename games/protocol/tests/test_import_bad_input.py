@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from club.models import Club, Membership
 from games.management.commands.import_protocols import Command as ImportCommand
 from games.protocol.services.imports import ImportFailed, import_documents
+from games.protocol.tests.test_import_export import document, ex1_game
 from games.rules.interchange import parse_document
-from games.tests.test_import_export import document, ex1_game
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from club.models import Club, Membership
 from games.models import Game, RuleSetVersion, Seat
 from games.protocol.services.imports import import_documents
 from games.protocol.services.scoring import score_games
+from games.protocol.tests.test_import_export import document, ex1_game
 from games.rules.ruleset import PRESETS, RuleSet
 from games.rulesets.forms import RuleSetForm
-from games.tests.test_import_export import document, ex1_game
 
 pytestmark = pytest.mark.django_db
 
