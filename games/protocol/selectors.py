@@ -555,7 +555,7 @@ class AuditEntry:
     who: str
     what: str
     detail: str
-    outcomes: list = dc_field(default_factory=list)  # a decision's changes (templates/games/_protest_outcomes.html)
+    outcomes: list = dc_field(default_factory=list)  # a decision's changes (templates/games/protests/_protest_outcomes.html)
 
 
 def _who(user) -> str:

@@ -37,12 +37,12 @@ def game_detail(request, pk: int):
     if page_cache.serves_public(request.user, game):
         # the public view, rendered once per state (games.page_cache)
         body = page_cache.cached_fragment("detail", game, lambda: render_to_string(
-            "games/game_detail.html#game-body", _game_detail_context(request, game), request=request))
-        return render(request, "games/game_detail.html", {"game": game, "public_body": body})
+            "games/protocol/game_detail.html#game-body", _game_detail_context(request, game), request=request))
+        return render(request, "games/protocol/game_detail.html", {"game": game, "public_body": body})
     if hidden_from(request.user, game):
         # A hidden round's game (games.visibility): the placeholder for everyone, with its own players' protests.
         return hidden_game_page(request, game)
-    return render(request, "games/game_detail.html", _game_detail_context(request, game))
+    return render(request, "games/protocol/game_detail.html", _game_detail_context(request, game))
 
 
 def _game_detail_context(request, game: Game) -> dict:
@@ -52,7 +52,7 @@ def _game_detail_context(request, game: Game) -> dict:
     return {
         "game": game, "view": view, "can_write": can_write,
         # the protest section and the audit trail are loaded here, not by template tags
-        "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game),
+        "protests_panel": render_to_string("games/protests/_protests.html", protests_panel_context(request, game),
                                            request=request),
         "action_log": action_log(request.user, game)}
 
@@ -87,6 +87,6 @@ def import_upload(request):
             if report.tournaments:
                 return redirect("games:tournament_detail", pk=report.tournaments[0].pk)
             return redirect("games:tournament_list")
-    return render(request, "games/import.html", {"form": form, "problems": problems}, status=400 if problems else 200)
+    return render(request, "games/protocol/import.html", {"form": form, "problems": problems}, status=400 if problems else 200)
 
 

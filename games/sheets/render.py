@@ -568,7 +568,7 @@ def sheet_stylesheet():
 def render_sheets_html(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE, link_stylesheet: bool = True) -> str:
     """The sheets' HTML document; without the `<link>` to sheet.css when the caller applies the parsed one."""
     with translation.override(language):
-        return render_to_string("games/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
+        return render_to_string("games/sheets/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
 
 
 def render_sheets_pdf(sheets: list[Sheet], *, language: str = SHEET_LANGUAGE) -> bytes:

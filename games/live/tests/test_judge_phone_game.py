@@ -1,5 +1,5 @@
 """A whole game on the judge's screen of a 390×844 phone, the way a judge plays it: counted taps, and every control
-a phase needs on screen without scrolling (templates/games/judge.html, static/js/live.js)."""
+a phase needs on screen without scrolling (templates/games/live/judge.html, static/js/live.js)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 * offline mid-day: the taps are kept in the browser ("N не сохранено"), survive a reload while offline, and are sent
   in order when the network returns, each applied exactly once;
-* with the service worker (templates/games/judge_sw.js) a reload while offline reopens the screen itself, with the
+* with the service worker (templates/games/live/judge_sw.js) a reload while offline reopens the screen itself, with the
   board the server last drew and the unsent taps on it; online the screen always comes from the server, and no other
   page is kept or controlled; logging out drops the kept copy;
 * a conflict (another screen wrote meanwhile) shows the unsent taps, which the judge applies again or drops;

@@ -1,4 +1,4 @@
-"""The judge screen's service worker script (templates/games/judge_sw.js, games.live.views.judge_service_worker):
+"""The judge screen's service worker script (templates/games/live/judge_sw.js, games.live.views.judge_service_worker):
 served as JavaScript from /games/ (so its scope may be a judge screen), to anyone, never from a stale copy, under
 the site's Content-Security-Policy. Its behaviour in a browser: games/live/tests/test_judge_phone_offline.py."""
 
