@@ -20,12 +20,12 @@ from games.protests.views import hidden_game_page, protests_panel_context
 from games.protocol.forms import ImportForm
 from games.protocol.selectors import (
     action_log,
-    game_to_dict,
     prefetch_protocol,
     protocol_view,
     read_game_page,
     with_protocol,
 )
+from games.protocol.selectors_export import game_to_dict
 from games.protocol.services.imports import ImportFailed, import_documents
 from games.visibility import hidden_from
 

@@ -18,7 +18,8 @@ from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
 from games.permissions import can_export_tournament, can_start_game, site_club_admin
-from games.protocol.selectors import export_tournament, with_protest_flag
+from games.protocol.selectors import with_protest_flag
+from games.protocol.selectors_export import export_tournament
 from games.sheets.render import render_pdf
 from games.tournaments import services as schedule
 from games.tournaments.forms import (

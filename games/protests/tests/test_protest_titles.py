@@ -48,7 +48,8 @@ def test_the_letters_name_the_event_and_the_table(cast, django_capture_on_commit
         protest = file_p1(cast)
     [filed] = mail.outbox
     assert PLACE in filed.subject and PLACE in filed.body
-    from games.protests.services import notify_decision, protest_decide
+    from games.protests.mail import notify_decision
+    from games.protests.services import protest_decide
 
     mail.outbox.clear()
     protest = protest_decide(protest=protest, by=cast.head_judge, decision="reject", explanation="нет оснований")

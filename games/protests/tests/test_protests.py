@@ -656,7 +656,7 @@ def test_letters_go_out_from_the_worker_so_a_mail_server_down_fails_no_decision(
         cast, settings, django_capture_on_commit_callbacks):
     from django_tasks_db.models import DBTaskResult
 
-    from games.protests.services import mail_protest_decision
+    from games.protests.mail import mail_protest_decision
 
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     settings.EMAIL_BACKEND = f"{__name__}._MailServerDown"

@@ -22,7 +22,7 @@ from club.models import Club, Membership
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Adjustment, Game, Protest, ScoreItem, Seat, Tournament
 from games.protests.services import protest_decide
-from games.protocol.selectors import _portable, export_tournament
+from games.protocol.selectors_export import _portable, export_tournament
 from games.protocol.services.imports import ImportFailed, import_documents
 from games.rules.generate import generate_games
 from games.rules.interchange import protocol_to_dict
