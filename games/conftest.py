@@ -3,11 +3,22 @@
 import json
 
 import pytest
+from django.utils import translation
 
 from games.models import Game
 from games.protocol.services.imports import import_documents
 from games.tests.live_fixtures import LiveCast, make_cast
 from games.tests.sheet_builders import TOURNAMENT, sheet_game
+
+
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Every test starts in the site's language: a request an earlier test made with another language (the
+    LocaleMiddleware's cookie) leaves that language active in the thread, and a service's message read next would
+    come in it."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
