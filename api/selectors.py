@@ -16,18 +16,17 @@ from api.keys import key_hash
 from api.models import ApiToken
 from api.readers import reader_in
 from club.models import Club, Player
-from games.live.screen import spectator_days
+from games.live.selectors import spectator_days
 from games.models import Game, Protest, Tournament
 from games.permissions import can_see_secrets, game_access
 from games.protocol.selectors import (
     game_protests,
-    game_to_dict,
-    protest_to_dict,
     protocol_of,
     protocol_view,
     with_protest_flag,
     with_protocol,
 )
+from games.protocol.selectors_export import game_to_dict, protest_to_dict
 from games.tournaments.selectors import schedule_rounds, staff_standings
 from games.tournaments.signups.selectors import public_sheets, sheet_state
 from games.visibility import can_see_hidden, can_see_hidden_in, visible_games

@@ -43,7 +43,7 @@ ENV = {"DEBUG": "0", "SECRET_KEY": "bench-overlay-not-a-secret-" + "x" * 40, "SE
 os.environ.update(ENV)
 from _django import free_port, setup  # noqa: E402
 
-# The whole game of games/tests/test_live_final.py (red wins on Day 3), with fouls between the steps.
+# The whole game of games/live/tests/test_live_final.py (red wins on Day 3), with fouls between the steps.
 GAME = [("start", {}), ("foul", {"seat": 3, "delta": 1}), ("speech", {}), ("nominate", {"by": 1, "nominee": 5}),
         ("speech", {}), ("nominate", {"by": 2, "nominee": 4}), ("foul", {"seat": 8, "delta": 1}), ("speech", {}),
         ("speech", {}), ("votes", {"v5": 7}), ("night", {}), ("kill", {"seat": 1}), ("don_check", {"seat": 7}),

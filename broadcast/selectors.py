@@ -12,8 +12,7 @@ from django.db.models import Q, QuerySet
 
 from broadcast.models import OverlayToken
 from club.models import Player
-from games.live.screen import spectator_days
-from games.live.state import day_speech
+from games.live.selectors import day_speech, spectator_days
 from games.models import Game
 from games.permissions import can_see_secrets
 from games.protocol.selectors import protocol_of, protocol_view, with_protocol

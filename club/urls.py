@@ -11,7 +11,7 @@ urlpatterns = [
     path("", include("ratings.card.urls")),  # the players list and the player card
     path("", include("club.urls_site")),
     path("games/", include("games.urls")),
-    path("protocol/blank.pdf", include("games.sheets.urls")),
+    path("protocol/blank.pdf", include("games.sheets.urls_site")),
     path("ratings/", include("ratings.urls")),
     path("api/", include("api.urls")),
     path("staff/api-tokens/", include("api.urls_staff")),

@@ -16,9 +16,9 @@ from playwright.sync_api import expect
 from games.models import Game, Seat
 from games.tests.judge_screen import login
 from games.tests.signup_fixtures import build_cast
-from games.tests.test_signups_browser import _phone, _play_and_sign, _tap_sign_up
 from games.tournaments.signups import services
 from games.tournaments.signups.models import Signup
+from games.tournaments.signups.tests.test_signups_browser import _phone, _play_and_sign, _tap_sign_up
 from ratings.models import EloChange, PlayerGame
 from ratings.tests.conftest import generated, make_tournament
 from ratings.tests.test_card_browser import LABEL_SIZES, ROLE_NAMES

@@ -65,7 +65,7 @@ print(json.dumps({"stored": stored, "fresh": fresh,
 SECOND_ROUND = """
 import json
 from games.models import Tournament
-from games.protocol.selectors import export_tournament
+from games.protocol.selectors_export import export_tournament
 from games.protocol.services.imports import import_documents
 tournament = Tournament.objects.order_by("pk").first()
 document = export_tournament(tournament)

@@ -20,7 +20,7 @@ ROLE_CELL = re.compile(r'data-testid="ov-role-|class="role-chip')
 CHECKS = re.compile(r"ov-checks|[Пп]роверка (дона|шерифа)|Don's check|Sheriff's check|не шериф|not the Sheriff")
 
 
-# The whole game of games/tests/test_live_final.py: red wins on Day 3.
+# The whole game of games/live/tests/test_live_final.py: red wins on Day 3.
 WHOLE_GAME = [("start", {}), ("speech", {}), ("nominate", {"by": 1, "nominee": 5}),
               ("nominate", {"by": 2, "nominee": 4}), ("votes", {"v5": 7}), ("night", {}), ("kill", {"seat": 1}),
               ("best_move", {"seats": "2 5 9"}), ("day", {}), ("nominate", {"by": 3, "nominee": 9}),

@@ -123,6 +123,18 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
     state = vote_state(protocol, ctx.ruleset, index)
     if state.step not in ("main", "revote"):
         ctx.refuse(state.note or _("No vote round is due now."))
+    counts = _checked_counts(ctx, state, payload)
+    ctx.snap.day(index, day)
+    _store_tallies(day, protocol.days[index - 1], state, counts)
+    out = decided_by_maximum(resolve_day_vote(protocol, ctx.ruleset, index))  # a unique maximum (000 4.4.15)
+    if out:
+        day.out = out
+    day.save()
+    return ActionResult(ctx.game, "votes", "board")
+
+
+def _typed_counts(ctx: Ctx, state, payload: VotesInput) -> list[int | None]:
+    """The count typed for each candidate, None where the judge left it blank."""
     counts: list[int | None] = []
     for seat in state.candidates:
         raw = payload.counts.get(seat, "")
@@ -133,6 +145,12 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
             counts.append(int(raw))
         except (TypeError, ValueError):
             ctx.refuse(_("Votes are whole numbers."))
+    return counts
+
+
+def _checked_counts(ctx: Ctx, state, payload: VotesInput) -> list[int]:
+    """The round's counts, the silent ones given to the last candidate, refused unless they sum to the living."""
+    counts = _typed_counts(ctx, state, payload)
     if any(c is not None and c < 0 for c in counts):
         ctx.refuse(_("%(clause)s: votes cannot be negative.") % {"clause": cite(ctx.ruleset, "000 4.4.12",
                                                                                   "002 I.6.15")})
@@ -143,25 +161,23 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
             "clause": clause, "given": given, "alive": state.alive})
     if counts and counts[-1] is None:  # the silent ones vote for the last candidate
         counts[-1] = state.alive - sum(c for c in counts[:-1] if c is not None)
-    votes = [c or 0 for c in counts]
-    if sum(votes) != state.alive:
+    checked = [c or 0 for c in counts]
+    if sum(checked) != state.alive:
         ctx.refuse(_("%(clause)s: the votes must sum to the %(alive)d living players (got %(got)d).") % {
-            "clause": clause, "alive": state.alive, "got": sum(votes)})
-    tallies = [{"seat": s, "votes": c} for s, c in zip(state.candidates, votes, strict=True)]
-    ctx.snap.day(index, day)
+            "clause": clause, "alive": state.alive, "got": sum(checked)})
+    return checked
+
+
+def _store_tallies(day, protocol_day, state, counts: list[int]) -> None:
+    """The round's tallies on the day's row and on the protocol read for this tap: the main vote or a re-vote."""
+    tallies = [{"seat": s, "votes": c} for s, c in zip(state.candidates, counts, strict=True)]
     if state.step == "main":
         day.votes = tallies
-        protocol.days[index - 1].votes = [Tally(seat=s, votes=c) for s, c in zip(state.candidates, votes,
-                                                                                 strict=True)]
+        protocol_day.votes = [Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts, strict=True)]
     else:
         day.revotes = [*day.revotes, tallies]
-        protocol.days[index - 1].revotes = [*protocol.days[index - 1].revotes, [
-            Tally(seat=s, votes=c) for s, c in zip(state.candidates, votes, strict=True)]]
-    out = decided_by_maximum(resolve_day_vote(protocol, ctx.ruleset, index))  # a unique maximum (000 4.4.15)
-    if out:
-        day.out = out
-    day.save()
-    return ActionResult(ctx.game, "votes", "board")
+        protocol_day.revotes = [*protocol_day.revotes, [
+            Tally(seat=s, votes=c) for s, c in zip(state.candidates, counts, strict=True)]]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """What the judge's phone screen needs beyond the protocol state: the controls each phase offers.
 
-Reads only (no writes). `judge_ui(screen)` answers, for the screen in `templates/games/judge.html`:
+Reads only (no writes). `judge_ui(screen)` answers, for the screen in `templates/games/live/judge.html`:
 
 * setup: the first empty seat, the next role to place (Ш, Д, Ч, Ч; the rest become citizens at the start), the
   club's recent players, and whether "the same players as the last game at this table" can be offered;

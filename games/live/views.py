@@ -29,7 +29,7 @@ from games.permissions import can_see_secrets, game_access, get_game_for_user, r
 from games.protocol.selectors import prefetch_protocol, protocol_of, protocol_view, read_game_page
 from games.tournaments.services_work import evening_create, game_start_new, tournament_create
 
-JUDGE = "games/judge.html"
+JUDGE = "games/live/judge.html"
 
 
 def _judge_context(request, game_id: int, message: str = "", level: str = "success", game=None) -> dict:
@@ -94,9 +94,9 @@ def _fouls_fragment(request, result, message: str) -> HttpResponse:  # noqa: ARG
 @require_GET
 @cache_control(no_cache=True)
 def judge_service_worker(request):  # noqa: ARG001 — request: Django's view signature
-    """The judge screen's service worker (templates/games/judge_sw.js). Served from /games/ so that it may control
+    """The judge screen's service worker (templates/games/live/judge_sw.js). Served from /games/ so that it may control
     /games/<pk>/judge/ (a worker's scope lies under its script's folder); it holds nothing secret."""
-    script = render_to_string("games/judge_sw.js", {"static_network_first": settings.DEBUG})
+    script = render_to_string("games/live/judge_sw.js", {"static_network_first": settings.DEBUG})
     return HttpResponse(script, content_type="application/javascript")
 
 
@@ -122,11 +122,11 @@ def live(request, pk: int):
     game_access(request.user, game)  # a hidden round's game: 404 to whoever may not see it
     if page_cache.serves_public(request.user, game):  # the public board, rendered once per state (games.page_cache)
         board = page_cache.cached_fragment("live", game, lambda: render_to_string(
-            "games/live.html#live-board", _live_context(request, game), request=request))
+            "games/live/live.html#live-board", _live_context(request, game), request=request))
         if request.htmx:
             return HttpResponse(board)
-        return render(request, "games/live.html", {"game": game, "public_board": board})
-    template = "games/live.html#live-board" if request.htmx else "games/live.html"
+        return render(request, "games/live/live.html", {"game": game, "public_board": board})
+    template = "games/live/live.html#live-board" if request.htmx else "games/live/live.html"
     return render(request, template, _live_context(request, game))
 
 
@@ -155,7 +155,7 @@ def _create_with_form(request, *, form_class, service, created_message, detail_u
         else:
             messages.success(request, created_message)
             return redirect(detail_url, pk=obj.pk)
-    return render(request, "games/work_form.html", {"form": form, "title": title})
+    return render(request, "games/live/work_form.html", {"form": form, "title": title})
 
 
 @login_required

@@ -41,7 +41,7 @@ def _game(pk: int) -> Game:
 
 def protests_panel_context(request, game: Game, *, form=None, paper_form=None, error: str = "",
                            notice: str = "") -> dict:
-    """What the game page's protest section shows (templates/games/_protests.html)."""
+    """What the game page's protest section shows (templates/games/protests/_protests.html)."""
     user = request.user
     deadline = protest_deadline(game)
     window_open = (game.status in (Game.Status.FINISHED, Game.Status.SIGNED) and deadline is not None
@@ -72,7 +72,7 @@ def _panel_or_redirect(request, game: Game, *, ok: bool, message: str, form=None
         context = protests_panel_context(request, game, form=None if ok else form,
                                          paper_form=None if ok else paper_form,
                                          error="" if ok else message, notice=message if ok else "")
-        return render(request, "games/_protests.html", context)
+        return render(request, "games/protests/_protests.html", context)
     (messages.success if ok else messages.error)(request, message)
     return redirect(reverse("games:game_detail", args=[game.pk]) + "#protests")
 
@@ -96,15 +96,15 @@ def protest_file_view(request, pk: int):
 
 def hidden_game_page(request, game: Game, *, status: int = 200, **panel):
     """The placeholder page of a hidden round's game (games.visibility): table, players, date and the protest panel."""
-    return render(request, "games/game_hidden.html", {
+    return render(request, "games/protests/game_hidden.html", {
         "game": game, "seats": game.seats.select_related("player").order_by("number"),
-        "protests_panel": render_to_string("games/_protests.html", protests_panel_context(request, game, **panel),
+        "protests_panel": render_to_string("games/protests/_protests.html", protests_panel_context(request, game, **panel),
                                            request=request)}, status=status)
 
 
 def _hidden_refusal(request, game: Game, *, message: str, form):
     if request.htmx:
-        return render(request, "games/_protests.html", protests_panel_context(request, game, form=form, error=message),
+        return render(request, "games/protests/_protests.html", protests_panel_context(request, game, form=form, error=message),
                       status=409)
     return hidden_game_page(request, game, status=409, form=form, error=message)
 
@@ -142,7 +142,7 @@ def _review_context(request, protest: Protest, form=None, error: str = "") -> di
 @login_required
 def protest_queue_view(request):
     reviews = [_review_context(request, p) for p in protest_queue(request.user)]
-    return render(request, "games/protest_queue.html", {"reviews": reviews})
+    return render(request, "games/protests/protest_queue.html", {"reviews": reviews})
 
 
 def _may_see(user, protest: Protest) -> bool:
@@ -160,7 +160,7 @@ def protest_detail_view(request, pk: int):
         raise Http404("no such protest")  # as the hidden game itself answers
     if not _may_see(request.user, protest):
         raise PermissionDenied(_("This protest is for its filer, the judges and the club staff."))
-    return render(request, "games/protest_detail.html", {"review": _review_context(request, protest)})
+    return render(request, "games/protests/protest_detail.html", {"review": _review_context(request, protest)})
 
 
 @require_POST
@@ -184,7 +184,7 @@ def protest_decide_view(request, pk: int):
         error = _("Check the decision form.")
     protest.refresh_from_db()
     if request.htmx:
-        return render(request, "games/_protest_review.html",
+        return render(request, "games/protests/_protest_review.html",
                       {"review": _review_context(request, protest, form=form if error else None, error=error),
                        "notice": "" if error else _("The decision is recorded.")})
     if error:
@@ -196,7 +196,7 @@ def protest_decide_view(request, pk: int):
 
 @login_required
 def my_protests_view(request):
-    return render(request, "games/my_protests.html", {
+    return render(request, "games/protests/my_protests.html", {
         "protests": [p for p in protests_of_user(request.user) if can_see_hidden(request.user, p.game)],
         "queue_size": len(protest_queue(request.user)),
     })

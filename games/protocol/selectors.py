@@ -1,4 +1,5 @@
-"""Reads: protocols as engine dataclasses, stored scores, exports and standings."""
+"""Reads: protocols as engine dataclasses, stored scores, the game page's view, protests and the audit trail (the
+mafclub/1 export: selectors_export.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,6 @@ from games.i18n import action_details, action_label, stored_reason_text
 from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, ScoreItem, Seat, Tournament
 from games.permissions import can_edit_protocol, can_review_protest
 from games.rules.flow import Departure, departures
-from games.rules.interchange import FORMAT, points_json, protocol_to_dict
 from games.rules.protocol import (
     BLACK_ROLES,
     SHERIFF,
@@ -283,93 +283,6 @@ def ruleset_by_slug(slug: str, club=None) -> RuleSetVersion | None:
     return qs.filter(club__isnull=True).order_by("-version").first()
 
 
-def score_dict(seat: Seat) -> dict[str, Any]:
-    items = [i for i in seat.score_items.all() if i.effective]
-    return {
-        "main": points_json(seat.main),
-        "extras": points_json(seat.extras),
-        "total": points_json(seat.total),
-        "items": [{"kind": i.kind, "points": points_json(i.points), "clause": i.clause} for i in items],
-    }
-
-
-def _iso(value) -> str:
-    return timezone.localtime(value).isoformat() if value else ""
-
-
-# Keys of a decision's records that are this site's row ids: meaningless in another database, so not exported
-# (the replay is named by its game number, which the record carries).
-_SITE_IDS = {"id", "adjustment", "annulled", "replay"}
-
-
-def _portable(record: Any) -> Any:
-    if isinstance(record, dict):
-        return {key: _portable(value) for key, value in record.items() if key not in _SITE_IDS}
-    if isinstance(record, list):
-        return [_portable(value) for value in record]
-    return record
-
-
-def protest_to_dict(protest) -> dict[str, Any]:
-    """A protest and its decision as `mafclub/1` carries it (see games/rules/interchange.py)."""
-    data: dict[str, Any] = {"category": protest.category, "text": protest.text, "filed_at": _iso(protest.filed_at),
-                            "status": protest.status}
-    if protest.seat:
-        data["seat"] = protest.seat
-    if protest.player_id:
-        data["player"] = protest.player.nickname
-    if protest.decided_at:
-        data.update(decided_at=_iso(protest.decided_at), explanation=protest.explanation,
-                    outcomes=_portable(list(protest.outcomes or [])))
-    return data
-
-
-def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
-    data = protocol_to_dict(protocol_of(game))
-    if with_score:
-        seats = {s.number: s for s in game.seats.all()}
-        for entry in data["seats"]:
-            entry["score"] = score_dict(seats[entry["seat"]])
-    # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
-    data["status"] = game.status
-    data["version"] = game.version  # an import refuses to re-write the game once it changed (import_guard)
-    if game.signed_at:
-        data["signed_at"] = _iso(game.signed_at)
-    if game.replay_of_id and game.replay_of is not None:
-        data["replay_of"] = game.replay_of.number
-    for entry, adjustment in zip(data["adjustments"], game.adjustments.all(), strict=True):
-        if adjustment.source == adjustment.Source.PROTEST:
-            entry["source"] = "protest"
-    protests = sorted(game.protests.all(), key=lambda p: (p.filed_at, p.pk))
-    if protests:
-        data["protests"] = [protest_to_dict(p) for p in protests]
-    return data
-
-
-def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    return (with_protocol(tournament.games.order_by("number"), scores=True)
-            .select_related("replay_of").prefetch_related("protests__player"))
-
-
-def export_tournament(tournament: Tournament, *, include_hidden: bool = True) -> dict[str, Any]:
-    """The mafclub/1 document; `include_hidden=False` leaves out the games whose results are hidden."""
-    ruleset = tournament.ruleset
-    header: dict[str, Any] = {"name": tournament.name, "ruleset": ruleset.slug}
-    if tournament.difficult_roles:
-        header["difficult_roles"] = list(tournament.difficult_roles)
-    if tournament.stages:
-        header["stages"] = list(tournament.stages)
-    lots = {lot.player.nickname: lot.number for lot in tournament.lots.select_related("player").order_by("number")}
-    if lots:
-        header["lots"] = lots  # the stored lot (000 T6.2.4 / 002 III.14.6), so a re-import ranks identically
-    return {
-        "format": FORMAT,
-        "tournament": header,
-        "games": [game_to_dict(g) for g in tournament_games(tournament)
-                  if include_hidden or not g.results_hidden],
-    }
-
-
 # ------------------------------------------------------------------------------------------ display structure
 
 @dataclass
@@ -555,7 +468,7 @@ class AuditEntry:
     who: str
     what: str
     detail: str
-    outcomes: list = dc_field(default_factory=list)  # a decision's changes (templates/games/_protest_outcomes.html)
+    outcomes: list = dc_field(default_factory=list)  # a decision's changes (templates/games/protests/_protest_outcomes.html)
 
 
 def _who(user) -> str:

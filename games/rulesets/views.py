@@ -37,7 +37,7 @@ def _latest_versions(club):
 
 def ruleset_list(request):
     club, can_edit = site_club_admin(request.user)
-    return render(request, "games/ruleset_list.html", {
+    return render(request, "games/rulesets/ruleset_list.html", {
         "club": club, "rulesets": _latest_versions(club), "can_edit": can_edit,
     })
 
@@ -95,7 +95,7 @@ def ruleset_detail(request, pk: int):
     version = get_object_or_404(RuleSetVersion, pk=pk)
     ruleset = version.ruleset()
     form = RuleSetForm(initial=RuleSetForm.initial_from(version.name, ruleset))
-    return render(request, "games/ruleset_detail.html", {
+    return render(request, "games/rulesets/ruleset_detail.html", {
         "version": version, "form": form, "rows": _param_rows(form),
         "versions": RuleSetVersion.objects.filter(slug=version.slug).order_by("-version"),
         "can_edit": site_club_admin(request.user)[1],
@@ -145,7 +145,7 @@ def ruleset_edit(request, pk: int):
             else:
                 messages.success(request, _("Saved."))
             return redirect("games:ruleset_detail", pk=saved.pk)
-    return render(request, "games/ruleset_edit.html", {"version": version, "form": form},
+    return render(request, "games/rulesets/ruleset_edit.html", {"version": version, "form": form},
                   status=400 if request.method == "POST" else 200)
 
 

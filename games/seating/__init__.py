@@ -5,15 +5,14 @@ and the tournament pages call the same code.
 """
 
 from games.seating.bounds import Bound, bound
+from games.seating.measure import Stats, evaluate
 from games.seating.solver import (
     TABLE_SIZE,
     Lock,
     Schedule,
     SeatingImpossible,
     SeatingRequest,
-    Stats,
     assign_seats,
-    evaluate,
     random_schedule,
     solve,
 )

@@ -436,6 +436,18 @@ def round_sheets(tournament: Tournament, user, *, stage: str | None = None, roun
         size = len(picked) + sum(1 for table in range(1, tables + 1) if table not in present)
         if size > max_sheets:
             raise RoundTooLarge(too_large_message(size, max_sheets))
+    sheets = _stored_games_sheets(picked, user, round_no=round_no, blank=blank)
+    present = {s.header.table for s in sheets}
+    last_judge = _last_judges(tournament, stage=stage, tables=tables) if numbers is None else {}
+    for table in range(1, tables + 1):
+        if table not in present:
+            sheets.append(blank_sheet(SheetHeader(tournament=tournament.name, stage=stage or "", table=table,
+                                                  judge=last_judge.get(table, ""), round=round_no)))
+    return sorted(sheets, key=lambda s: (s.header.table is None, s.header.table or 0, s.header.number or 0))
+
+
+def _stored_games_sheets(picked: list[Game], user, *, round_no: int | None, blank: bool) -> list[Sheet]:
+    """The sheets of the round's stored games, each as far as `user` may see it (a hidden round's game blank)."""
     ids = [g.pk for g in picked]
     loaded = {g.pk: g for g in with_protocol(Game.objects.filter(pk__in=ids)).select_related("judge")
               .prefetch_related("seats__score_items")}
@@ -448,19 +460,19 @@ def round_sheets(tournament: Tournament, user, *, stage: str | None = None, roun
             sheet = game_sheet(game, show_secrets=can_see_secrets(user, game))
         sheet.header.round = round_no
         sheets.append(sheet)
-    present = {s.header.table for s in sheets}
+    return sheets
+
+
+def _last_judges(tournament: Tournament, *, stage: str | None, tables: int) -> dict:
+    """Table -> the judge of its latest game (of the stage), for the empty tables' sheets."""
     last_judge = {}
-    if tables and numbers is None:
+    if tables:
         earlier = tournament.games.filter(table__in=range(1, tables + 1))
         if stage is not None:
             earlier = earlier.filter(stage=stage)
         for game in earlier.select_related("judge").order_by("date", "number"):
             last_judge[game.table] = _header_of(game).judge
-    for table in range(1, tables + 1):
-        if table not in present:
-            sheets.append(blank_sheet(SheetHeader(tournament=tournament.name, stage=stage or "", table=table,
-                                                  judge=last_judge.get(table, ""), round=round_no)))
-    return sorted(sheets, key=lambda s: (s.header.table is None, s.header.table or 0, s.header.number or 0))
+    return last_judge
 
 
 # ------------------------------------------------------------------------------------------------------ render
@@ -575,7 +587,7 @@ def render_sheets_html(sheets: list[Sheet], *, language: str | None = None, link
     """The sheets' HTML document (in the club's language unless `language` is given); without the `<link>` to
     sheet.css when the caller applies the parsed one."""
     with translation.override(language or settings.LANGUAGE_CODE):
-        return render_to_string("games/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
+        return render_to_string("games/sheets/sheet.html", {"sheets": sheets, "link_stylesheet": link_stylesheet})
 
 
 def render_sheets_pdf(sheets: list[Sheet], *, language: str | None = None) -> bytes:

@@ -1,9 +1,9 @@
-"""`/protocol/blank.pdf` lives at the site root (club/urls.py includes this with one line)."""
-
 from django.urls import path
 
-from games.sheets import views as views_sheets
+from games.sheets import views
 
+# included by games/urls.py (namespace "games"); the blank sheet at the site's root is urls_site.py
 urlpatterns = [
-    path("", views_sheets.blank_protocol_pdf, name="protocol_blank_pdf"),
+    path("<int:pk>/protocol.pdf", views.game_protocol_pdf, name="protocol_pdf"),
+    path("tournaments/<int:pk>/sheets.pdf", views.round_sheets_pdf, name="round_sheets_pdf"),
 ]

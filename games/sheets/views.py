@@ -105,7 +105,7 @@ def round_sheets_pdf(request, pk: int):
         if not sheets:
             raise RoundQueryError(_("There are no games in that round."))
     except RoundQueryError as exc:
-        return render(request, "games/sheets_refused.html", {"tournament": tournament, "message": str(exc)},
+        return render(request, "games/sheets/sheets_refused.html", {"tournament": tournament, "message": str(exc)},
                       status=400)
     return _pdf(render_sheets_pdf(sheets, language=sheet_language(request.GET.get("lang"))),
                 f"tournament-{tournament.pk}-sheets.pdf")

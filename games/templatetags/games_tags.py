@@ -26,7 +26,7 @@ def club_time(value):
     return do_timezone(value, settings.TIME_ZONE) if value else value
 
 
-@register.inclusion_tag("games/_game_list.html")
+@register.inclusion_tag("games/tournaments/_game_list.html")
 def latest_games(limit: int = 10):
     club = get_site_club()
     # Drafts are a judge's table being set up: not a game anyone played yet, so not on the public list; a hidden
@@ -37,7 +37,7 @@ def latest_games(limit: int = 10):
     return {"games": games}
 
 
-@register.inclusion_tag("games/_evening_list.html")
+@register.inclusion_tag("games/tournaments/_evening_list.html")
 def latest_evenings(limit: int = 5):
 
     return {"evenings": recent_evenings(get_site_club(), limit)}
@@ -77,7 +77,7 @@ def clause(text) -> str:
     return _APPENDIX.sub(gettext("App."), _LINE.sub(gettext("l.") + " ", text))
 
 
-@register.inclusion_tag("games/_my_table.html", takes_context=True)
+@register.inclusion_tag("games/tournaments/_my_table.html", takes_context=True)
 def my_table_now(context):
     """«My table now»: a judge's next table in a tournament with a published seating, and the tables of today's club
     evening where the reader judges or plays."""

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.i18n import action_details, action_label, localize
-from games.live.problems import split_clause
+from games.live.selectors import split_clause
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-"""Helpers of the browser tests of the judge's screen (templates/games/judge.html, static/js/live.js)."""
+"""Helpers of the browser tests of the judge's screen (templates/games/live/judge.html, static/js/live.js)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from games.live.apply import live_apply
 from games.models import Game, JudgeExtra, Protest
+from games.protests.tests.test_protests_browser import PHONE, log_in
 from games.tests.protest_fixtures import protest_cast
-from games.tests.test_protests_browser import PHONE, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -9,9 +9,9 @@ from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 
+from games.live.tests.test_live_spectator import in_night_one
 from games.models import Game
 from games.tests.live_fixtures import ROLES
-from games.tests.test_live_spectator import in_night_one
 
 pytestmark = pytest.mark.django_db
 

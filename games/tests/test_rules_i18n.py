@@ -18,6 +18,7 @@ from django.utils import translation
 from club.models import Club, Membership
 from games.i18n import localize, note_text, problem_text
 from games.models import Game, Seat
+from games.protocol.tests.test_import_export import document, ex1_game
 from games.rules.generate import generate_games
 from games.rules.interchange import parse_document
 from games.rules.protocol import Adjustment, Colour, JudgeExtra, Nomination, Removal, Tally
@@ -25,7 +26,6 @@ from games.rules.ruleset import PRESETS
 from games.rules.scoring import NOTE_TEMPLATES
 from games.rules.validate import validate
 from games.tests.live_fixtures import ROLES, make_cast, seat_everyone
-from games.tests.test_import_export import document, ex1_game
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 

@@ -18,7 +18,8 @@ from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
 from games.permissions import can_export_tournament, can_start_game, site_club_admin
-from games.protocol.selectors import export_tournament, with_protest_flag
+from games.protocol.selectors import with_protest_flag
+from games.protocol.selectors_export import export_tournament
 from games.sheets.render import render_pdf
 from games.tournaments import services as schedule
 from games.tournaments.forms import (
@@ -56,7 +57,7 @@ def tournament_list(request):
     # and in which order they end
     recent = (with_protest_flag(visible_games(Game.objects.filter(club=club), request.user, club))
               .select_related("tournament", "evening").order_by("-date", "-id")[:20] if club else [])
-    return render(request, "games/tournament_list.html", {
+    return render(request, "games/tournaments/tournament_list.html", {
         "club": club, "tournaments": tournaments, "recent_games": recent, "evenings": recent_evenings(club, 10),
         "can_import": site_club_admin(request.user)[1],
     })
@@ -67,7 +68,7 @@ def tournament_detail(request, pk: int):
     games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
     if not can_see_hidden_in(request.user, tournament):  # a hidden round's games: off the list until it is shown
         games = games.filter(results_hidden=False)
-    return render(request, "games/tournament_detail.html", {
+    return render(request, "games/tournaments/tournament_detail.html", {
         "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
         "can_start": can_start_game(request.user, tournament.club),
         "round_links": round_links(tournament, request.user)})
@@ -86,7 +87,7 @@ def tournament_json(request, pk: int):
 def evening_detail(request, pk: int):
     evening = get_object_or_404(ClubEvening.objects.select_related("club", "ruleset"), pk=pk)
     tables = evening_tables(evening)
-    return render(request, "games/evening_detail.html", {
+    return render(request, "games/tournaments/evening_detail.html", {
         "evening": evening, "tables": tables, "start_tables": next_tables(tables),
         "can_start": can_start_game(request.user, evening.club)})
 
@@ -136,7 +137,7 @@ def _organiser_steps(tournament: Tournament) -> dict:
 
 def tournament_schedule(request, pk: int):
     tournament = _tournament(pk)
-    return render(request, "games/tournament_schedule.html", _schedule_context(request, tournament))
+    return render(request, "games/tournaments/tournament_schedule.html", _schedule_context(request, tournament))
 
 
 def _game_of(tournament: Tournament, number: int) -> Game:
@@ -232,7 +233,7 @@ def schedule_action(request, pk: int, kind: str):
     except ServiceError as exc:
         messages.error(request, str(exc))
         tournament.refresh_from_db()
-        return render(request, "games/tournament_schedule.html", _schedule_context(request, tournament), status=400)
+        return render(request, "games/tournaments/tournament_schedule.html", _schedule_context(request, tournament), status=400)
     messages.success(request, message)
     return redirect("games:tournament_schedule", pk=tournament.pk)
 
@@ -300,14 +301,14 @@ def tournament_participants(request, pk: int):
     """The participants: one by one, a pasted list (previewed first), an earlier event's players; withdrawals."""
     tournament = _tournament(pk)
     if request.method == "GET":
-        return render(request, "games/tournament_participants.html", _participants_context(request, tournament))
+        return render(request, "games/tournaments/tournament_participants.html", _participants_context(request, tournament))
     if not can_manage_schedule(request.user, tournament):
         raise PermissionDenied(_("Only a club admin or the tournament's head judge may register participants."))
     action = request.POST.get("action", "add")
     if action == "preview":  # a read: shows what the paste would do, writes nothing
         paste = PasteForm(request.POST)
         rows = roster_preview(tournament, paste.data.get("nicknames", ""))
-        return render(request, "games/tournament_participants.html",
+        return render(request, "games/tournaments/tournament_participants.html",
                       _participants_context(request, tournament, paste=paste, preview=rows))
     handler = PARTICIPANT_ACTIONS.get(action)
     if handler is None:
@@ -317,7 +318,7 @@ def tournament_participants(request, pk: int):
     except ServiceError as exc:
         messages.error(request, str(exc))
         kept = {"paste": PasteForm(request.POST)} if action == "paste" else {}  # the list stays to be fixed
-        return render(request, "games/tournament_participants.html",
+        return render(request, "games/tournaments/tournament_participants.html",
                       _participants_context(request, tournament, **kept), status=400)
     return redirect("games:tournament_participants", pk=tournament.pk)
 
@@ -353,7 +354,7 @@ def round_seating_pdf(request, pk: int, round_number: int):
         raise Http404("no such round")
     tables = rounds[0].tables
     pages = [tables[i:i + WALL_TABLES_PER_PAGE] for i in range(0, len(tables), WALL_TABLES_PER_PAGE)] or [[]]
-    html = render_to_string("games/seating_print.html", {"tournament": tournament, "round": rounds[0],
+    html = render_to_string("games/tournaments/seating_print.html", {"tournament": tournament, "round": rounds[0],
                                                          "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-round-{round_number}-seating.pdf")
 
@@ -364,5 +365,5 @@ def tournament_cards_pdf(request, pk: int):
     _schedule_visible(request, tournament)
     cards = participant_cards(tournament)
     pages = [cards[i:i + CARDS_PER_PAGE] for i in range(0, len(cards), CARDS_PER_PAGE)]
-    html = render_to_string("games/cards_print.html", {"tournament": tournament, "pages": pages}, request=request)
+    html = render_to_string("games/tournaments/cards_print.html", {"tournament": tournament, "pages": pages}, request=request)
     return _pdf_response(html, f"tournament-{tournament.pk}-cards.pdf")

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games import signals
 from games.models import Game
-from games.protocol.selectors import export_tournament
+from games.protocol.selectors_export import export_tournament
 from games.protocol.services.imports import import_documents
 from games.protocol.services.scoring import score_games
 from games.tests.rules_builders import game

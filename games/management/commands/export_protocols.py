@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Tournament
-from games.protocol.selectors import export_tournament
+from games.protocol.selectors_export import export_tournament
 
 
 def find_tournament(name: str, club: str | None = None) -> Tournament:

@@ -1,0 +1,69 @@
+"""Every URL name of the `games:` namespace reverses to the path it had before the rooms got their own urls.py.
+
+The table is main's URL list at the time the URL conf was split by room (games/<room>/urls.py included by
+games/urls.py): a name or a path that moves breaks links in pages, e-mails and printed sheets, so none may.
+"""
+
+import pytest
+from django.urls import resolve, reverse
+
+# (name, kwargs, path) — the "games:" namespace, mounted at /games/
+OLD_URLS = [
+    ("tournament_list", {}, "/games/"),
+    ("import", {}, "/games/import/"),
+    ("tournament_detail", {"pk": 7}, "/games/tournaments/7/"),
+    ("tournament_json", {"pk": 7}, "/games/tournaments/7/protocols.json"),
+    ("ruleset_list", {}, "/games/rulesets/"),
+    ("ruleset_detail", {"pk": 7}, "/games/rulesets/7/"),
+    ("ruleset_copy", {"pk": 7}, "/games/rulesets/7/copy/"),
+    ("ruleset_edit", {"pk": 7}, "/games/rulesets/7/edit/"),
+    ("ruleset_default", {"pk": 7}, "/games/rulesets/7/default/"),
+    ("game_detail", {"pk": 7}, "/games/7/"),
+    ("game_json", {"pk": 7}, "/games/7/protocol.json"),
+    ("protocol_pdf", {"pk": 7}, "/games/7/protocol.pdf"),
+    ("round_sheets_pdf", {"pk": 7}, "/games/tournaments/7/sheets.pdf"),
+    ("tournament_new", {}, "/games/tournaments/new/"),
+    ("evening_new", {}, "/games/evenings/new/"),
+    ("evening_detail", {"pk": 7}, "/games/evenings/7/"),
+    ("tournament_participants", {"pk": 7}, "/games/tournaments/7/participants/"),
+    ("tournament_schedule", {"pk": 7}, "/games/tournaments/7/schedule/"),
+    ("schedule_action", {"pk": 7, "kind": "seat"}, "/games/tournaments/7/schedule/seat/"),
+    ("tournament_seating_json", {"pk": 7}, "/games/tournaments/7/seating.json"),
+    ("round_seating_pdf", {"pk": 7, "round_number": 2}, "/games/tournaments/7/rounds/2/seating.pdf"),
+    ("tournament_cards", {"pk": 7}, "/games/tournaments/7/cards.pdf"),
+    ("game_new", {}, "/games/new/"),
+    ("judge_sw", {}, "/games/judge-sw.js"),
+    ("judge", {"pk": 7}, "/games/7/judge/"),
+    ("judge_players", {"pk": 7}, "/games/7/judge/players/"),
+    ("judge_action", {"pk": 7, "kind": "foul"}, "/games/7/judge/foul/"),
+    ("live", {"pk": 7}, "/games/7/live/"),
+    ("protest_queue", {}, "/games/protests/"),
+    ("my_protests", {}, "/games/protests/mine/"),
+    ("protest_detail", {"pk": 7}, "/games/protests/7/"),
+    ("protest_decide", {"pk": 7}, "/games/protests/7/decide/"),
+    ("protest_file", {"pk": 7}, "/games/7/protests/file/"),
+    ("protest_paper", {"pk": 7}, "/games/7/protests/paper/"),
+    ("signup_sheet", {"pk": 7}, "/games/signups/7/"),
+    ("signup_join", {"pk": 7}, "/games/signups/7/join/"),
+    ("signup_leave", {"pk": 7}, "/games/signups/7/leave/"),
+    ("signup_remove", {"pk": 7}, "/games/signups/7/remove/"),
+    ("signup_add", {"pk": 7}, "/games/signups/7/add/"),
+    ("signup_convert", {"pk": 7}, "/games/signups/7/convert/"),
+    ("evening_signup_edit", {"pk": 7}, "/games/evenings/7/signup/"),
+    ("tournament_signup_edit", {"pk": 7}, "/games/tournaments/7/signup/"),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "path"), OLD_URLS, ids=[row[0] for row in OLD_URLS])
+def test_old_url_name_reverses_to_the_same_path_and_back(name, kwargs, path):
+    assert reverse(f"games:{name}", kwargs=kwargs) == path
+    # and the path still reaches that name (no room's pattern shadows another's)
+    match = resolve(path)
+    assert (match.namespace, match.url_name) == ("games", name)
+
+
+def test_no_url_name_added_or_lost_without_this_table():
+    from django.urls import get_resolver
+
+    names = {name for name in get_resolver().namespace_dict["games"][1].reverse_dict if isinstance(name, str)}
+    assert names == {row[0] for row in OLD_URLS}
