@@ -90,19 +90,22 @@ class SignupForm(UserCreationForm):
                             "protests); never shown to others.")
 
 
-class PlayerLoginForm(forms.Form):
+class PasswordTwiceMixin:
+    """A form with `password1` and `password2`: the second must repeat the first."""
+
+    def clean(self):
+        cleaned = super().clean()  # type: ignore[misc]
+        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
+            self.add_error("password2", _("The two passwords differ."))  # type: ignore[attr-defined]
+        return cleaned
+
+
+class PlayerLoginForm(PasswordTwiceMixin, forms.Form):
     """A club admin creates the login of a player."""
 
     username = forms.CharField(label=_("Login name"), max_length=150)
     password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
     password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
-
-    def clean(self):
-        super().clean()
-        cleaned = self.cleaned_data
-        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
-            self.add_error("password2", _("The two passwords differ."))
-        return cleaned
 
 
 class ClaimDecisionForm(forms.Form):

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
+from club.forms import PasswordTwiceMixin
 from club.models import Club, parse_trusted_networks
 
 LOGO_WIDGET = forms.ClearableFileInput(attrs={"accept": "image/jpeg,image/png,image/webp"})
@@ -68,7 +69,7 @@ class ClubForm(forms.ModelForm):
         return {name: self.cleaned_data[name] for name in self.CLUB_FIELD_NAMES if name in self.cleaned_data}
 
 
-class FirstRunForm(ClubForm):
+class FirstRunForm(PasswordTwiceMixin, ClubForm):
     """The first administrator's login (a superuser) and the club."""
 
     CLUB_FIELD_NAMES = ("name", "city", "accent_color", "default_ruleset", "time_zone")
@@ -98,13 +99,6 @@ class FirstRunForm(ClubForm):
         if get_user_model().objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(_("This login name is taken."))
         return username
-
-    def clean(self):
-        super().clean()
-        cleaned = self.cleaned_data
-        if cleaned.get("password1") and cleaned.get("password1") != cleaned.get("password2"):
-            self.add_error("password2", _("The two passwords differ."))
-        return cleaned
 
 
 class ClubSettingsForm(ClubForm):
