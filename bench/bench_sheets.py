@@ -125,7 +125,8 @@ def main() -> None:
 
     from games.models import Game
     from games.protocol.selectors import with_protocol
-    from games.sheets.render import game_sheet, render_sheets_html, render_sheets_pdf, round_sheets
+    from games.sheets.render import game_sheet, render_sheets_html, render_sheets_pdf
+    from games.sheets.rounds import round_sheets
 
     tournament = _seed_round()
     game = with_protocol(Game.objects.filter(tournament=tournament, number=1)).prefetch_related(

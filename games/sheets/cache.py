@@ -20,8 +20,10 @@ from games.models import Game, Seat
 TIMEOUT = 7 * 24 * 3600
 _CODE = Path(__file__).resolve().parent
 # Sheet code and layout: a deploy that changes them changes every key (the cache never serves an old layout).
-_SOURCES = [_CODE / "render.py", _CODE.parent.parent / "templates" / "games" / "sheet.html",
-            _CODE.parent.parent / "static" / "css" / "sheet.css"]
+_ROOT = _CODE.parent.parent
+_SOURCES = [_CODE / "render.py", _ROOT / "games" / "templatetags" / "sheet_tags.py",
+            _ROOT / "templates" / "games" / "sheets" / "sheet.html",
+            _ROOT / "templates" / "games" / "sheets" / "_sheet_rows.html", _ROOT / "static" / "css" / "sheet.css"]
 CODE_VERSION = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES if p.exists())).hexdigest()[:12]
 
 

@@ -14,17 +14,8 @@ from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.protocol.selectors import with_protocol
 from games.sheets import cache as sheet_cache
-from games.sheets.render import (
-    MAX_TABLES,
-    RoundQueryError,
-    blank_sheet,
-    game_sheet,
-    parse_numbers,
-    render_sheets_pdf,
-    round_sheet_limit,
-    round_sheets,
-    sheet_language,
-)
+from games.sheets.render import blank_sheet, game_sheet, render_sheets_pdf, sheet_language
+from games.sheets.rounds import MAX_TABLES, RoundQueryError, parse_numbers, round_sheet_limit, round_sheets
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:

@@ -16,15 +16,8 @@ from club.models import Club, Membership, Player
 from club.tests.factories import MembershipFactory, UserFactory
 from games.models import Day, Game, Night, Seat, Tournament
 from games.protocol.selectors import with_protocol
-from games.sheets.render import (
-    blank_sheet,
-    game_sheet,
-    parse_numbers,
-    render_sheets_html,
-    round_games,
-    static_file_for,
-    static_url_fetcher,
-)
+from games.sheets.render import blank_sheet, game_sheet, render_sheets_html, static_file_for, static_url_fetcher
+from games.sheets.rounds import parse_numbers, round_games
 from games.tests.sheet_builders import LONG_NICK, NICKS, ROLES, TOURNAMENT
 
 pytestmark = pytest.mark.django_db
@@ -294,7 +287,7 @@ def test_round_document_refuses_bad_input_with_an_escaped_russian_page(client, g
 def test_round_document_is_bounded_by_the_tournaments_tables_for_the_public(client, games):
     """A round is at most the tournament's tables: anyone prints that much; the club's judge staff up to
     STAFF_MAX_SHEETS; beyond, nobody — refused before a protocol is loaded, with a message."""
-    from games.sheets.render import STAFF_MAX_SHEETS, round_sheet_limit, tournament_tables
+    from games.sheets.rounds import STAFF_MAX_SHEETS, round_sheet_limit, tournament_tables
 
     finished, _ = games
     tournament = finished.tournament
