@@ -1,8 +1,10 @@
 """The organiser puts a player on the sign-up list himself: any player of the club, with a login or without, or a
-new player typed by nickname — the walk-in on the night included. The list then turns into tables (or
+new player typed by nickname — the walk-in on the night included —, or several pasted at once. The list then turns into tables (or
 participants) like any other (games.tournaments.signups.services)."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -110,7 +112,8 @@ def signup_paste(*, sheet: SignupSheet, by, text: str,
                 signup.queued_at, signup.cancelled_at, signup.promoted_at = timezone.now(), None, None
                 signup.save()
                 added.append(signup)
-            transaction.on_commit(lambda: [mail.signed_up(signup) for signup in added])
+            for signup in added:
+                transaction.on_commit(partial(mail.signed_up, signup))
             return added, held
 
     return _retrying(write)
