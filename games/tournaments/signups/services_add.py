@@ -1,6 +1,6 @@
 """The organiser puts a player on the sign-up list himself: any player of the club, with a login or without, or a
-new player typed by nickname — the walk-in on the night included —, or several pasted at once. The list then turns into tables (or
-participants) like any other (games.tournaments.signups.services)."""
+new player typed by nickname — the walk-in on the night included —, or several pasted at once. The list then turns
+into tables (or participants) like any other (games.tournaments.signups.services)."""
 
 from __future__ import annotations
 
