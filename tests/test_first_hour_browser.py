@@ -34,9 +34,9 @@ import time
 from pathlib import Path
 
 import pytest
-from games.tests.test_judge_phone_game import Judge, place_roles
 from playwright.sync_api import expect
 
+from games.live.tests.test_judge_phone_game import Judge, place_roles
 from tests.test_production import BASE_DIR, CLEARED, _free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
