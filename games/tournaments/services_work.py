@@ -87,7 +87,7 @@ def evening_table_take(*, game: Game, by) -> Game:
     if game.evening_id is None or not can_start_game(by, game.club):
         raise PermissionDenied(_("Only a judge of the club may judge a table of its club evening."))
     with transaction.atomic():
-        locked = Game.objects.select_for_update().select_related("evening").get(pk=game.pk)
+        locked = Game.objects.select_for_update(of=("self",)).select_related("club", "evening").get(pk=game.pk)
         if locked.evening.date != timezone.localdate():  # type: ignore[union-attr]
             raise ServiceError(_("Only a table of today's club evening is taken this way."))
         if locked.status not in (Game.Status.DRAFT, Game.Status.IN_PROGRESS):
