@@ -1,4 +1,5 @@
-"""Creating work: tournaments, club evenings and new games at a table (the judge's one button)."""
+"""Creating work: tournaments, club evenings and new games at a table (the judge's one button); a judge taking an
+unjudged table of tonight's club evening."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from club.audit import log_action
 from club.models import Club
 from club.permissions import is_club_admin
 from club.selectors import known_name
@@ -19,7 +21,7 @@ from games.models import (
     RuleSetVersion,
     Tournament,
 )
-from games.permissions import can_start_game
+from games.permissions import can_start_game, judge_among, judge_seated_message
 from games.protocol.selectors import next_game_number
 
 
@@ -77,3 +79,25 @@ def game_start_new(*, by, tournament: Tournament | None = None, evening: ClubEve
             table=table, stage=stage or (tournament.stages[0] if tournament and tournament.stages else ""),
             date=date, judge=by, judge_name=judge_name, status=Game.Status.DRAFT,
         )
+
+
+def evening_table_take(*, game: Game, by) -> Game:
+    """A judge of the club takes an unjudged table of today's club evening (a table «Make tonight's tables» made from
+    the sign-up list): he becomes its table judge — unless he sits at it as a player."""
+    if game.evening_id is None or not can_start_game(by, game.club):
+        raise PermissionDenied(_("Only a judge of the club may judge a table of its club evening."))
+    with transaction.atomic():
+        locked = Game.objects.select_for_update(of=("self",)).select_related("club", "evening").get(pk=game.pk)
+        if locked.evening.date != timezone.localdate():  # type: ignore[union-attr]
+            raise ServiceError(_("Only a table of today's club evening is taken this way."))
+        if locked.status not in (Game.Status.DRAFT, Game.Status.IN_PROGRESS):
+            raise ServiceError(_("This game is over: nobody takes it to judge."))
+        if locked.judge_id is not None:
+            raise ServiceError(_("Table %(table)s already has a judge: %(name)s.")
+                               % {"table": locked.table or "—", "name": locked.judge_display})
+        seated = judge_among(by.pk, [s.player for s in locked.seats.select_related("player")])
+        if seated is not None:
+            raise ServiceError(judge_seated_message(locked.table, seated))
+        locked.judge, locked.judge_name = by, known_name(by, locked.club)
+        log_action(locked, by=by, reason="judge: took the table", update_fields=["judge", "judge_name"])
+        return locked

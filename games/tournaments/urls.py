@@ -8,6 +8,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament_detail"),
     path("tournaments/<int:pk>/protocols.json", views.tournament_json, name="tournament_json"),
     path("evenings/<int:pk>/", views.evening_detail, name="evening_detail"),
+    path("evenings/games/<int:pk>/take/", views.evening_table_take, name="evening_table_take"),
     # the schedule: participants, seating, rounds, judges, final, hidden results
     path("tournaments/<int:pk>/participants/", views.tournament_participants, name="tournament_participants"),
     path("tournaments/<int:pk>/schedule/", views.tournament_schedule, name="tournament_schedule"),

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -22,6 +23,7 @@ from games.protocol.selectors import with_protest_flag
 from games.protocol.selectors_export import export_tournament
 from games.sheets.render import render_pdf
 from games.tournaments import services as schedule
+from games.tournaments import services_work
 from games.tournaments.forms import (
     CopyForm,
     FinalForm,
@@ -89,7 +91,21 @@ def evening_detail(request, pk: int):
     tables = evening_tables(evening)
     return render(request, "games/tournaments/evening_detail.html", {
         "evening": evening, "tables": tables, "start_tables": next_tables(tables),
-        "can_start": can_start_game(request.user, evening.club)})
+        "can_start": can_start_game(request.user, evening.club), "today": evening.date == timezone.localdate()})
+
+
+@login_required
+@require_POST
+def evening_table_take(request, pk: int):
+    """«Judge this table»: the judge takes an unjudged table of today's evening and goes to its game."""
+    game = get_object_or_404(Game.objects.select_related("club", "evening"), pk=pk)
+    try:
+        services_work.evening_table_take(game=game, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:evening_detail", pk=game.evening_id)
+    messages.success(request, _("You judge table %(table)s.") % {"table": game.table or "—"})
+    return redirect("games:game_detail", pk=game.pk)
 
 
 # ------------------------------------------------------------------------------------------------ tournaments

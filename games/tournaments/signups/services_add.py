@@ -1,8 +1,10 @@
 """The organiser puts a player on the sign-up list himself: any player of the club, with a login or without, or a
-new player typed by nickname — the walk-in on the night included. The list then turns into tables (or
-participants) like any other (games.tournaments.signups.services)."""
+new player typed by nickname — the walk-in on the night included —, or several pasted at once. The list then turns
+into tables (or participants) like any other (games.tournaments.signups.services)."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
@@ -10,10 +12,11 @@ from django.utils.translation import gettext as _
 
 from club.audit import log_action
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
-from club.selectors_roster import similar_nickname
+from club.selectors_roster import PastedLine, similar_nickname
 from club.services import ServiceError
 from games.tournaments.signups import mail
 from games.tournaments.signups.models import Signup, SignupSheet
+from games.tournaments.signups.selectors_add import paste_preview
 from games.tournaments.signups.services import _free_places, _locked, _require_organiser, _retrying
 
 
@@ -67,5 +70,50 @@ def signup_add(*, sheet: SignupSheet, by, nickname: str, new_player: bool = Fals
             signup.save()
             transaction.on_commit(lambda: mail.signed_up(signup))
             return signup
+
+    return _retrying(write)
+
+
+def signup_paste(*, sheet: SignupSheet, by, text: str,
+                 new_lines: frozenset[int] = frozenset()) -> tuple[list[Signup], list[PastedLine]]:
+    """Put every pasted nickname (one a line, as games.tournaments.signups.selectors_add.paste_preview shows them)
+    on the list in one transaction: club players and new ones (created), places then the waiting list, as
+    `signup_add`. A new nickname that resembles a club player's is held (returned, not added) unless its line is in
+    `new_lines`; repeated lines and players already on the list are skipped; a nickname too long names its line."""
+    _require_organiser(by, sheet)
+
+    def write() -> tuple[list[Signup], list[PastedLine]]:
+        with transaction.atomic():
+            locked = _locked(sheet)
+            if locked.converted_at is not None:
+                raise ServiceError(_("Sign-up: the tables are made; seat a late player at a table on the "
+                                     "evening's page."))
+            rows = paste_preview(locked, text)
+            if not rows:
+                raise ServiceError(_("Players: paste at least one nickname, one per line."), field="players")
+            for row in rows:
+                if row.status == "too_long":
+                    raise ServiceError(_("Players, line %(line)d: a nickname has at most %(n)d characters.")
+                                       % {"line": row.line, "n": NICKNAME_MAX_LENGTH}, field="players")
+            held = [row for row in rows if row.status == "new" and row.near and row.line not in new_lines]
+            added, free = [], _free_places(locked)
+            for row in rows:
+                if not row.added or row in held:
+                    continue
+                player = row.player
+                if player is None:
+                    player = Player(club=locked.club, nickname=row.nickname)
+                    log_action(player, by=by)
+                signup = Signup.objects.filter(sheet=locked, player=player).first() or Signup(sheet=locked,
+                                                                                              player=player)
+                signup.status = Signup.Status.CONFIRMED if free is None or free > 0 else Signup.Status.WAITING
+                if free is not None and free > 0:
+                    free -= 1
+                signup.queued_at, signup.cancelled_at, signup.promoted_at = timezone.now(), None, None
+                signup.save()
+                added.append(signup)
+            for signup in added:
+                transaction.on_commit(partial(mail.signed_up, signup))
+            return added, held
 
     return _retrying(write)
