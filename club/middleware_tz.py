@@ -11,7 +11,8 @@ from django.utils import timezone
 from club.selectors import site_time_zone
 
 # Answers for programs carry their times with the offset (ISO 8601); files are files.
-SKIPPED_PREFIXES = ("/api/", "/static/", "/media/")
+# The judge's service worker, the icon and the health check show no time and must answer without the database.
+SKIPPED_PREFIXES = ("/api/", "/static/", "/media/", "/games/judge-sw.js", "/favicon.ico", "/health/")
 
 
 class ClubTimeZoneMiddleware:
