@@ -8,7 +8,7 @@ two judges invited by one-time links (each joins in his own browser), twenty pla
 sign-up list — players with a login sign up on their phones (390×844), the organiser adds the others and a
 walk-in, pasted at once —, two tables made from the list; a plain judge takes a table on his phone, plays the game
 and signs it; the season table, the
-logo and a player's photo are shown. Every click of the admin is counted (goal of issue 34: at most 40, never
+logo and a player's photo are shown. Every click of the admin is counted (the goal: at most 40, never
 /admin/) and printed with the fields he typed.
 
 The count today, 26 clicks and 14 typed fields: /setup/ 2 (8 fields: login, e-mail, password twice, name, city, logo,

@@ -44,13 +44,15 @@ LATIN_ALLOWED = {
 }
 LATIN_WORD = re.compile(r"(?<![\w/.@-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w/.@-])")
 # Raw codes that must never reach a reader, in any language (whole words, case-sensitive).
-# An ISO moment ("2026-12-05T01:23:52…") is a raw code too: a reader sees a date in words and a local time.
-RAW_CODES = re.compile(r"\{'|'\}|\b0\.000|\b0,0000|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b"
+# An ISO moment ("2026-12-05T01:23:52…") is a raw code too: a reader sees a date in words and a local time. A
+# points column is written with one number of decimals (up to three, «0.000» beside «0.125»); a stored value's six
+# decimals («0.000000») are a raw code. A rule code never follows a decimal point («0.000 4.000» is two numbers).
+RAW_CODES = re.compile(r"\{'|'\}|\b0\.0000|\b0,0000|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b"
                        r"|\b\d{4}-\d\d-\d\dT\d\d:")
 RAW_CODES_RU = re.compile(r"\b(red|black|draw|citizen|mafia|sheriff|don)\b")
 # A rule-book code in running text: "000 S7.4", "002 I.6.18", "000 4.4.14", "003 l.73", "T6.3.1", "D6.4" (a clause
 # belongs behind a tap, `<details class="clause">`, which the text walk leaves out). The books are 000–003.
-RULE_CODES = re.compile(r"\b00[0-3] (?:[A-Z]{1,3}\.?\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*|l\.\d+)"
+RULE_CODES = re.compile(r"(?<![.,])\b00[0-3] (?:[A-Z]{1,3}\.?\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*|l\.\d+)"
                         r"|\b[A-Z]{1,2}\d+\.\d+(?:\.\d+)*\b")
 
 # Pages of other capabilities that still fail a check, each with the check and whose it is to fix; the lead removes

@@ -82,7 +82,7 @@ def test_setup_creates_the_superuser_and_the_club_logs_him_in_and_shows_the_next
 
 @pytest.mark.django_db
 def test_the_next_steps_players_step_opens_the_roster_paste_not_the_one_player_form(client):
-    """A new club brings its players as a list (issue 34's first hour: twenty players in one paste); the paste page
+    """A new club brings its players as a list (the first hour: twenty players in one paste); the paste page
     links the one-player form itself."""
     client.post(reverse("first_run"), _data())
     html = client.get(reverse("club_next_steps")).content.decode()

@@ -38,7 +38,7 @@ ROLE_CELL = re.compile(r'class="role"[^>]*>\s*[КЧШДCMSD]|class="role-chip')
 LIVE_ROLE = re.compile(r'data-testid="live-role')
 CHECK_TEXT = re.compile(r"(Don's check|Sheriff's check|[Пп]роверка (дона|шерифа))\s*:\s*\d")
 CHECK_CELL = re.compile(r'class="night">\s*\d{1,2}\s*—')  # the sheet's "7 — Ш" / "9 — Ч" cells
-PDF_CHECK = re.compile(r"\b\d{1,2}\s*—\s*(Ш|Ч|К|not Ш|не Ш)")
+PDF_CHECK = re.compile(r"\b\d{1,2}\s*—\s*(Ш|Ч|К|S|M|C|not Ш|not S|не Ш)\b")  # the check cells in either language
 PDF_ROLE_ROW = re.compile(r"(?m)^\s*\d{1,2}\s+\S+\s+[КЧШДCMSD]\s")
 JUDGE_ANSWERS = re.compile(r"thumb (up|down)|not the Sheriff|proposed-result")
 
