@@ -44,6 +44,8 @@ def test_the_protocol_sheet_in_english_uses_the_english_letters(scene):
         "seats__score_items").first()
     html = render_sheets_html([game_sheet(game, show_secrets=True)], language="en")
     assert _roles(html) and _roles(html) <= {"C", "M", "S", "D"}
+    assert "C/M/S/D" in html and "К/Ч/Ш/Д" not in html  # the role column's header too
+    assert "К/Ч/Ш/Д" in render_sheets_html([game_sheet(game, show_secrets=True)], language="ru")
 
 
 def _visible(html: str) -> str:
