@@ -51,6 +51,9 @@ OLD_URLS = [
     ("signup_convert", {"pk": 7}, "/games/signups/7/convert/"),
     ("evening_signup_edit", {"pk": 7}, "/games/evenings/7/signup/"),
     ("tournament_signup_edit", {"pk": 7}, "/games/tournaments/7/signup/"),
+    # added after the split: the sign-up list by paste, a judge taking a club night's table
+    ("signup_paste", {"pk": 7}, "/games/signups/7/paste/"),
+    ("evening_table_take", {"pk": 7}, "/games/evenings/games/7/take/"),
 ]
 
 

@@ -116,7 +116,8 @@ def pk_values(w: World) -> dict[str, list[int]]:
         # the demo's sign-ups: tonight's club evening and the upcoming cup (games/tournaments/signups/demo.py)
         **{name: list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)) for name in (
             "games:signup_sheet", "games:signup_join", "games:signup_leave", "games:signup_remove", "games:signup_add",
-            "games:signup_convert")},
+            "games:signup_convert", "games:signup_paste")},
+        "games:evening_table_take": games,
         "games:evening_signup_edit": [w.evening.pk] + list(
             SignupSheet.objects.exclude(evening=None).values_list("evening_id", flat=True)),
         "games:tournament_signup_edit": tournaments,
