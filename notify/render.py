@@ -15,7 +15,7 @@ from django.core import signing
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, translation
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.tournaments.signups.models import Signup, SignupSheet
 from notify import results
@@ -73,8 +73,8 @@ def announcement(sheet: SignupSheet) -> dict:
     lang = settings.LANGUAGE_CODE
     facts = sheet_facts(sheet)
     with translation.override(lang):
-        buttons = [[{"text": _("Sign up"), "callback_data": callback_data("s", sheet.pk)},
-                    {"text": _("Cancel"), "callback_data": callback_data("c", sheet.pk)}]]
+        buttons = [[{"text": pgettext("event", "Sign up"), "callback_data": callback_data("s", sheet.pk)},
+                    {"text": pgettext("event", "Cancel"), "callback_data": callback_data("c", sheet.pk)}]]
     payload = {"text": text("announce", lang, **facts)}
     if not facts["closed"]:
         payload["reply_markup"] = {"inline_keyboard": buttons}
