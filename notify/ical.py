@@ -28,7 +28,7 @@ def _calendar(name: str) -> icalendar.Calendar:
 
 def _event(sheet: SignupSheet, *, cancelled: bool, host: str) -> icalendar.Event:
     zone = zoneinfo.ZoneInfo(sheet.club.time_zone or settings.TIME_ZONE)
-    start = sheet.starts_at.astimezone(zone)
+    start = sheet.starts_at.astimezone(zone).replace(microsecond=0)
     event = icalendar.Event()
     event.add("uid", f"signup-{sheet.pk}@{host}")
     event.add("summary", str(sheet.event))
