@@ -73,7 +73,7 @@ def _group_full_until(row: Outbox, now: dt.datetime) -> dt.datetime | None:
         return None
     minute = Outbox.objects.filter(chat_id=row.chat_id, status=Outbox.Status.SENT,
                                    sent_at__gt=now - dt.timedelta(minutes=1)).order_by("sent_at")
-    times = list(minute.values_list("sent_at", flat=True)[:GROUP_PER_MINUTE])
+    times = [t for t in minute.values_list("sent_at", flat=True)[:GROUP_PER_MINUTE] if t is not None]
     return times[0] + dt.timedelta(minutes=1) if len(times) >= GROUP_PER_MINUTE else None
 
 
@@ -86,15 +86,14 @@ def _send_telegram(row: Outbox, now: dt.datetime) -> int:
     if drawn is None:  # nothing to say any more (the sign-up or the chat is gone)
         _finish(row, Outbox.Status.DROPPED, now)
         return 0
-    if drawn == render.LATER:
+    if isinstance(drawn, str):  # render.LATER
         _wait(row, now + dt.timedelta(seconds=10), "waiting for its data", count=False)
         return 0
     try:
         result = client.call(row.method, drawn)
     except client.Retry as error:
-        backoff = min(2 ** (row.attempts + 1), MAX_BACKOFF)
-        _wait(row, now + dt.timedelta(seconds=max(error.retry_after, backoff if not error.retry_after else 0)),
-              str(error))
+        delay = error.retry_after or min(2 ** (row.attempts + 1), MAX_BACKOFF)  # Telegram's own delay first
+        _wait(row, now + dt.timedelta(seconds=delay), str(error))
         return 0
     except client.Blocked as error:
         _finish(row, Outbox.Status.DROPPED, now, str(error))

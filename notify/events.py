@@ -50,8 +50,8 @@ def _private(user, kind: str, key: str, template: str, **context) -> bool:
     link = outbox.telegram_chat(user, kind)
     if link is None:
         return False
-    lang = render.language(link.language)
-    return outbox.put(f"{key}:{user.pk}", link.chat_id, {"text": render.text(template, lang, **context)})
+    chat_id, lang = link[0], render.language(link[1])
+    return outbox.put(f"{key}:{user.pk}", chat_id, {"text": render.text(template, lang, **context)})
 
 
 def moved_up(signup: Signup) -> bool:
@@ -85,12 +85,13 @@ def results(game: Game) -> int:
         return 0
     sent = 0
     for seat in game.seats.select_related("player__user"):
-        link = outbox.telegram_chat(seat.player.user, "result")
-        if link is None:
+        user = seat.player.user
+        link = outbox.telegram_chat(user, "result")
+        if user is None or link is None:
             continue
-        sent += outbox.put(f"result:{game.pk}:{seat.player.user.pk}", link.chat_id,
+        sent += outbox.put(f"result:{game.pk}:{user.pk}", link[0],
                            {"render": "result", "game": game.pk, "player": seat.player_id,
-                            "lang": render.language(link.language)})
+                            "lang": render.language(link[1])})
     return sent
 
 

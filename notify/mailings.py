@@ -79,8 +79,8 @@ def _to_one(user, key: str, facts: dict, body: str, channels: set[str]) -> int:
     queued = 0
     link = outbox.telegram_chat(user, "mailing") if outbox.TELEGRAM in channels else None
     if link is not None:
-        lang = render.language(link.language)
-        queued += outbox.put(f"{key}:{user.pk}", link.chat_id,
+        lang = render.language(link[1])
+        queued += outbox.put(f"{key}:{user.pk}", link[0],
                              {"text": render.text("mailing", lang, event=facts["event"], body=body)})
     if outbox.EMAIL in channels and user.email and outbox.wants(user, "mailing", outbox.EMAIL):
         queued += mail(user, "mailing", key, facts["event"],

@@ -26,12 +26,14 @@ def wants(user, kind: str, channel: str) -> bool:
     return not NoticeSetting.objects.filter(user=user, kind=kind, channel=channel).exists()
 
 
-def telegram_chat(user, kind: str) -> TelegramLink | None:
-    """The user's linked Telegram account when he takes this kind of notice there."""
+def telegram_chat(user, kind: str) -> tuple[int, str] | None:
+    """The user's linked Telegram account (its chat and language) when he takes this kind of notice there."""
     if user is None or not settings.TELEGRAM_BOT_TOKEN:
         return None
-    link = TelegramLink.objects.filter(user=user, chat_id__isnull=False).first()
-    return link if link is not None and wants(user, kind, TELEGRAM) else None
+    link = TelegramLink.objects.filter(user=user, chat_id__isnull=False).values_list("chat_id", "language").first()
+    if link is None or link[0] is None or not wants(user, kind, TELEGRAM):
+        return None
+    return link[0], link[1]
 
 
 def put(key: str, chat_id: int, payload: dict, *, method: str = "sendMessage", channel: str = TELEGRAM,

@@ -75,7 +75,7 @@ def announcement(sheet: SignupSheet) -> dict:
     with translation.override(lang):
         buttons = [[{"text": pgettext("event", "Sign up"), "callback_data": callback_data("s", sheet.pk)},
                     {"text": pgettext("event", "Cancel"), "callback_data": callback_data("c", sheet.pk)}]]
-    payload = {"text": text("announce", lang, **facts)}
+    payload: dict = {"text": text("announce", lang, **facts)}
     if not facts["closed"]:
         payload["reply_markup"] = {"inline_keyboard": buttons}
     return payload
@@ -94,6 +94,8 @@ def payload(row: Outbox, now: dt.datetime) -> dict | str | None:
 
 
 def _announcement_payload(row: Outbox, kind: str) -> dict | str | None:
+    if row.sheet_id is None:
+        return None
     sheet = SignupSheet.objects.select_related("club", "evening", "tournament").filter(pk=row.sheet_id).first()
     if sheet is None:
         return None

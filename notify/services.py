@@ -32,7 +32,7 @@ def telegram_start_token(*, user) -> TelegramLink:
 def telegram_unlink(*, user) -> None:
     _require_login(user)
     with transaction.atomic():
-        chats = list(TelegramLink.objects.filter(user=user, chat_id__isnull=False).values_list("chat_id", flat=True))
+        chats = [c for c in TelegramLink.objects.filter(user=user).values_list("chat_id", flat=True) if c is not None]
         TelegramLink.objects.filter(user=user).update(chat_id=None, token="", linked_at=None)
         Outbox.objects.filter(chat_id__in=chats, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.DROPPED, last_error="unlinked by the player")

@@ -67,7 +67,7 @@ def unsubscribe(request, token: str):
     parsed = mailings.read_unsubscribe(token)
     user = get_user_model().objects.filter(pk=parsed[0]).first() if parsed else None
     if parsed is None or user is None or parsed[1] not in KINDS:
-        return render(request, "notify/unsubscribe.html", {"invalid": True}, status=404)
+        return render(request, "notify/unsubscribe.html", {"invalid": True})  # as Django's own stale links: a page
     kind = parsed[1]
     done = request.method == "POST"
     if done:

@@ -74,7 +74,9 @@ def test_one_click_unsubscribe_switches_that_kind_of_letter_off(cast, bot_api, c
     _message(client, cast)
     delivery.deliver_due(sleep=no_sleep)
     assert mail.outbox == []
-    assert client.get(reverse("notify:unsubscribe", args=["forged"])).status_code == 404
+    forged = client.post(reverse("notify:unsubscribe", args=["forged"]))
+    assert "недействительна" in forged.content.decode()
+    assert NoticeSetting.objects.count() == 1
 
 
 def test_the_players_settings_page_switches_each_kind_per_channel(cast, client):

@@ -9,15 +9,15 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from games.live.tests.test_live_final import play_to_red_win
 from games.models import Game
 from games.protests.services import protest_decide, protest_file
-from games.live.tests.test_live_final import play_to_red_win
 from games.tests.live_fixtures import act, make_cast
 from games.tests.protest_fixtures import fresh, now_in_window, protest_cast
 from notify import delivery
-from ratings.models import EloChange
 from notify.models import Outbox
 from notify.tests.conftest import link_user, no_sleep
+from ratings.models import EloChange
 
 pytestmark = pytest.mark.django_db
 
