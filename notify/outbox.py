@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django_tasks import task
+from django_tasks_db.models import DBTaskResult
 
 from club.task_queue import enqueue
 from notify.models import NoticeSetting, Outbox, TelegramLink
@@ -52,8 +53,15 @@ def put(key: str, chat_id: int, payload: dict, *, method: str = "sendMessage", c
 
 
 def kick() -> None:
-    """Run the delivery after the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: enqueue(deliver), robust=True)
+    """Run the delivery after the current transaction commits (at once outside one): one queued delivery task is
+    enough, it sends every row due, so a mailing of a hundred rows queues one task, not a hundred."""
+    transaction.on_commit(_kick_once, robust=True)
+
+
+def _kick_once() -> None:
+    if DBTaskResult.objects.ready().filter(task_path=deliver.module_path).exists():
+        return
+    enqueue(deliver)
 
 
 @task()

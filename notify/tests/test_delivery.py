@@ -123,3 +123,23 @@ def test_a_switched_off_reminder_is_not_sent(cast, bot_api, client):
     client.post("/notices/", {"action": "save", "result_telegram": "on"})  # everything else off
     later = cast.sheet.starts_at - dt.timedelta(hours=1)
     assert schedule.run(later) == 0
+
+
+def test_many_messages_queue_one_delivery_task_for_the_worker(cast, bot_api, settings,
+                                                              django_capture_on_commit_callbacks):
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    with django_capture_on_commit_callbacks(execute=True):
+        queue(5)
+    assert DBTaskResult.objects.filter(task_path="notify.outbox.deliver").count() == 1
+    assert bot_api.attempts == []  # nothing sent until a worker runs it
+
+
+def test_the_workers_sweep_sends_what_came_due(cast, bot_api, django_capture_on_commit_callbacks):
+    Outbox.objects.create(key="test:due", chat_id=5000, payload={"text": "due"},
+                          next_try_at=timezone.now() - dt.timedelta(seconds=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert schedule.heal() == 1
+    assert [p["text"] for p in bot_api.sent()] == ["due"]
+    assert schedule.heal() == 0 and schedule.waiting() == []
