@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from club.services import ServiceError
 from games.tournaments.signups import services as signups
 from games.tournaments.signups.models import SignupSheet
-from notify import render
+from notify import render, schedule
 from notify.models import ClubChat, SeenUpdate, TelegramLink
 from notify.telegram import client
 
@@ -67,9 +67,11 @@ def _message(message: dict) -> str:
 
 
 def link_club_chat(club_chat: ClubChat, chat_id: int, title: str = "") -> None:
+    """Link the club's chat; the sign-ups open now are announced there at once."""
     club_chat.chat_id, club_chat.title, club_chat.link_code = chat_id, title[:200], ""
     club_chat.linked_at = timezone.now()
     club_chat.save()
+    schedule.announce_opened(timezone.now())
 
 
 def link_account(chat_id: int, token: str, language_code: str | None) -> str:

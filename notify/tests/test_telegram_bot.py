@@ -159,7 +159,8 @@ def test_a_player_links_his_account_and_the_bot_answers_in_his_language(cast, bo
     assert TelegramLink.objects.get(user=user).chat_id is None
 
 
-def test_the_admin_links_the_clubs_chat_by_the_one_time_code(cast, bot_api, client):
+def test_the_admin_links_the_clubs_chat_by_the_one_time_code(cast, bot_api, client,
+                                                              django_capture_on_commit_callbacks):
     client.force_login(cast.admin)
     client.post(reverse("notify:club_chat"), {"action": "code"})
     code = ClubChat.objects.get(club=cast.club).link_code
@@ -167,10 +168,13 @@ def test_the_admin_links_the_clubs_chat_by_the_one_time_code(cast, bot_api, clie
     client.force_login(cast.users[0])
     assert client.post(reverse("notify:club_chat"), {"action": "code"}).status_code == 403
     update = {"message": {"chat": {"id": -3003, "type": "supergroup", "title": "Полночь"}, "text": code}}
-    assert webhook(client, update).json()["done"] == "chat linked"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert webhook(client, update).json()["done"] == "chat linked"
     chat = ClubChat.objects.get(club=cast.club)
     assert (chat.chat_id, chat.title, chat.link_code) == (-3003, "Полночь", "")
-    assert "Клуб «Тест»" in bot_api.sent(chat_id=-3003)[0]["text"]
+    said = [m["text"] for m in bot_api.sent(chat_id=-3003)]
+    assert any("привязан к клубу Клуб «Тест»" in t for t in said)
+    assert any(t.startswith("Запись: Вечер пятницы") for t in said)  # the open sign-up announced at once
     assert webhook(client, update).json()["done"] == "ignored"  # the code is spent
 
 
