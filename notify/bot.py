@@ -1,6 +1,7 @@
 """What the bot does with an update (from the webhook or from polling), each update once (`SeenUpdate`):
 
-- `/start <token>` in a private chat links the login whose one-time token it is (the reply in the account's language);
+- `/start <token>` in a private chat links the login whose one-time token it is (the reply in the account's language),
+  `/stop` unlinks it;
 - a message in a group or channel holding a club's one-time code links that chat to the club;
 - a button of an announcement signs the player up or cancels his place through the sign-up services (the same
   checks, limit and waiting list as on the site). The button's data is signed and its sheet looked up: a sheet of
@@ -18,6 +19,7 @@ from club.services import ServiceError
 from games.tournaments.signups import services as signups
 from games.tournaments.signups.models import SignupSheet
 from notify import render, schedule
+from notify.delivery import unlink_chat
 from notify.models import ClubChat, SeenUpdate, TelegramLink
 from notify.telegram import client
 
@@ -54,8 +56,13 @@ def _message(message: dict) -> str:
         return "ignored"
     if chat.get("type") == "private":
         command, _sep, token = words.partition(" ")
+        language_code = (message.get("from") or {}).get("language_code")
         if command.split("@")[0] == "/start" and token:
-            return link_account(chat["id"], token.strip(), (message.get("from") or {}).get("language_code"))
+            return link_account(chat["id"], token.strip(), language_code)
+        if command.split("@")[0] == "/stop" and TelegramLink.objects.filter(chat_id=chat["id"]).exists():
+            unlink_chat(chat["id"])  # unlinked from Telegram's side
+            _reply(chat["id"], render.text("unlinked", render.language(language_code)))
+            return "account unlinked"
         return "ignored"
     code = words.split()[-1]
     club_chat = ClubChat.objects.filter(link_code=code).exclude(link_code="").select_related("club").first()

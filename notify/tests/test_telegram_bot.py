@@ -154,6 +154,11 @@ def test_a_player_links_his_account_and_the_bot_answers_in_his_language(cast, bo
     assert (link.chat_id, link.language, link.token) == (6000, "en", "")
     assert bot_api.sent(chat_id=6000)[-1]["text"].startswith("Your account Игрок00 is linked")
     assert webhook(client, update).json()["done"] == "bad token"  # one-time
+    stop = {"message": {"chat": {"id": 6000, "type": "private"}, "from": {"id": 6000, "language_code": "en"},
+                        "text": "/stop"}}
+    assert webhook(client, stop).json()["done"] == "account unlinked"  # unlinked from Telegram's side
+    assert TelegramLink.objects.get(user=user).chat_id is None
+    assert bot_api.sent(chat_id=6000)[-1]["text"].startswith("Your account is unlinked")
     assert "Your Telegram account is linked" not in page
     client.post(reverse("notify:settings"), {"action": "telegram_unlink"})
     assert TelegramLink.objects.get(user=user).chat_id is None
