@@ -51,6 +51,7 @@ def test_admin_links_the_chat_a_player_links_signs_up_from_the_chat_plays_and_ge
 
     player = browser.new_context(base_url=live_server.url, locale="ru-RU", viewport=PHONE).new_page()
     login(player, "su-player0")
+    player.get_by_role("button", name="Меню").click()  # a phone: the menu is folded
     player.get_by_test_id("nav-notices").click()
     player.get_by_test_id("telegram-link-make").click()
     start = player.get_by_test_id("telegram-start").get_attribute("href")
