@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from notify import render
 from notify.models import Announcement, ClubChat, Outbox, TelegramLink
-from notify.outbox import EMAIL
+from notify.outbox import EMAIL, kick
 from notify.telegram import client
 
 BATCH = 200
@@ -37,7 +37,10 @@ def deliver_due(now: dt.datetime | None = None, sleep: Callable[[float], None] =
     now = now or timezone.now()
     sent = 0
     due = Outbox.objects.filter(status=Outbox.Status.PENDING, next_try_at__lte=now).order_by("next_try_at", "id")
-    for row_id in list(due.values_list("id", flat=True)[:BATCH]):
+    batch = list(due.values_list("id", flat=True)[:BATCH])
+    if len(batch) == BATCH:
+        kick()  # more than one batch waits: another task takes the rest
+    for row_id in batch:
         if not Outbox.objects.filter(pk=row_id, status=Outbox.Status.PENDING).update(status=Outbox.Status.SENDING):
             continue  # another worker took it
         row = Outbox.objects.get(pk=row_id)
