@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "broadcast",
+    "notify",
     "django_tasks",
     "club.apps_vendor.TasksDatabaseConfig",  # django_tasks_db, named in Russian in /admin/
 ]
@@ -257,6 +258,17 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "mafclub@localhost")
 EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
 # The site's address for links in letters sent outside a request (sign-up letters), e.g. "https://club.example.org".
 SITE_URL = env_str("SITE_URL", "").rstrip("/")
+
+# The club's Telegram bot (notify/, README "Telegram"): one bot for the site, its token from @BotFather. Empty: no
+# Telegram at all. TELEGRAM_WEBHOOK_SECRET is what Telegram sends in X-Telegram-Bot-Api-Secret-Token to
+# /telegram/webhook/ (empty: the webhook refuses everything; use `manage.py telegram poll`). TELEGRAM_API_BASE is
+# where Bot API calls go (the tests run a fake server on loopback); TELEGRAM_BOT_USERNAME saves a getMe call.
+TELEGRAM_BOT_TOKEN = env_str("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_WEBHOOK_SECRET = env_str("TELEGRAM_WEBHOOK_SECRET", "")
+TELEGRAM_API_BASE = env_str("TELEGRAM_API_BASE", "https://api.telegram.org")
+TELEGRAM_BOT_USERNAME = env_str("TELEGRAM_BOT_USERNAME", "").lstrip("@")
+# Reminders go to those signed up this many hours before the event starts.
+NOTIFY_REMIND_HOURS = env_int("NOTIFY_REMIND_HOURS", 3)
 
 
 def cache_config(url: str) -> dict:

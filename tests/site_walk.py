@@ -27,6 +27,9 @@ NOT_PAGES = {
     "admin": "Django's own admin: its texts are Django's catalogue; the admin is checked by the two-club tests",
     "set_language": "the language switch: a POST that redirects",
     "logout": "POST-only, redirects",
+    "notify:webhook": "the Telegram bot's webhook: POST only, for Telegram (notify/tests)",
+    "notify:club_calendar": "an iCalendar file, not a page (read back by icalendar in notify/tests)",
+    "notify:my_calendar": "a player's secret iCalendar file, not a page (notify/tests)",
     "first_run": "the site's first run: a page only while the site has no user, a 404 on the demo "
                  "(club/tests/test_first_run.py walks it on an empty site)",
 }

@@ -26,6 +26,10 @@ photo_url  # unused variable (broadcast/selectors.py:195)
 scope_name  # unused variable (broadcast/selectors.py:196)
 _._change_reason  # unused attribute (broadcast/services.py:38)
 unscoped_model_admins  # unused function (club/admin_scope.py:227)
+NotifyConfig  # unused class (notify/apps.py:5)
+linked_at  # unused variable (notify/models.py:26): shown in /admin/, set when a chat or an account is linked
+sent_at  # unused variable (notify/models.py:77): when a message went out; the group's minute counts by it
+telegram  # unused variable (notify/views_club.py:47): a form field read by name from cleaned_data
 ClubConfig  # unused class (club/apps.py:5)
 AxesConfig  # unused class (club/apps_vendor.py:9)
 TasksDatabaseConfig  # unused class (club/apps_vendor.py:13)

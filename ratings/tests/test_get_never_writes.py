@@ -135,6 +135,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "ratings:tournament_standings_json": tournaments,
         "broadcast:manage_tournament": tournaments, "broadcast:manage_evening": [w.evening.pk],
         "broadcast:player": [w.player.pk],
+        "notify:sheet_message": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)),
     }
 
 
@@ -157,6 +158,7 @@ def params(w: World) -> Params:
                # a password-reset link that is no longer valid, and one that never was: a page, no write
                "uidb64": ["MQ"], "token": ["set-password", "abc-0123456789"],
                "link": ["1-abc"],  # a staff invitation's link that names none: a page, no write
+               "secret": ["no-such-calendar"],  # a player's calendar address that names none (notify)
                # the admin's "view on site" of a game; its catch-all and DEBUG's media files
                "content_type_id": [str(ContentType.objects.get_for_model(Game).pk)], "object_id": [str(w.finished.pk)],
                "url": ["no-such-page/"], "path": ["no-such-file.txt"],
