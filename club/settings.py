@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "ratings",
     "api",
     "broadcast",
+    "leagues",
     "django_tasks",
     "club.apps_vendor.TasksDatabaseConfig",  # django_tasks_db, named in Russian in /admin/
 ]
