@@ -156,6 +156,7 @@ def compute_standings(series: Series) -> dict:
     players = dict(Player.objects.filter(pk__in=[r.player_id for r in rows]).values_list("pk", "nickname"))
     clubs = dict(Player.objects.filter(pk__in=[r.player_id for r in rows]).values_list("pk", "club__name"))
     names = {e.tournament_id: e.tournament.name for e in entries}
+    rows.sort(key=lambda r: (r.rank, players.get(r.player_id, "").casefold(), r.player_id))  # a shared place by name
     return {
         "series": series.name,
         "gaining_version": series.gaining.number,
