@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("staff/api-tokens/", include("api.urls_staff")),
     path("broadcast/", include("broadcast.urls")),
+    path("leagues/", include("leagues.urls")),
 ]
 
 # Error pages that need neither the user nor the database (club/views_errors.py).

@@ -3,6 +3,8 @@ the API)."""
 
 from __future__ import annotations
 
+import json
+
 CSV_HEADER = ["rank", "player", "club", "total", "tournament", "place", "points", "counted"]
 
 
@@ -26,3 +28,8 @@ def csv_rows(data: dict):
         for t in r["tournaments"]:
             yield [r["rank"], r["player"], r["club"], f"{r['total']:.2f}", t["tournament"], t["place"],
                    f"{t['points']:.2f}", "yes" if t["counted"] else "no"]
+
+
+def pretty(data) -> str:
+    """A table's JSON as the edit page shows it."""
+    return json.dumps(data, ensure_ascii=False, indent=2)

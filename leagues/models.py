@@ -164,3 +164,6 @@ class SeriesResult(models.Model):
     stamp = models.PositiveIntegerField()
     data = models.JSONField()
     computed = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.series_id}@{self.stamp}"

@@ -9,6 +9,7 @@ from django.db.models import F
 
 from club.task_queue import enqueue
 from leagues.models import Series
+from leagues.tasks import recompute_series
 
 
 def bump(series_ids: list[int]) -> None:
@@ -16,8 +17,6 @@ def bump(series_ids: list[int]) -> None:
     if not series_ids:
         return
     Series.objects.filter(pk__in=series_ids).update(stamp=F("stamp") + 1)
-    from leagues.tasks import recompute_series  # the task module imports the selectors; kept out of app loading
-
     transaction.on_commit(lambda: enqueue(recompute_series, sorted(series_ids)))
 
 
