@@ -13,13 +13,13 @@ MAX_TABLE_BYTES = 256 * 1024
 class TableForm(forms.Form):
     """A gaining table's JSON, pasted or uploaded (the file wins)."""
 
-    data = forms.CharField(label=_("Table (JSON)"), widget=forms.Textarea(attrs={"rows": 14}), required=False)
+    text = forms.CharField(label=_("Table (JSON)"), widget=forms.Textarea(attrs={"rows": 14}), required=False)
     file = forms.FileField(label=_("or a JSON file"), required=False)
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         upload = cleaned.get("file")
-        text = cleaned.get("data") or ""
+        text = cleaned.get("text") or ""
         if upload is not None:
             if upload.size > MAX_TABLE_BYTES:
                 raise forms.ValidationError(_("file: at most 256 KB."))

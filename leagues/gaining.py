@@ -121,7 +121,7 @@ def _star_row(key: str, values, problems: list[str]) -> tuple[Decimal, ...]:
     if not isinstance(values, list) or len(values) > MAX_PLACES:
         problems.append(_("stars.%(key)s: a list of at most %(n)d points is expected.") % {"key": key, "n": MAX_PLACES})
         return ()
-    row = []
+    row: list[Decimal] = []
     for i, value in enumerate(values):
         number = _decimal(value, f"stars.{key}[{i + 1}]", problems)
         if number is None:
@@ -170,7 +170,7 @@ def parse(data) -> GainingTable:
     field = _field(data.get("field", []), problems)
     for key in sorted(set(data) - {"name", "best_of", "stars", "field"}):
         problems.append(_("%(entry)s: unknown entry.") % {"entry": key})
-    if problems:
+    if problems or not isinstance(best_of, int):
         raise TableError(problems)
     return GainingTable(name=name.strip(), best_of=best_of, stars=stars, field=field)
 

@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from club.models import Player
-from games.models import Game, Participant, Tournament
+from games.models import Game, Participant, RuleSetVersion, Tournament
 from leagues import gaining, ranking
 from leagues.models import League, LeagueClub, LeagueManager, Series, SeriesResult, SeriesTournament
 from ratings.models import EloRating, PlayerStats
@@ -89,7 +89,7 @@ def league_series(league: League) -> list[Series]:
 
 def ruleset_family(tournament: Tournament) -> str:
     """The preset code the tournament's rule set is (or a club's copy is based on)."""
-    ruleset = tournament.ruleset
+    ruleset: RuleSetVersion | None = tournament.ruleset
     seen = set()
     while ruleset is not None and not ruleset.is_preset and ruleset.based_on_id and ruleset.pk not in seen:
         seen.add(ruleset.pk)

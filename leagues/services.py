@@ -5,9 +5,10 @@ row (django-simple-history, through club.audit.log_action)."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TypeVar
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from club.audit import log_action
@@ -20,6 +21,13 @@ from leagues.models import GainingTable, GainingVersion, League, LeagueClub, Lea
 from leagues.receivers import bump
 
 Status = LeagueClub.Status
+M = TypeVar("M", bound=models.Model)
+
+
+def _saved(instance: M, *, by, reason: str) -> M:
+    """Save `instance` with its audit row (who, why) and hand it back."""
+    log_action(instance, by=by, reason=reason)
+    return instance
 
 
 def _require(allowed: bool) -> None:
@@ -42,9 +50,9 @@ def league_create(*, name: str, managers=(), rulesets=(), by=None) -> League:
     with transaction.atomic():
         if League.objects.filter(name=name).exists():
             raise ServiceError(_("name: a league named %(name)s exists.") % {"name": name}, field="name")
-        league = log_action(League(name=name, rulesets=list(rulesets)), by=by, reason="league created")
+        league = _saved(League(name=name, rulesets=list(rulesets)), by=by, reason="league created")
         for user in managers:
-            log_action(LeagueManager(league=league, user=user), by=by, reason="manager added")
+            _saved(LeagueManager(league=league, user=user), by=by, reason="manager added")
     return league
 
 
@@ -55,7 +63,7 @@ def _membership(league: League, club: Club) -> LeagueClub:
 
 def _set_status(membership: LeagueClub, status: str, by, reason: str) -> LeagueClub:
     membership.status = status
-    return log_action(membership, by=by, reason=reason)
+    return _saved(membership, by=by, reason=reason)
 
 
 def membership_request(*, league: League, club: Club, by) -> LeagueClub:
@@ -114,8 +122,8 @@ def table_create(*, league: League, data, by=None) -> GainingVersion:
         if GainingTable.objects.filter(league=league, name=table.name).exists():
             raise ServiceError(_("name: the league has a gaining table named %(name)s.") % {"name": table.name},
                                field="data")
-        row = log_action(GainingTable(league=league, name=table.name), by=by, reason="gaining table created")
-        return log_action(GainingVersion(table=row, number=1, data=table.as_json(),
+        row = _saved(GainingTable(league=league, name=table.name), by=by, reason="gaining table created")
+        return _saved(GainingVersion(table=row, number=1, data=table.as_json(),
                                          created_by=by if by is not None and by.is_authenticated else None),
                           by=by, reason="gaining table version")
 
@@ -133,8 +141,8 @@ def table_update(*, table: GainingTable, data, by) -> GainingVersion:
                 raise ServiceError(_("name: the league has a gaining table named %(name)s.") % {"name": parsed.name},
                                    field="data")
             table.name = parsed.name
-            log_action(table, by=by, reason="gaining table renamed")
-        return log_action(GainingVersion(table=table, number=(latest.number if latest else 0) + 1,
+            _saved(table, by=by, reason="gaining table renamed")
+        return _saved(GainingVersion(table=table, number=(latest.number if latest else 0) + 1,
                                          data=parsed.as_json(), created_by=by if by is not None else None),
                           by=by, reason="gaining table version")
 
@@ -156,7 +164,7 @@ def series_create(*, league: League, name: str, version: GainingVersion, best_of
                            field="best_of")
     try:
         with transaction.atomic():
-            return log_action(Series(league=league, name=name, gaining=version, best_of=best, start=start, end=end),
+            return _saved(Series(league=league, name=name, gaining=version, best_of=best, start=start, end=end),
                               by=by, reason="series created")
     except IntegrityError as exc:
         raise ServiceError(_("name: the league has a series named %(name)s.") % {"name": name}, field="name") from exc
@@ -169,7 +177,7 @@ def series_move(*, series: Series, version: GainingVersion, by) -> Series:
         raise ServiceError(_("gaining: the table is another league's."), field="gaining")
     with transaction.atomic():
         series.gaining = version
-        log_action(series, by=by, reason="series moved to a gaining version")
+        _saved(series, by=by, reason="series moved to a gaining version")
         bump([series.pk])
     return series
 
@@ -203,7 +211,7 @@ def series_add_tournament(*, series: Series, tournament: Tournament, stars, fina
     with transaction.atomic():
         _check_tournament(series, tournament)
         confirmed = by is None or permissions.is_manager(by, series.league)
-        entry = log_action(SeriesTournament(series=series, tournament=tournament, stars=value, finals=finals,
+        entry = _saved(SeriesTournament(series=series, tournament=tournament, stars=value, finals=finals,
                                             confirmed=confirmed), by=by, reason="tournament added to the series")
         bump([series.pk])
     return entry
@@ -215,7 +223,7 @@ def entry_update(*, entry: SeriesTournament, stars, finals: bool, by) -> SeriesT
     value = _stars(stars)
     with transaction.atomic():
         entry.stars, entry.finals, entry.confirmed = value, finals, True
-        log_action(entry, by=by, reason="stars confirmed")
+        _saved(entry, by=by, reason="stars confirmed")
         bump([entry.series_id])
     return entry
 

@@ -100,7 +100,7 @@ def table_new(request, pk: int):
         else:
             return redirect("leagues:table_edit", pk=version.table_id)
     for error in form.non_field_errors():
-        messages.error(request, error)
+        messages.error(request, str(error))
     return redirect("leagues:league_detail", pk=league.pk)
 
 
@@ -111,7 +111,8 @@ def table_edit(request, pk: int):
     if not permissions.is_manager(request.user, table.league):
         raise PermissionDenied
     latest = table.versions.order_by("-number").first()
-    form = TableForm(request.POST or None, request.FILES or None, initial={"data": exports.pretty(latest.data)})
+    form = TableForm(request.POST or None, request.FILES or None,
+                     initial={"text": exports.pretty(latest.data) if latest else ""})
     status = 200
     if request.method == "POST":
         if form.is_valid():

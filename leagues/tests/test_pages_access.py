@@ -77,8 +77,8 @@ def test_access_matrix_refuses_with_the_database_unchanged(client, who):
     client.force_login(user)
     before = _state()
     writes = [
-        (reverse("leagues:table_new", args=[s.league.pk]), {"table-data": json.dumps({**TABLE, "name": "X"})}),
-        (reverse("leagues:table_edit", args=[table.pk]), {"data": json.dumps({**TABLE, "best_of": 3})}),
+        (reverse("leagues:table_new", args=[s.league.pk]), {"table-text": json.dumps({**TABLE, "name": "X"})}),
+        (reverse("leagues:table_edit", args=[table.pk]), {"text": json.dumps({**TABLE, "best_of": 3})}),
         (reverse("leagues:series_new", args=[s.league.pk]),
          {"series-name": "X", "series-version": s.series.gaining_id}),
         (reverse("leagues:series_add", args=[s.series.pk]), {"tournament": tournament.pk, "stars": "5"}),
@@ -114,7 +114,7 @@ def test_table_page_refuses_a_bad_table_naming_the_entry(client):
     client.force_login(s.manager)
     bad = json.loads(json.dumps(TABLE))
     bad["stars"]["1"] = [10, 12]
-    answer = client.post(reverse("leagues:table_edit", args=[table.pk]), {"data": json.dumps(bad)})
+    answer = client.post(reverse("leagues:table_edit", args=[table.pk]), {"text": json.dumps(bad)})
     assert answer.status_code == 400
     assert "stars.1[2]: place 2 earns more than place 1 (12 &gt; 10)." in answer.content.decode()
     assert GainingVersion.objects.filter(table=table).count() == 1

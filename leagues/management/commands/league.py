@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 
 from club.services import ServiceError
 from leagues import lookup, services
@@ -23,6 +23,7 @@ class Command(BaseCommand):
         add.add_argument("league")
         add.add_argument("club")
 
+    @no_translations  # the command line speaks English (its messages are the msgids)
     def handle(self, *args, action, **options):
         try:
             if action == "create":

@@ -16,7 +16,7 @@ import datetime as dt
 import json
 import sys
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, no_translations
 from django.db import transaction
 
 from club.services import ServiceError
@@ -44,6 +44,7 @@ class Command(BaseCommand):
         standings.add_argument("series")
         standings.add_argument("--format", choices=["table", "json", "csv"], default="table")
 
+    @no_translations  # the command line speaks English (its messages are the msgids)
     def handle(self, *args, action, **options):
         try:
             getattr(self, "_" + action.replace("-", "_"))(options)
