@@ -196,6 +196,18 @@ def series_standings(series: Series) -> dict:
     return data
 
 
+def series_of_tournament(tournament_id: int | None, series_id: int) -> Series | None:
+    """The series `series_id` when it holds the tournament (an overlay's token reaches only its event's series)."""
+    if tournament_id is None:
+        return None
+    return (Series.objects.filter(pk=series_id, entries__tournament_id=tournament_id)
+            .select_related("league", "gaining__table").first())
+
+
+def series_of(tournament_id: int) -> list[Series]:
+    return list(Series.objects.filter(entries__tournament_id=tournament_id).order_by("name"))
+
+
 def standings_pending(series: Series) -> bool:
     """The worker has not yet stored the standings of the series' current stamp (the page says so)."""
     return not SeriesResult.objects.filter(series=series, stamp=series.stamp).exists()

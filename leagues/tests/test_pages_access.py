@@ -122,3 +122,16 @@ def test_table_page_refuses_a_bad_table_naming_the_entry(client):
     assert client.get(reverse("leagues:league_detail", args=[s.league.pk])).status_code == 200
     assert client.get(reverse("leagues:league_elo", args=[s.league.pk])).status_code == 200
     assert client.get(reverse("leagues:league_list")).status_code == 200
+
+
+def test_the_overlay_lower_third_shows_the_series_of_its_tournament(client):
+    from broadcast.models import OverlayToken
+
+    s = season()
+    OverlayToken.objects.create(club=s.club_a, tournament=s.tournaments["T1"], kind="public", token="tok-series")
+    answer = client.get(reverse("broadcast:series", args=["tok-series", s.series.pk]))
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert 'data-testid="ov-series-1"' in html and "a1" in html and "18.38" in html
+    other = services.series_create(league=s.league, name="Другая", version=s.series.gaining, by=s.manager)
+    assert client.get(reverse("broadcast:series", args=["tok-series", other.pk])).status_code == 404

@@ -155,6 +155,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "broadcast:player": [w.player.pk],
         **{f"leagues:{name}": [w.league["league"]] for name in (
             "league_detail", "league_elo", "membership", "table_new", "series_new")},
+        "broadcast:series": [w.league["series"]],
         "leagues:membership_change": [w.league["membership"]], "leagues:table_edit": [w.league["table"]],
         "leagues:table_export": [w.league["version"]], "leagues:entry_change": [w.league["entry"]],
         **{f"leagues:{name}": [w.league["series"]] for name in (
