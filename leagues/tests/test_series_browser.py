@@ -20,7 +20,7 @@ from club.models import Club, Membership
 from leagues import services
 from leagues.models import Series
 from leagues.tests.builders import played
-from leagues.tests.season import A, B, EXPECTED, JUDGE, TABLE, as_expected
+from leagues.tests.season import EXPECTED, JUDGE, TABLE, A, B, as_expected
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "Полночь-2027-лига"
