@@ -208,6 +208,28 @@ def series_of(tournament_id: int) -> list[Series]:
     return list(Series.objects.filter(entries__tournament_id=tournament_id).order_by("name"))
 
 
+@dataclass
+class TableRow:
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    total: float
+    cells: list[dict | None]  # one per event of the series, in its order: {"points", "place", "counted"} or None
+
+
+def table_rows(data: dict) -> list[TableRow]:
+    """The standings' rows with one cell per tournament of the series (the page's columns)."""
+    order = {e["tournament_id"]: i for i, e in enumerate(data["events"])}
+    rows = []
+    for r in data["rows"]:
+        cells: list[dict | None] = [None] * len(order)
+        for t in r["tournaments"]:
+            cells[order[t["tournament_id"]]] = t
+        rows.append(TableRow(r["rank"], r["player_id"], r["player"], r["club"], r["total"], cells))
+    return rows
+
+
 def standings_pending(series: Series) -> bool:
     """The worker has not yet stored the standings of the series' current stamp (the page says so)."""
     return not SeriesResult.objects.filter(series=series, stamp=series.stamp).exists()

@@ -7,8 +7,11 @@ import csv
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -163,14 +166,29 @@ def _candidates(request, series: Series) -> list[Tournament]:
     return list(qs.order_by("-start_date", "name")[:200])
 
 
+def _standings_table(series: Series) -> tuple[str, dict]:
+    """The standings table rendered once per series stamp, gaining version and language (cached); and the
+    standings' header data."""
+    key = "leagues:table:" + selectors.standings_key(series) + ":" + (get_language() or "")
+    cached = cache.get(key)
+    if cached is not None:
+        return cached
+    data = selectors.series_standings(series)
+    html = render_to_string("leagues/_series_table.html", {
+        "data": data, "rows": selectors.table_rows(data), "notes": _tie_notes(data["rows"])})
+    header = {k: data[k] for k in ("series", "gaining_table", "gaining_version", "best_of", "events")}
+    cache.set(key, (html, header), selectors.CACHE_TIMEOUT)
+    return html, header
+
+
 def series_detail(request, pk: int):
     series = get_object_or_404(Series.objects.select_related("league", "gaining__table"), pk=pk)
-    data = selectors.series_standings(series)
+    table, data = _standings_table(series)
     manager = permissions.is_manager(request.user, series.league)
     candidates = _candidates(request, series) if request.user.is_authenticated else []
     return render(request, "leagues/series_detail.html", {
-        "series": series, "data": data, "manager": manager, "pending": selectors.standings_pending(series),
-        "notes": _tie_notes(data["rows"]),
+        "series": series, "data": data, "table": table, "manager": manager,
+        "pending": selectors.standings_pending(series),
         "entries": SeriesTournament.objects.filter(series=series).select_related("tournament__club"),
         "entry_form": EntryForm(tournaments=candidates) if candidates else None,
         "versions": _versions(series.league) if manager else [],
