@@ -48,13 +48,19 @@ class LeagueEloRow:
     games: int
 
 
-def league_elo_table(league: League, limit: int | None = None) -> list[LeagueEloRow]:
-    """The members of the league's clubs by their Elo (highest first; equal Elo by nickname)."""
-    rows = (EloRating.objects.filter(player__in=league_players(league)).order_by("-elo", "player__nickname")
-            .values_list("player_id", "player__nickname", "player__club__name", "elo", "games"))
-    if limit:
-        rows = rows[:limit]
-    return [LeagueEloRow(i, pid, nick, club, elo, games) for i, (pid, nick, club, elo, games) in enumerate(rows, 1)]
+ELO_PAGE = 100
+
+
+def league_elo_table(league: League, page: int = 1, per_page: int = ELO_PAGE) -> tuple[list[LeagueEloRow], bool]:
+    """A page of the members of the league's clubs by their Elo (highest first; equal Elo by nickname), and
+    whether a next page exists."""
+    start = (max(page, 1) - 1) * per_page
+    rows = list(EloRating.objects.filter(player__in=league_players(league)).order_by("-elo", "player__nickname", "pk")
+                .values_list("player_id", "player__nickname", "player__club__name", "elo", "games")
+                [start:start + per_page + 1])
+    found = [LeagueEloRow(i, pid, nick, club, elo, games)
+             for i, (pid, nick, club, elo, games) in enumerate(rows[:per_page], start + 1)]
+    return found, len(rows) > per_page
 
 
 # ---------------------------------------------------------------------------------------------- leagues

@@ -59,8 +59,12 @@ def _versions(league: League) -> list[GainingVersion]:
 
 def league_elo(request, pk: int):
     league = get_object_or_404(League, pk=pk)
-    return render(request, "leagues/league_elo.html",
-                  {"league": league, "rows": selectors.league_elo_table(league, limit=1000)})
+    try:
+        page = min(max(int(request.GET.get("page", 1)), 1), 100_000)
+    except ValueError:
+        page = 1
+    rows, more = selectors.league_elo_table(league, page)
+    return render(request, "leagues/league_elo.html", {"league": league, "rows": rows, "page": page, "more": more})
 
 
 @login_required

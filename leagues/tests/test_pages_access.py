@@ -136,3 +136,20 @@ def test_the_overlay_lower_third_shows_the_series_of_its_tournament(client):
     assert 'data-testid="ov-series-1"' in html and "a1" in html and "18.38" in html
     other = services.series_create(league=s.league, name="Другая", version=s.series.gaining, by=s.manager)
     assert client.get(reverse("broadcast:series", args=["tok-series", other.pk])).status_code == 404
+
+
+def test_the_league_elo_table_lists_the_members_of_its_clubs_page_by_page(client):
+    from leagues import selectors
+    from ratings.models import EloRating
+
+    s = season()
+    outside = Club.objects.create(name="Вне лиги")
+    stranger = Player.objects.create(club=outside, nickname="чужой")
+    EloRating.objects.create(club=outside, player=stranger, elo=5000, games=1)
+    rows, more = selectors.league_elo_table(s.league, per_page=5)
+    assert len(rows) == 5 and more and [r.rank for r in rows] == [1, 2, 3, 4, 5]
+    assert all(r.club in ("Клуб А", "Клуб Б") for r in rows) and rows[0].elo >= rows[-1].elo
+    everyone, _more = selectors.league_elo_table(s.league, per_page=100)
+    assert len(everyone) == EloRating.objects.filter(player__club__in=[s.club_a, s.club_b]).count() == 20
+    page = client.get(reverse("leagues:league_elo", args=[s.league.pk]) + "?page=x")
+    assert page.status_code == 200 and "чужой" not in page.content.decode()
