@@ -47,7 +47,7 @@ class Command(BaseCommand):
     @no_translations  # the command line speaks English (its messages are the msgids)
     def handle(self, *args, action, **options):
         try:
-            getattr(self, "_" + action.replace("-", "_"))(options)
+            {"create": self._create, "add-tournament": self._add_tournament, "standings": self._standings}[action](options)
         except lookup.NotFound as exc:
             raise CommandError(str(exc)) from exc
         except ServiceError as exc:
