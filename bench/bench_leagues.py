@@ -71,6 +71,10 @@ def federation() -> dict:
         for i, t in enumerate(latest):
             services.series_add_tournament(series=series, tournament=t, stars=str(1 + (i % 9) / 2),
                                            finals=i == len(latest) - 1)
+        from django.db import connection
+
+        with connection.cursor() as cursor:  # fresh planner statistics for the new rows, as after the ratings' load
+            cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
         made = round(time.perf_counter() - started, 1)
     else:
         made = 0.0

@@ -71,11 +71,23 @@ class GainingTable:
         row = self.row(stars)
         return (_at(row, place - 1) * self.multiplier(participants)).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
 
+    def places_points(self, stars: Decimal, participants: int) -> list[Decimal]:
+        """Points for places 1..participants (a tournament's column, computed once: row and multiplier)."""
+        row, multiplier = self.row(stars), self.multiplier(participants)
+        return [(_at(row, i) * multiplier).quantize(HUNDREDTH, rounding=ROUND_HALF_UP) for i in range(participants)]
+
     def shared_points(self, stars: Decimal, participants: int, place: int, tied: int) -> Decimal:
         """Points of each of `tied` players sharing `place`: the mean of places place..place+tied-1."""
         tied = max(tied, 1)
         total = sum((self.place_points(stars, participants, place + k) for k in range(tied)), Decimal(0))
         return (total / tied).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
+
+
+def shared(points: list[Decimal], place: int, tied: int) -> Decimal:
+    """The mean of places place..place+tied-1 of a column (`places_points`), 0 past its end."""
+    tied = max(tied, 1)
+    total = sum((_at(points, place - 1 + k) for k in range(tied)), Decimal(0))
+    return (total / tied).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
 
 
 def _at(row, index: int) -> Decimal:

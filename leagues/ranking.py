@@ -14,6 +14,7 @@ Rows equal on all of them share the place. `decided_by` names the rule that put 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from decimal import Decimal
 
 COUNTED, BEST, LATEST = "counted", "best", "latest"
@@ -44,11 +45,11 @@ class Row:
     rank: int = 0
     decided_by: str = ""
 
-    @property
+    @cached_property  # read after the counted results are marked, never before
     def total(self) -> Decimal:
         return sum((r.points for r in self.results if r.counted), Decimal(0))
 
-    @property
+    @cached_property
     def counted(self) -> int:
         return sum(1 for r in self.results if r.counted)
 

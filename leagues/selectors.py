@@ -30,7 +30,7 @@ def league_players(league: League) -> QuerySet[Player]:
 
     Today a player belongs to one club (`Player.club`); when a player becomes one person with memberships in several
     clubs this becomes the players with a membership in any of the league's active clubs (switch here only)."""
-    return Player.objects.filter(club__in=active_clubs(league).values("club_id"))
+    return Player.objects.filter(club_id__in=list(active_clubs(league).values_list("club_id", flat=True)))
 
 
 def player_elos(player_ids) -> dict[int, float]:
@@ -55,7 +55,8 @@ def league_elo_table(league: League, page: int = 1, per_page: int = ELO_PAGE) ->
     """A page of the members of the league's clubs by their Elo (highest first; equal Elo by nickname), and
     whether a next page exists."""
     start = (max(page, 1) - 1) * per_page
-    rows = list(EloRating.objects.filter(player__in=league_players(league)).order_by("-elo", "player__nickname", "pk")
+    rows = list(EloRating.objects.filter(player_id__in=league_players(league).values("pk"))
+                .order_by("-elo", "player__nickname", "pk")
                 .values_list("player_id", "player__nickname", "player__club__name", "elo", "games")
                 [start:start + per_page + 1])
     found = [LeagueEloRow(i, pid, nick, club, elo, games)
@@ -142,8 +143,9 @@ def _event(table: gaining.GainingTable, entry: SeriesTournament, places: list[tu
     tied: dict[int, int] = {}
     for _player, rank in places:
         tied[rank] = tied.get(rank, 0) + 1
-    n = len(places)
-    results = {player: (rank, table.shared_points(entry.stars, n, rank, tied[rank])) for player, rank in places}
+    column = table.places_points(entry.stars, len(places))
+    by_place = {rank: gaining.shared(column, rank, count) for rank, count in tied.items()}
+    results = {player: (rank, by_place[rank]) for player, rank in places}
     return ranking.Event(entry.tournament_id, entry.finals, results)
 
 
@@ -152,7 +154,7 @@ def compute_standings(series: Series) -> dict:
     table = table_of(series)
     entries = _entries(series)
     ids = [e.tournament_id for e in entries]
-    hidden = set(Game.objects.filter(tournament_id__in=ids, results_hidden=True)
+    hidden = set(Game.objects.filter(tournament_id__in=ids, results_hidden=True).order_by()
                  .values_list("tournament_id", flat=True).distinct())
     states = {e.tournament_id: _state(series, e, hidden) for e in entries}
     counting = [e for e in entries if states[e.tournament_id] == COUNTS]

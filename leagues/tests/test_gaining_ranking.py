@@ -78,3 +78,9 @@ def test_a_finals_counts_outside_the_best_n():
     events = [_event(1, p1=(1, "10")), _event(2, p1=(1, "9")), _event(3, True, p1=(5, "1"))]
     row = ranking.standings(events, best_of=1)[0]
     assert [x.counted for x in row.results] == [True, False, True] and row.total == D("11")
+
+
+def test_a_column_of_places_gives_the_same_shared_points(table):
+    column = table.places_points(D("2.5"), 10)
+    assert gaining.shared(column, 4, 4) == table.shared_points(D("2.5"), 10, 4, 4) == D("4.94")
+    assert gaining.shared(column, 10, 3) == D("0.33")  # places 11 and 12 are past the field: 0
