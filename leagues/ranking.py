@@ -14,8 +14,8 @@ Rows equal on all of them share the place. `decided_by` names the rule that put 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from decimal import Decimal
+from functools import cached_property
 
 COUNTED, BEST, LATEST = "counted", "best", "latest"
 TIEBREAKERS = (COUNTED, BEST, LATEST)
