@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from club.html import url_of
 from club.models import Player
 from games.models import Game, Participant, RuleSetVersion, Tournament
 from leagues import gaining, ranking
@@ -219,22 +220,25 @@ def series_of(tournament_id: int) -> list[Series]:
 @dataclass
 class TableRow:
     rank: int
-    player_id: int
+    url: str
     player: str
     club: str
-    total: float
-    cells: list[dict | None]  # one per event of the series, in its order: {"points", "place", "counted"} or None
+    total: str
+    cells: list[tuple[str, int, bool] | None]  # one per event of the series: (points as written, place, counted)
 
 
-def table_rows(data: dict) -> list[TableRow]:
-    """The standings' rows with one cell per tournament of the series (the page's columns)."""
+def table_rows(data: dict, sep: str = ".") -> list[TableRow]:
+    """The standings' rows with one cell per tournament of the series (the page's columns), the points written
+    with two decimals and the locale's separator `sep` (formatted here once: the template only places them)."""
+    profile = url_of("player_detail")
     order = {e["tournament_id"]: i for i, e in enumerate(data["events"])}
     rows = []
     for r in data["rows"]:
-        cells: list[dict | None] = [None] * len(order)
+        cells: list[tuple[str, int, bool] | None] = [None] * len(order)
         for t in r["tournaments"]:
-            cells[order[t["tournament_id"]]] = t
-        rows.append(TableRow(r["rank"], r["player_id"], r["player"], r["club"], r["total"], cells))
+            cells[order[t["tournament_id"]]] = (f"{t['points']:.2f}".replace(".", sep), t["place"], t["counted"])
+        rows.append(TableRow(r["rank"], profile % r["player_id"], r["player"], r["club"],
+                             f"{r['total']:.2f}".replace(".", sep), cells))
     return rows
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.formats import get_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -178,7 +179,8 @@ def _standings_table(series: Series) -> tuple[str, dict]:
         return cached
     data = selectors.series_standings(series)
     html = render_to_string("leagues/_series_table.html", {
-        "data": data, "rows": selectors.table_rows(data), "notes": _tie_notes(data["rows"])})
+        "data": data, "rows": selectors.table_rows(data, get_format("DECIMAL_SEPARATOR")),
+        "notes": _tie_notes(data["rows"])})
     header = {k: data[k] for k in ("series", "gaining_table", "gaining_version", "best_of", "events")}
     cache.set(key, (html, header), selectors.CACHE_TIMEOUT)
     return html, header
