@@ -219,12 +219,14 @@ def series_of(tournament_id: int) -> list[Series]:
 
 @dataclass
 class TableRow:
-    rank: int
+    rank: str
     url: str
     player: str
     club: str
     total: str
-    cells: list[tuple[str, int, bool] | None]  # one per event of the series: (points as written, place, counted)
+    # one per event of the series: {"points": as written, "place": as written, "cut": not counted}, or None.
+    # Dicts and texts: a template finds a key at once, and writes a text as it is (a number is localised per cell)
+    cells: list[dict | None]
 
 
 def table_rows(data: dict, sep: str = ".") -> list[TableRow]:
@@ -234,10 +236,11 @@ def table_rows(data: dict, sep: str = ".") -> list[TableRow]:
     order = {e["tournament_id"]: i for i, e in enumerate(data["events"])}
     rows = []
     for r in data["rows"]:
-        cells: list[tuple[str, int, bool] | None] = [None] * len(order)
+        cells: list[dict | None] = [None] * len(order)
         for t in r["tournaments"]:
-            cells[order[t["tournament_id"]]] = (f"{t['points']:.2f}".replace(".", sep), t["place"], t["counted"])
-        rows.append(TableRow(r["rank"], profile % r["player_id"], r["player"], r["club"],
+            cells[order[t["tournament_id"]]] = {"points": f"{t['points']:.2f}".replace(".", sep),
+                                                "place": str(t["place"]), "cut": not t["counted"]}
+        rows.append(TableRow(str(r["rank"]), profile % r["player_id"], r["player"], r["club"],
                              f"{r['total']:.2f}".replace(".", sep), cells))
     return rows
 

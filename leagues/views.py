@@ -179,7 +179,7 @@ def _standings_table(series: Series) -> tuple[str, dict]:
         return cached
     data = selectors.series_standings(series)
     html = render_to_string("leagues/_series_table.html", {
-        "data": data, "rows": selectors.table_rows(data, get_format("DECIMAL_SEPARATOR")),
+        "data": data, "rows": [vars(r) for r in selectors.table_rows(data, get_format("DECIMAL_SEPARATOR"))],
         "notes": _tie_notes(data["rows"])})
     header = {k: data[k] for k in ("series", "gaining_table", "gaining_version", "best_of", "events")}
     cache.set(key, (html, header), selectors.CACHE_TIMEOUT)
