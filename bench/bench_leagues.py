@@ -54,6 +54,7 @@ def federation() -> dict:
         started = time.perf_counter()
         rng = random.Random(3)
         home = Club.objects.order_by("pk").first()
+        assert home is not None, "the ratings bench's club is missing: build the database first"
         clubs = Club.objects.bulk_create([Club(name=f"Клуб {i:03d}", city=f"Город {i % 60:02d}")
                                           for i in range(1, CLUBS)])
         Player.objects.bulk_create([Player(club=c, nickname=f"Игрок {c.pk}-{i}", nickname_key=f"игрок {c.pk}-{i}")

@@ -66,21 +66,10 @@ class GainingTable:
                 return m0 + (m1 - m0) * Decimal(participants - n0) / Decimal(n1 - n0)
         return points[-1][1]
 
-    def place_points(self, stars: Decimal, participants: int, place: int) -> Decimal:
-        """Points for `place` (1-based) alone."""
-        row = self.row(stars)
-        return (_at(row, place - 1) * self.multiplier(participants)).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
-
     def places_points(self, stars: Decimal, participants: int) -> list[Decimal]:
         """Points for places 1..participants (a tournament's column, computed once: row and multiplier)."""
         row, multiplier = self.row(stars), self.multiplier(participants)
         return [(_at(row, i) * multiplier).quantize(HUNDREDTH, rounding=ROUND_HALF_UP) for i in range(participants)]
-
-    def shared_points(self, stars: Decimal, participants: int, place: int, tied: int) -> Decimal:
-        """Points of each of `tied` players sharing `place`: the mean of places place..place+tied-1."""
-        tied = max(tied, 1)
-        total = sum((self.place_points(stars, participants, place + k) for k in range(tied)), Decimal(0))
-        return (total / tied).quantize(HUNDREDTH, rounding=ROUND_HALF_UP)
 
 
 def shared(points: list[Decimal], place: int, tied: int) -> Decimal:

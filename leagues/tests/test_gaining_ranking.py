@@ -21,10 +21,11 @@ def test_field_multiplier_is_linear_between_points_and_flat_outside(table):
 
 
 def test_half_star_is_the_mean_of_the_rows_around_it_and_zero_past_the_list(table):
-    assert table.place_points(D("1.5"), 20, 1) == D("15.00")  # (10 + 20) / 2 × 1.0
-    assert table.place_points(D("1.5"), 20, 9) == D("1.50")  # (0 + 3) / 2
-    assert table.place_points(D("1"), 20, 9) == D("0.00")
-    assert table.shared_points(D("2"), 20, 2, 3) == D("13.33")  # (16 + 13 + 11) / 3
+    column = table.places_points(D("1.5"), 20)
+    assert column[0] == D("15.00")  # (10 + 20) / 2 × 1.0
+    assert column[8] == D("1.50")  # (0 + 3) / 2
+    assert table.places_points(D("1"), 20)[8] == D("0.00")
+    assert gaining.shared(table.places_points(D("2"), 20), 2, 3) == D("13.33")  # (16 + 13 + 11) / 3
 
 
 @pytest.mark.parametrize(("change", "named"), [
@@ -80,7 +81,7 @@ def test_a_finals_counts_outside_the_best_n():
     assert [x.counted for x in row.results] == [True, False, True] and row.total == D("11")
 
 
-def test_a_column_of_places_gives_the_same_shared_points(table):
+def test_tied_players_share_the_mean_of_their_places(table):
     column = table.places_points(D("2.5"), 10)
-    assert gaining.shared(column, 4, 4) == table.shared_points(D("2.5"), 10, 4, 4) == D("4.94")
+    assert gaining.shared(column, 4, 4) == D("4.94")  # (6.75 + 5.5 + 4.25 + 3.25) / 4
     assert gaining.shared(column, 10, 3) == D("0.33")  # places 11 and 12 are past the field: 0
