@@ -265,10 +265,20 @@ def player_series(player_id: int) -> list[PlayerSeriesLine]:
               .values_list("scope__tournament__series_entries__series_id", flat=True))
     lines = []
     for series in Series.objects.filter(pk__in=set(played)).select_related("league", "gaining__table"):
-        row = next((r for r in series_standings(series)["rows"] if r["player_id"] == player_id), None)
-        if row is not None:
-            lines.append(PlayerSeriesLine(series.pk, series.name, series.league.name, row["rank"], row["total"]))
+        found = _places_of(series).get(player_id)
+        if found is not None:
+            lines.append(PlayerSeriesLine(series.pk, series.name, series.league.name, *found))
     return lines
+
+
+def _places_of(series: Series) -> dict[int, tuple[int, float]]:
+    """Player id -> (place, total) in the series, cached under its stamp (every card of its players reads it)."""
+    key = "leagues:places:" + standings_key(series)
+    places = cache.get(key)
+    if places is None:
+        places = {r["player_id"]: (r["rank"], r["total"]) for r in series_standings(series)["rows"]}
+        cache.set(key, places, CACHE_TIMEOUT)
+    return places
 
 
 # ---------------------------------------------------------------------------------------------- strength
