@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 MAX_TABLE_BYTES = 256 * 1024
@@ -42,7 +43,8 @@ class SeriesForm(forms.Form):
 
     def __init__(self, *args, versions=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["version"].widget.choices = [(v.pk, str(v)) for v in versions]
+        self.fields["version"].widget.choices = [
+            (v.pk, gettext("%(name)s, version %(n)s") % {"name": v.table.name, "n": v.number}) for v in versions]
 
 
 class EntryForm(forms.Form):

@@ -95,6 +95,14 @@ def league_series(league: League) -> list[Series]:
     return list(Series.objects.filter(league=league).select_related("gaining__table"))
 
 
+def ruleset_names(league: League) -> list[str]:
+    """The names of the rule sets the league's series may use (empty: any)."""
+    if not league.rulesets:
+        return []
+    return sorted(set(RuleSetVersion.objects.filter(slug__in=league.rulesets, is_preset=True)
+                      .values_list("name", flat=True)))
+
+
 def ruleset_family(tournament: Tournament) -> str:
     """The preset code the tournament's rule set is (or a club's copy is based on)."""
     ruleset: RuleSetVersion | None = tournament.ruleset

@@ -196,7 +196,8 @@ def _check_tournament(series: Series, tournament: Tournament) -> None:
     family = selectors.unsupported_ruleset(series.league, tournament)
     if family is not None:
         raise ServiceError(_("tournament: its rule set %(ruleset)s is not one the league's series use (%(allowed)s).")
-                           % {"ruleset": tournament.ruleset.name, "allowed": ", ".join(series.league.rulesets)},
+                           % {"ruleset": tournament.ruleset.name,
+                              "allowed": ", ".join(selectors.ruleset_names(series.league))},
                            field="tournament")
     if SeriesTournament.objects.filter(series=series, tournament=tournament).exists():
         raise ServiceError(_("tournament: %(name)s is already in the series.") % {"name": tournament.name},

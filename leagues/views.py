@@ -46,6 +46,7 @@ def league_detail(request, pk: int):
     return render(request, "leagues/league_detail.html", {
         "league": league, "manager": manager, "memberships": memberships,
         "managers": selectors.league_managers(league), "series_list": selectors.league_series(league),
+        "rulesets": selectors.ruleset_names(league),
         "coming": selectors.coming_tournaments(league), "tables": GainingTable.objects.filter(league=league),
         "my_clubs": [c for c in permissions.admin_clubs(request.user) if c.pk not in mine],
         "other_clubs": Club.objects.exclude(pk__in=mine).order_by("name") if manager else [],
