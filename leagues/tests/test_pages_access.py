@@ -41,6 +41,14 @@ def test_the_card_lists_the_series_and_the_tournament_page_its_strength(client):
     assert "Сезон 2027" in card and "place 1" in card
     page = client.get(reverse("games:tournament_detail", args=[s.tournaments["T1"].pk])).content.decode()
     assert "10 participants" in page and "Клуб А" in page
+    from leagues.selectors import tournament_strength
+    from ratings.models import EloRating
+
+    strength = tournament_strength(s.tournaments["T1"])
+    elos = sorted(EloRating.objects.filter(player__nickname__in=[f"a{i}" for i in range(1, 11)],
+                                           player__club=s.club_a).values_list("elo", flat=True), reverse=True)
+    assert strength.participants == 10 and strength.clubs == ["Клуб А"]
+    assert strength.mean_elo == pytest.approx(sum(elos) / 10, abs=0.05) and strength.top == 10
 
 
 def _state():
