@@ -145,6 +145,14 @@ def season_standings(request, season_id: Id):
     return selectors.season_standings(season_id)
 
 
+# ---------------------------------------------------------------------------------------------- series
+@api.get("/series/{series_id}/standings/", response={200: s.SeriesStandings, **READ},
+         tags=["series"], openapi_extra=OPTIONAL_TOKEN)
+def series_standings(request, series_id: Id):
+    """A league series' standings (docs/leagues.md): each player's points per tournament, which count, the total."""
+    return selectors.series_standings(series_id)
+
+
 # ---------------------------------------------------------------------------------------------- tournaments
 @api.get("/tournaments/", response={200: s.Page[s.Tournament], **READ},
          tags=["tournaments"], openapi_extra=OPTIONAL_TOKEN)

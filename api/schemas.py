@@ -307,3 +307,39 @@ class ImportReport(Schema):
     players_created: int
     tournaments: list[str]
     warnings: list[str]
+
+
+class SeriesResult(Schema):
+    tournament_id: int
+    tournament: str
+    place: int
+    points: float
+    counted: bool  # False: cut off (outside the player's best tournaments)
+
+
+class SeriesRow(Schema):
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    total: float
+    decided_by: str  # the tie-breaker that put this row below the one above: counted, best, latest (or "")
+    tournaments: list[SeriesResult]
+
+
+class SeriesEvent(Schema):
+    tournament_id: int
+    tournament: str
+    club: str
+    stars: float
+    finals: bool
+    state: str  # counts, hidden (no points until the results are shown), unconfirmed, unsupported
+
+
+class SeriesStandings(Schema):
+    series: str
+    gaining_table: str
+    gaining_version: int
+    best_of: int
+    events: list[SeriesEvent]
+    rows: list[SeriesRow]

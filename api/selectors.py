@@ -30,6 +30,8 @@ from games.protocol.selectors_export import game_to_dict, protest_to_dict
 from games.tournaments.selectors import schedule_rounds, staff_standings
 from games.tournaments.signups.selectors import public_sheets, sheet_state
 from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
+from leagues import selectors as league_selectors
+from leagues.models import Series
 from ratings.elo.selectors import elo_table, recomputing
 from ratings.models import EloChange, EloRating, PlayerStats, Season
 from ratings.standings.selectors import (
@@ -165,6 +167,14 @@ def season(pk: int) -> Season:
 
 def season_standings(pk: int) -> dict[str, Any]:
     return _rows(season_scope(season(pk)))
+
+
+# ---------------------------------------------------------------------------------------------- series
+def series_standings(pk: int) -> dict[str, Any]:
+    found = Series.objects.select_related("league", "gaining__table").filter(pk=pk).first()
+    if found is None:
+        raise Http404
+    return league_selectors.series_standings(found)
 
 
 # ---------------------------------------------------------------------------------------------- tournaments

@@ -14,4 +14,5 @@ urlpatterns = [
     path("<str:overlay>/tables/<int:table>/result/", views.result, name="result"),
     path("<str:overlay>/standings/", views.standings, name="standings"),
     path("<str:overlay>/players/<int:pk>/", views.player, name="player"),
+    path("<str:overlay>/series/<int:pk>/", views.series, name="series"),
 ]

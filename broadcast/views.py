@@ -22,6 +22,7 @@ from broadcast.services import token_create, token_revoke
 from club.services import ServiceError
 from club.stamps import body_etag, first_seen, not_modified
 from games.models import ClubEvening, Tournament
+from leagues import selectors as league_selectors
 
 TABLE = "broadcast/table.html"
 FRAGMENT_TTL = 120  # seconds a rendered board (and its ETag) is kept for the polls of the same game version
@@ -113,6 +114,18 @@ def player(request, overlay: str, pk: int):
     return _no_store(render(request, "broadcast/player.html", {"card": card, "tok": tok}))
 
 
+@require_GET
+def series(request, overlay: str, pk: int):
+    """Lower third: the top ten of a league series holding the token's tournament (docs/leagues.md)."""
+    tok = _token(overlay)
+    found = league_selectors.series_of_tournament(tok.tournament_id, pk)
+    if found is None:
+        raise Http404("no such series for this overlay")
+    data = league_selectors.series_standings(found)
+    return _no_store(render(request, "broadcast/series.html",
+                            {"series": found, "rows": data["rows"][:10], "data": data, "tok": tok}))
+
+
 # ------------------------------------------------------------------------------------------------ the organiser
 EVENTS = {"tournament": Tournament, "evening": ClubEvening}
 
@@ -148,7 +161,8 @@ def manage(request, kind: str, pk: int):
             return redirect(f"broadcast:manage_{kind}", pk=pk)
     context = {"event": event, "tokens": selectors.event_tokens(event),
                "tables": selectors.event_tables(event), "kinds": OverlayToken.Kind.choices,
-               "players": event.club.players.filter(active=True).order_by("nickname")[:200]}
+               "players": event.club.players.filter(active=True).order_by("nickname")[:200],
+               "series_list": league_selectors.series_of(event.pk) if kind == "tournament" else []}
     return render(request, "broadcast/manage.html", context, status=status)
 
 

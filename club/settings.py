@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "api",
     "broadcast",
     "notify",
+    "leagues",
     "django_tasks",
     "club.apps_vendor.TasksDatabaseConfig",  # django_tasks_db, named in Russian in /admin/
 ]

@@ -17,6 +17,7 @@ urlpatterns = [
     path("staff/api-tokens/", include("api.urls_staff")),
     path("broadcast/", include("broadcast.urls")),
     path("", include("notify.urls")),  # /telegram/…, /notices/…, /calendar/…
+    path("leagues/", include("leagues.urls")),
 ]
 
 # Error pages that need neither the user nor the database (club/views_errors.py).

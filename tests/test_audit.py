@@ -17,7 +17,7 @@ from club.tests.factories import PlayerFactory, UserFactory
 from games import audit as games_audit
 from games.tests.live_fixtures import make_cast
 
-APPS = ["club", "games", "ratings", "api", "broadcast", "notify"]
+APPS = ["club", "games", "ratings", "api", "broadcast", "notify", "leagues"]
 BY_HAND = re.compile(r"\.\s*_(?:history_user|change_reason)\s*=")
 
 

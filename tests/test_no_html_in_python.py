@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-APPS = ["club", "games", "ratings", "api", "broadcast", "notify"]
+APPS = ["club", "games", "ratings", "api", "broadcast", "notify", "leagues"]
 # an HTML or SVG element (`<td>`, `<option value=…>`, `<circle/>`), a closing tag (`</span>`) or any tag with an
 # attribute; not a URL pattern's `<int:pk>`, `<token>` or `(?P<path>…)`, nor `a < b`
 _NAMES = ("a|abbr|article|aside|b|blockquote|br|button|caption|circle|code|col|colgroup|dd|details|div|dl|dt|"

@@ -70,3 +70,36 @@ def test_no_url_name_added_or_lost_without_this_table():
 
     names = {name for name in get_resolver().namespace_dict["games"][1].reverse_dict if isinstance(name, str)}
     assert names == {row[0] for row in OLD_URLS}
+
+
+# (name, kwargs, path) — the "leagues:" namespace, mounted at /leagues/ (docs/leagues.md)
+LEAGUES_URLS = [
+    ("league_list", {}, "/leagues/"),
+    ("league_detail", {"pk": 7}, "/leagues/7/"),
+    ("league_elo", {"pk": 7}, "/leagues/7/elo/"),
+    ("membership", {"pk": 7}, "/leagues/7/clubs/"),
+    ("membership_change", {"pk": 7}, "/leagues/memberships/7/"),
+    ("table_new", {"pk": 7}, "/leagues/7/tables/new/"),
+    ("table_edit", {"pk": 7}, "/leagues/tables/7/"),
+    ("table_export", {"pk": 7}, "/leagues/tables/versions/7.json"),
+    ("series_new", {"pk": 7}, "/leagues/7/series/new/"),
+    ("series_detail", {"pk": 7}, "/leagues/series/7/"),
+    ("series_csv", {"pk": 7}, "/leagues/series/7/standings.csv"),
+    ("series_add", {"pk": 7}, "/leagues/series/7/tournaments/"),
+    ("series_move", {"pk": 7}, "/leagues/series/7/move/"),
+    ("entry_change", {"pk": 7}, "/leagues/series/entries/7/"),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "path"), LEAGUES_URLS, ids=[row[0] for row in LEAGUES_URLS])
+def test_leagues_url_name_reverses_to_its_path_and_back(name, kwargs, path):
+    assert reverse(f"leagues:{name}", kwargs=kwargs) == path
+    match = resolve(path)
+    assert (match.namespace, match.url_name) == ("leagues", name)
+
+
+def test_no_leagues_url_name_added_or_lost_without_this_table():
+    from django.urls import get_resolver
+
+    names = {name for name in get_resolver().namespace_dict["leagues"][1].reverse_dict if isinstance(name, str)}
+    assert names == {row[0] for row in LEAGUES_URLS}

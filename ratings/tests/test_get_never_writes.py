@@ -66,6 +66,7 @@ class World:
     season: Season
     club_rules: int
     preset_rules: int
+    league: dict[str, int]
 
 
 @pytest.fixture
@@ -96,7 +97,24 @@ def world(db) -> World:
         OverlayToken.objects.create(club=club, tournament=tournament, kind=kind, token=f"world-overlay-{kind}")
     return World(tournament=tournament, empty_tournament=empty, finished=finished, live=live, player=player,
                  pending=pending, decided=decided, claim=claim, evening=evening, season=Season.objects.get(club=club),
-                 club_rules=copy.pk, preset_rules=tournament.ruleset_id)
+                 club_rules=copy.pk, preset_rules=tournament.ruleset_id, league=_league(club, tournament))
+
+
+def _league(club, tournament) -> dict[str, int]:
+    """A league with the demo club, a gaining table and a series holding the demo tournament (a higher layer's
+    models: no import from here)."""
+    league = apps.get_model("leagues", "League").objects.create(name="Лига")
+    apps.get_model("leagues", "LeagueClub").objects.create(league=league, club=club, status="active")
+    table = apps.get_model("leagues", "GainingTable").objects.create(league=league, name="Таблица")
+    version = apps.get_model("leagues", "GainingVersion").objects.create(table=table, number=1, data={
+        "name": "Таблица", "best_of": 2, "stars": {str(k): [10 * k, 5 * k, k] for k in range(1, 6)},
+        "field": [[10, 0.5], [40, 1.0]]})
+    series = apps.get_model("leagues", "Series").objects.create(league=league, name="Серия", gaining=version, best_of=2)
+    entry = apps.get_model("leagues", "SeriesTournament").objects.create(series=series, tournament=tournament,
+                                                                         stars="2.5", confirmed=True)
+    membership = apps.get_model("leagues", "LeagueClub").objects.get(league=league)
+    return {"league": league.pk, "table": table.pk, "version": version.pk, "series": series.pk, "entry": entry.pk,
+            "membership": membership.pk}
 
 
 def pk_values(w: World) -> dict[str, list[int]]:
@@ -136,6 +154,13 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "broadcast:manage_tournament": tournaments, "broadcast:manage_evening": [w.evening.pk],
         "broadcast:player": [w.player.pk],
         "notify:sheet_message": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)),
+        **{f"leagues:{name}": [w.league["league"]] for name in (
+            "league_detail", "league_elo", "membership", "table_new", "series_new")},
+        "broadcast:series": [w.league["series"]],
+        "leagues:membership_change": [w.league["membership"]], "leagues:table_edit": [w.league["table"]],
+        "leagues:table_export": [w.league["version"]], "leagues:entry_change": [w.league["entry"]],
+        **{f"leagues:{name}": [w.league["series"]] for name in (
+            "series_detail", "series_csv", "series_add", "series_move")},
     }
 
 
@@ -165,7 +190,7 @@ def params(w: World) -> Params:
                # the read API's path parameters (api/endpoints.py)
                "club_id": [str(w.tournament.club_id)], "player_id": [str(w.player.pk)],
                "season_id": [str(w.season.pk)], "tournament_id": [str(w.tournament.pk), str(w.empty_tournament.pk)],
-               "game_id": [str(w.finished.pk), str(w.live.pk)]},
+               "game_id": [str(w.finished.pk), str(w.live.pk)], "series_id": [str(w.league["series"])]},
         queries={name: ["", *q] for name, q in queries.items()},
         hint="add its objects to pk_values (or its values to params) in ratings/tests/test_get_never_writes.py")
 

@@ -49,7 +49,8 @@ def test_pages_read_stored_aggregates_in_a_fixed_number_of_queries(club, client,
     assert html.count('href="/players/') >= min(players, 10)
 
 
-PROFILE_CACHED_QUERIES = 3  # the player, the club's seasons with their scopes, the site's club (base.html)
+PROFILE_CACHED_QUERIES = 4  # the player, the club's seasons with their scopes, the site's club (base.html), the
+# player's league series (templates/leagues/_player_series.html: one query; their places are cached by stamp)
 
 
 @pytest.mark.django_db
