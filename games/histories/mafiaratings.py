@@ -201,15 +201,24 @@ def read_game(raw: Any, index: int = 0) -> ReadGame:
         _summary(seats, game, lost)
     else:
         _rounds_of(seats, game, lost)
+    _game_level_losses(raw, lost)
+    return ReadGame(game=game, players=refs, external_id=str(raw.get("id") or ""), group=_group(raw, game["date"]),
+                    started=started.isoformat() if started else "", lost=lost)
+
+
+def _game_level_losses(raw: dict[str, Any], lost: list[str]) -> None:
     if raw.get("rating") is False:
         lost.append("a non-rating game (mafclub counts every finished game)")
-    if any(p.get("arranged") is not None for p in players_raw if isinstance(p, dict)):
+    if any(p.get("arranged") is not None for p in raw["players"] if isinstance(p, dict)):
         lost.append("the mafia's static arrangement")
-    group = (f"tournament {raw['tournamentId']}" if raw.get("tournamentId") is not None
-             else f"event {raw.get('eventId', raw.get('event_id'))}" if raw.get("eventId", raw.get("event_id")) is not None
-             else game["date"])
-    return ReadGame(game=game, players=refs, external_id=str(raw.get("id") or ""), group=group,
-                    started=started.isoformat() if started else "", lost=lost)
+
+
+def _group(raw: dict[str, Any], date: str) -> str:
+    """The tournament, else the event (a club night), else the day the game was played."""
+    if raw.get("tournamentId") is not None:
+        return f"tournament {raw['tournamentId']}"
+    event = raw.get("eventId", raw.get("event_id"))
+    return f"event {event}" if event is not None else date
 
 
 def _read_player(p: dict[str, Any], number: int, path: str, lost: list[str]) -> tuple[_Seat, PlayerRef, dict]:
@@ -336,6 +345,27 @@ def _vote_rounds(value: Any) -> tuple[list[int | None], bool | None]:
     return [_seat(value)], None
 
 
+def _ballots(r: int, seats: list[_Seat]) -> dict[int, tuple[list[int | None], bool | None]]:
+    ballots = {s.number: _vote_rounds(s.voting[r]) for s in seats if len(s.voting) > r and s.voting[r] is not None}
+    return {k: v for k, v in ballots.items() if v[0] and v[0][0] is not None}
+
+
+def _tally(candidates: list[int], voters: dict[str, int | None]) -> list[dict[str, int]]:
+    return [{"seat": c, "votes": sum(1 for v in voters.values() if v == c)} for c in candidates]
+
+
+def _revotes(day: dict[str, Any], ballots: dict[int, tuple[list[int | None], bool | None]]) -> None:
+    """The re-votes among the tied (the 2nd, 3rd … element of a player's day)."""
+    tally = day["votes"]
+    for k in range(1, max(len(b[0]) for b in ballots.values())):
+        top = max(x["votes"] for x in tally)
+        tied = [t["seat"] for t in tally if t["votes"] == top]
+        revoters = {str(seat): b[0][k] for seat, b in sorted(ballots.items()) if len(b[0]) > k and b[0][k] is not None}
+        tally = _tally(tied, revoters)
+        day["revotes"].append(tally)
+        day.setdefault("revote_voters", []).append(revoters)
+
+
 def _day(r: int, seats: list[_Seat], lost: list[str]) -> dict[str, Any]:
     day: dict[str, Any] = {"revotes": [], "lift": None,
                            "out": [s.number for s in seats if s.death_type == "day" and s.death_round == r]}
@@ -343,23 +373,15 @@ def _day(r: int, seats: list[_Seat], lost: list[str]) -> dict[str, Any]:
                    if len(s.nominating) > r and _seat(s.nominating[r]) is not None]
     if any(s.nominating for s in seats):
         day["nominations"] = nominations
-    ballots = {s.number: _vote_rounds(s.voting[r]) for s in seats if len(s.voting) > r and s.voting[r] is not None}
-    ballots = {k: v for k, v in ballots.items() if v[0] and v[0][0] is not None}
+    ballots = _ballots(r, seats)
     if not ballots:
         return day
     nominees = [n["nominee"] for n in nominations]
     candidates = list(dict.fromkeys(nominees + sorted({b[0][0] for b in ballots.values()} - set(nominees))))
     voters = {str(seat): b[0][0] for seat, b in sorted(ballots.items())}
     day["voters"] = voters
-    day["votes"] = [{"seat": c, "votes": sum(1 for v in voters.values() if v == c)} for c in candidates]
-    rounds = max(len(b[0]) for b in ballots.values())
-    tally = day["votes"]
-    for k in range(1, rounds):
-        tied = [t["seat"] for t in tally if t["votes"] == max(x["votes"] for x in tally)]
-        revoters = {str(seat): b[0][k] for seat, b in sorted(ballots.items()) if len(b[0]) > k and b[0][k] is not None}
-        tally = [{"seat": c, "votes": sum(1 for v in revoters.values() if v == c)} for c in tied]
-        day["revotes"].append(tally)
-        day.setdefault("revote_voters", []).append(revoters)
+    day["votes"] = _tally(candidates, voters)
+    _revotes(day, ballots)
     lift = {str(seat): b[1] for seat, b in sorted(ballots.items()) if b[1] is not None}
     if lift:
         day["lift_voters"] = lift

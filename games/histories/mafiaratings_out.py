@@ -112,32 +112,8 @@ def write_game(game: dict[str, Any], *, external_id: str = "", players: dict[int
     checks = {("don", n.get("don_check")): i for i, n in enumerate(nights, start=1)}
     checks.update({("sheriff", n.get("sheriff_check")): i for i, n in enumerate(nights, start=1)})
     black = {s["seat"] for s in game["seats"] if s.get("role") in ("Ч", "Д")}
-    out_players = []
-    for s in game["seats"]:
-        number = s["seat"]
-        player: dict[str, Any] = {**((players or {}).get(number) or {}), "name": s["player"],
-                                  "role": ROLE_OUT.get(s.get("role") or "К", "civ")}
-        if number in deaths:
-            player["death"] = deaths[number]
-        if s.get("fouls"):
-            player["warnings"] = s["fouls"]
-        for kind in ("don", "sheriff"):
-            if (kind, number) in checks:
-                player[kind] = checks[(kind, number)]
-        bonus, comment = _bonus(game, number)
-        if bonus is not None:
-            player["bonus"] = bonus
-        if comment:
-            player["comment"] = comment
-        if game.get("best_move") is not None and nights and nights[0].get("kill") == number:
-            player["legacy"] = list(game["best_move"])
-        if number in voting:
-            player["voting"] = voting[number]
-        if number in nominating:
-            player["nominating"] = nominating[number]
-        if number in black and nights:
-            player["shooting"] = _shooting(number, game)
-        out_players.append(player)
+    context = {"deaths": deaths, "voting": voting, "nominating": nominating, "checks": checks, "black": black}
+    out_players = [_player(s, game, (players or {}).get(s["seat"]) or {}, context) for s in game["seats"]]
     for key, what in (("colours", "colour for the record"), ("adjustments", "the judge's penalties by clause")):
         if game.get(key):
             lost.append(what)
@@ -151,6 +127,32 @@ def write_game(game: dict[str, Any], *, external_id: str = "", players: dict[int
         "players": out_players,
     }
     return {key: value for key, value in out.items() if value is not None}, lost
+
+
+def _player(s: dict[str, Any], game: dict[str, Any], ids: dict[str, Any], c: dict[str, Any]) -> dict[str, Any]:
+    number = s["seat"]
+    nights = game.get("nights") or []
+    player: dict[str, Any] = {**ids, "name": s["player"], "role": ROLE_OUT.get(s.get("role") or "К", "civ")}
+    if number in c["deaths"]:
+        player["death"] = c["deaths"][number]
+    if s.get("fouls"):
+        player["warnings"] = s["fouls"]
+    for kind in ("don", "sheriff"):
+        if (kind, number) in c["checks"]:
+            player[kind] = c["checks"][(kind, number)]
+    bonus, comment = _bonus(game, number)
+    if bonus is not None:
+        player["bonus"] = bonus
+    if comment:
+        player["comment"] = comment
+    if game.get("best_move") is not None and nights and nights[0].get("kill") == number:
+        player["legacy"] = list(game["best_move"])
+    for key in ("voting", "nominating"):
+        if number in c[key]:
+            player[key] = c[key][number]
+    if number in c["black"] and nights:
+        player["shooting"] = _shooting(number, game)
+    return player
 
 
 def _shooting(number: int, game: dict[str, Any]) -> list[Any]:
