@@ -122,8 +122,8 @@ def _death(raw: dict[str, Any], path: str) -> tuple[str, int | None, dict[str, A
         rnd = death.get("round")
         if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 0):
             raise FormatError(f"{path}.death.round", f"must be a round number from 0, got {rnd!r}")
-        time = death.get("time") if isinstance(death.get("time"), dict) else {}
-        return str(kind), rnd, time
+        time = death.get("time")
+        return str(kind), rnd, time if isinstance(time, dict) else {}
     raise FormatError(f"{path}.death", f"must be true/false, a round, a type or an object, got {death!r}")
 
 
@@ -188,9 +188,11 @@ def read_game(raw: Any, index: int = 0) -> ReadGame:
     winner = raw.get("winner")
     if winner not in WINNER_IN:
         raise FormatError(f"{where}.winner", f"must be civ, maf or tie, got {winner!r}")
-    moderator = raw.get("moderator") if isinstance(raw.get("moderator"), dict) else {}
+    moderator = raw.get("moderator")
+    moderator = moderator if isinstance(moderator, dict) else {}
+    moment = started or ended
     game: dict[str, Any] = {
-        "table": None, "stage": "", "date": (started or ended).date().isoformat() if (started or ended) else "",
+        "table": None, "stage": "", "date": moment.date().isoformat() if moment else "",
         "judge": str(moderator.get("name") or ""), "ended_at": ended.isoformat() if ended else "",
         "seats": seat_dicts, "result": WINNER_IN[winner], "colours": [], "adjustments": [], "removals": [],
     }
@@ -376,9 +378,10 @@ def _day(r: int, seats: list[_Seat], lost: list[str]) -> dict[str, Any]:
     ballots = _ballots(r, seats)
     if not ballots:
         return day
-    nominees = [n["nominee"] for n in nominations]
-    candidates = list(dict.fromkeys(nominees + sorted({b[0][0] for b in ballots.values()} - set(nominees))))
-    voters = {str(seat): b[0][0] for seat, b in sorted(ballots.items())}
+    nominees: list[int] = [n["nominee"] for n in nominations if n["nominee"] is not None]
+    voted = {b[0][0] for b in ballots.values() if b[0][0] is not None}
+    candidates = list(dict.fromkeys(nominees + sorted(voted - set(nominees))))
+    voters: dict[str, int | None] = {str(seat): b[0][0] for seat, b in sorted(ballots.items())}
     day["voters"] = voters
     day["votes"] = _tally(candidates, voters)
     _revotes(day, ballots)
@@ -397,7 +400,8 @@ def _removals(seats: list[_Seat], lost: list[str]) -> list[dict[str, Any]]:
         if s.death_type not in REMOVAL_IN:
             continue
         time = s.death_time or {}
-        rnd = time.get("round", s.death_round) if isinstance(time.get("round", s.death_round), int) else 0
+        given = time.get("round", s.death_round)
+        rnd = given if isinstance(given, int) else 0
         at_night = time.get("time") in NIGHT_TIMES and rnd > 0
         removal = {"seat": s.number, "reason": REMOVAL_IN[s.death_type], "at": f"N{rnd}" if at_night else f"D{rnd + 1}"}
         if time.get("time") in AFTER_VOTE_TIMES:

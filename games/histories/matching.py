@@ -62,7 +62,7 @@ def _find(club: Club, match: Match, source: str) -> None:
     if match.external_id:
         known = (ExternalId.objects.filter(club=club, source=source, kind=ExternalId.Kind.PLAYER,
                                            external_id=match.external_id).select_related("player").first())
-        if known is not None and _one(match, [known.player], "external id"):
+        if known is not None and known.player is not None and _one(match, [known.player], "external id"):
             return
     if match.email and _one(match, list(Player.objects.filter(club=club, user__email__iexact=match.email)
                                          .order_by("pk")[:10]), "e-mail"):

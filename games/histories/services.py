@@ -107,14 +107,16 @@ def plan_import(*, club: Club, games: list[tuple[str, ReadGame]], source: str = 
                 choices: dict[str, int | None] | None = None) -> Plan:
     """What the import would do: the games by tournament and number, the players' matches. `choices` settles an
     ambiguous name ("external id|email|nickname key" → a candidate's id, or None for a new player)."""
-    slug = ruleset or (club.default_ruleset.slug if club.default_ruleset_id else DEFAULT_RULESET)
+    default = club.default_ruleset
+    slug = ruleset or (default.slug if default is not None else DEFAULT_RULESET)
     plan = Plan(club=club, source=source, ruleset=slug)
     plan.matches = match_players(club, [ref for _label, read in games for ref in read.players], source)
     for match in plan.matches:
         _settle(match, choices or {})
-    known = {e.external_id: e.game for e in ExternalId.objects.filter(
+    known = {e.external_id: e.game for e in ExternalId.objects.filter(game__isnull=False,
         club=club, source=source, kind=ExternalId.Kind.GAME,
-        external_id__in=[r.external_id for _l, r in games if r.external_id]).select_related("game__tournament")}
+        external_id__in=[r.external_id for _l, r in games if r.external_id]).select_related("game__tournament")
+        if e.game is not None}
     next_number: dict[str, int] = {}
     for label, read in sorted(games, key=lambda item: item[1].started):
         stored = known.get(read.external_id)

@@ -196,9 +196,8 @@ def read_results_csv(name: str, raw: bytes, problems: SheetProblems) -> list[Rea
     except UnicodeDecodeError:
         problems.lines.append(f"{name}: document: not UTF-8 text")
         return []
-    dialect = csv.excel_tab if text.count("\t") > text.count(",") and text.count("\t") > text.count(";") else None
-    delimiter = ";" if dialect is None and text.count(";") > text.count(",") else ","
-    rows = csv.reader(io.StringIO(text), dialect or csv.excel, **({} if dialect else {"delimiter": delimiter}))
+    counts = {d: text.count(d) for d in (",", ";", "\t")}  # what Google Sheets and Excel write
+    rows = csv.reader(io.StringIO(text), delimiter=max(counts, key=lambda d: counts[d]))
     reader = _Reader(name, problems)
     for number, values in enumerate(rows, start=1):
         if number > 1:
