@@ -41,6 +41,7 @@ LATIN_ALLOWED = {
     "A4", "ID", "Ci",  # Ci: the rule books' own name of the compensation points (002 App.)
     "URL", "Email", "email", "e-mail", "E-mail",
     "JPEG", "PNG", "WebP",  # the picture formats a player's photo may be in (club/photos.py)
+    "XLSX", "MafiaRatings",  # a club's history in and out (docs/imports.md): a file format and a site's name
 }
 LATIN_WORD = re.compile(r"(?<![\w/.@-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w/.@-])")
 # Raw codes that must never reach a reader, in any language (whole words, case-sensitive).

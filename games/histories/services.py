@@ -5,18 +5,22 @@ docs/imports.md describes the formats and what maps where."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from club.models import Club, Player, nickname_key
+from club.permissions import is_club_admin
 from club.services import ServiceError
 from games.histories.mafiaratings import SOURCE, FormatError, ReadGame, games_of, read_game
 from games.histories.matching import AMBIGUOUS, Match, match_players, ref_key
-from games.histories.models import ExternalId
+from games.histories.models import ExternalId, PendingHistoryImport
 from games.histories.spreadsheets import SheetProblems, read_results_csv, read_results_xlsx
 from games.models import Game, Tournament
 from games.protocol.selectors_export import game_to_dict
@@ -248,3 +252,34 @@ def find_tournament(club: Club, name: str) -> Tournament:
     if tournament is None:
         raise ServiceError(f"no tournament named {name!r} in {club.name}")
     return tournament
+
+
+# ------------------------------------------------------------------------------------------- the upload page
+
+
+def stash_upload(*, club: Club, by, fmt: str, files: list[tuple[str, bytes]], tournament: str = "",
+                 ruleset: str = "") -> PendingHistoryImport:
+    """Keep an upload whose files read without a problem (else `ImportFailed`) until the admin confirms it."""
+    if not is_club_admin(by, club):
+        raise PermissionDenied(_("Only a club admin may import protocols."))
+    read_files(files, fmt)
+    return PendingHistoryImport.objects.create(
+        club=club, created_by=by, format=fmt, tournament=tournament.strip(), ruleset=ruleset.strip(),
+        files=[{"name": name, "data": base64.b64encode(raw).decode()} for name, raw in files])
+
+
+def pending_plan(pending: PendingHistoryImport, choices: dict[str, int | None] | None = None) -> Plan:
+    files = [(f["name"], base64.b64decode(f["data"])) for f in pending.files]
+    return plan_import(club=pending.club, games=read_files(files, pending.format),
+                       source=SOURCE if pending.format == SOURCE else "sheet", tournament=pending.tournament or None,
+                       ruleset=pending.ruleset or None, choices=choices)
+
+
+def confirm_upload(*, pending: PendingHistoryImport, by, choices: dict[str, int | None]) -> ImportReport:
+    """Import the kept upload with the admin's answers for the ambiguous names; the upload is then dropped."""
+    if not is_club_admin(by, pending.club):
+        raise PermissionDenied(_("Only a club admin may import protocols."))
+    with transaction.atomic():
+        report = run_import(plan=pending_plan(pending, choices), by=by)
+        PendingHistoryImport.objects.filter(pk=pending.pk).delete()
+    return report
