@@ -8,6 +8,8 @@ from games.protocol.forms import ImportForm, MultipleFileInput
 
 class HistoryImportForm(ImportForm):
     FORMATS = [("xlsx", _("Results sheet (XLSX)")), ("csv", _("Results sheet (CSV)")),
+               ("protocol-xlsx", _("Protocol sheets (XLSX, a game per sheet)")),
+               ("protocol-csv", _("Protocol sheet (CSV, a row per seat)")),
                ("mafiaratings", _("MafiaRatings games (JSON)"))]
 
     format = forms.ChoiceField(label=_("Format"), choices=FORMATS)

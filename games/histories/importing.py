@@ -14,7 +14,7 @@ from games.histories.matching import AMBIGUOUS
 from games.histories.services import plan_import, read_files, run_import
 from games.protocol.services.imports import ImportFailed, resolve_club
 
-HISTORY_FORMATS = ("mafiaratings", "xlsx", "csv")
+HISTORY_FORMATS = ("mafiaratings", "xlsx", "csv", "protocol-xlsx", "protocol-csv")
 
 
 def _read(files: list[str]) -> list[tuple[str, bytes]]:

@@ -58,6 +58,7 @@ class ReadGame:
     started: str = ""  # ISO date-time: the order of the games in a group
     lost: list[str] = field(default_factory=list)  # what mafclub cannot keep, in plain words
     number: int | None = None  # the game's number when the file gives it (the sheets)
+    where: str = ""  # where the file holds it, for the import's messages ("cup.xlsx: sheet game 1")
 
 
 def games_of(data: Any) -> list[Any]:

@@ -21,6 +21,7 @@ from club.services import ServiceError
 from games.histories.mafiaratings import SOURCE, FormatError, ReadGame, games_of, read_game
 from games.histories.matching import AMBIGUOUS, Match, match_players, ref_key
 from games.histories.models import ExternalId, PendingHistoryImport
+from games.histories.protocol_sheets import read_protocol_csv, read_protocol_xlsx
 from games.histories.spreadsheets import SheetProblems, read_results_csv, read_results_xlsx
 from games.models import Game, Tournament
 from games.protocol.selectors_export import game_to_dict
@@ -92,15 +93,17 @@ def _group_name(read: ReadGame, source: str) -> str:
 
 
 def read_files(files: list[tuple[str, bytes]], fmt: str) -> list[tuple[str, ReadGame]]:
-    """The games of the files in `fmt` (mafiaratings, xlsx, csv), or `ImportFailed` naming every problem."""
+    """The games of the files in `fmt` (mafiaratings, xlsx, csv, protocol-xlsx, protocol-csv), or `ImportFailed` naming every problem."""
     if fmt == SOURCE:
         return read_mafiaratings(files)
     problems = SheetProblems()
     found = []
+    readers = {"xlsx": read_results_xlsx, "csv": read_results_csv, "protocol-xlsx": read_protocol_xlsx,
+               "protocol-csv": read_protocol_csv}
     for name, raw in files:
-        reader = read_results_xlsx if fmt == "xlsx" else read_results_csv
+        reader = readers[fmt]
         for read in reader(name, raw, problems):
-            found.append((f"{name}: {read.group} game {read.number or ''}".strip(), read))
+            found.append((read.where or name, read))
     if problems.lines:
         raise ImportFailed(problems.lines)
     return found
@@ -213,7 +216,19 @@ def run_import(*, plan: Plan, dry_run: bool = False, by=None) -> ImportReport:
                 raise _DryRun(report)
     except _DryRun as done:
         return done.report
+    except ImportFailed as exc:
+        raise ImportFailed(_located(plan, exc.problems), _located(plan, exc.shown)) from exc
     return report
+
+
+def _located(plan: Plan, lines: list[str]) -> list[str]:
+    """The importer names a game by its tournament and number; the file's place of it is put in front."""
+    places = {f"{g.tournament}: game {g.number}: ": f"{g.label}: game {g.number}: " for g in plan.games}
+    out = []
+    for line in lines:
+        prefix = next((p for p in places if line.startswith(p)), None)
+        out.append(places[prefix] + line[len(prefix):] if prefix else line)
+    return out
 
 
 def _write(plan: Plan, by) -> ImportReport:

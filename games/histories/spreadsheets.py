@@ -149,7 +149,9 @@ class _Reader:
                 self.problems.add(self.where, game["first_row"], "seat",
                                   f"a game has ten rows, seats 1–10; missing: {missing}")
                 continue
-            out.append(_summary_game(date, event, table, number, rows, game["result"], self))
+            read = _summary_game(date, event, table, number, rows, game["result"], self)
+            read.where = f"{self.where}: rows {min(r['row'] for r in rows.values())}–{max(r['row'] for r in rows.values())}"
+            out.append(read)
         return out
 
 

@@ -19,6 +19,7 @@ from games.histories.matching import AMBIGUOUS
 from games.histories.models import PendingHistoryImport
 from games.histories.selectors import export_mafiaratings
 from games.histories.services import confirm_upload, match_token, pending_plan, stash_upload
+from games.histories.protocol_sheets import protocol_template
 from games.histories.spreadsheets import COLUMNS, results_template
 from games.models import Tournament
 from games.permissions import can_export_tournament, require_site_club_admin
@@ -107,6 +108,27 @@ def results_template_xlsx(request):
     response = HttpResponse(results_template(nicknames, column_titles()),
                             content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
     response["Content-Disposition"] = 'attachment; filename="results-template.xlsx"'
+    return response
+
+
+def _protocol_titles() -> tuple[list[str], list[str], str]:
+    header = [_("tournament"), _("round"), _("table"), _("game"), _("date"), _("judge")]
+    seats = [_("seat"), _("nickname"), _("role (К/Ч/Ш/Д)"), _("fouls"), _("out: how"), _("out: day or night"),
+             _("nominated (by day)"), _("voted (by day)"), _("best move"), _("extra points"),
+             _("reason for the extra points")]
+    return header, seats, _("result")
+
+
+@login_required
+@require_GET
+def protocol_template_xlsx(request):
+    club = require_site_club_admin(request.user, _(ADMIN_ONLY))
+    nicknames = list(Player.objects.filter(club=club, active=True).order_by("nickname")
+                     .values_list("nickname", flat=True))
+    header, seats, result = _protocol_titles()
+    response = HttpResponse(protocol_template(nicknames, header, seats, result),
+                            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = 'attachment; filename="protocol-template.xlsx"'
     return response
 
 

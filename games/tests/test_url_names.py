@@ -58,6 +58,7 @@ OLD_URLS = [
     ("history_import", {}, "/games/import/history/"),
     ("history_review", {"pk": 7}, "/games/import/history/7/"),
     ("results_template", {}, "/games/import/results-template.xlsx"),
+    ("protocol_template", {}, "/games/import/protocol-template.xlsx"),
     ("tournament_mafiaratings", {"pk": 7}, "/games/tournaments/7/mafiaratings.json"),
 ]
 
