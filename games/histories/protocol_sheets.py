@@ -64,8 +64,8 @@ def protocol_template(nicknames: list[str], header_titles: list[str], seat_title
         roles = DataValidation(type="list", formula1='"К,Ч,Ш,Д"', allow_blank=True)
         sheet.add_data_validation(roles)
         roles.add(f"C{FIRST_SEAT_ROW}:C{last}")
-        for column in "ABCDEFGHIJK":
-            sheet.column_dimensions[column].width = 14
+        for letter in "ABCDEFGHIJK":
+            sheet.column_dimensions[letter].width = 14
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

@@ -17,9 +17,9 @@ from club.services import ServiceError
 from games.histories.forms import HistoryImportForm
 from games.histories.matching import AMBIGUOUS
 from games.histories.models import PendingHistoryImport
+from games.histories.protocol_sheets import protocol_template
 from games.histories.selectors import export_mafiaratings
 from games.histories.services import confirm_upload, match_token, pending_plan, stash_upload
-from games.histories.protocol_sheets import protocol_template
 from games.histories.spreadsheets import COLUMNS, results_template
 from games.models import Tournament
 from games.permissions import can_export_tournament, require_site_club_admin

@@ -12,7 +12,14 @@ from django.core.management.base import CommandError
 from openpyxl import load_workbook
 
 from games.histories.mafiaratings import read_game
-from games.histories.protocol_sheets import CSV_COLUMNS, FIRST_SEAT_ROW, HEADER, RESULT_ROW, SEAT_COLUMNS, protocol_template
+from games.histories.protocol_sheets import (
+    CSV_COLUMNS,
+    FIRST_SEAT_ROW,
+    HEADER,
+    RESULT_ROW,
+    SEAT_COLUMNS,
+    protocol_template,
+)
 from games.histories.services import read_files
 from games.histories.tests import mr_games
 from games.models import Game
