@@ -19,6 +19,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.histories.texts import N_, Msg
+
 ROLE_IN = {"civ": "К", "maf": "Ч", "sheriff": "Ш", "srf": "Ш", "don": "Д"}
 ROLE_OUT = {"К": "civ", "Ч": "maf", "Ш": "sheriff", "Д": "don"}
 WINNER_IN = {"civ": "red", "maf": "black", "tie": "draw"}
@@ -33,7 +35,7 @@ SOURCE = "mafiaratings"
 class FormatError(ValueError):
     """The document is not in MafiaRatings' format; `path` names the place."""
 
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, message: Msg):
         super().__init__(f"{path}: {message}")
         self.path = path
         self.message = message
@@ -56,7 +58,7 @@ class ReadGame:
     external_id: str = ""
     group: str = ""  # "tournament 8", "event 7854" or "2016-12-31": games of one group go into one tournament
     started: str = ""  # ISO date-time: the order of the games in a group
-    lost: list[str] = field(default_factory=list)  # what mafclub cannot keep, in plain words
+    lost: list[str] = field(default_factory=list)  # what mafclub cannot keep (`texts.Msg`), in plain words
     number: int | None = None  # the game's number when the file gives it (the sheets)
     where: str = ""  # where the file holds it, for the import's messages ("cup.xlsx: sheet game 1")
 
@@ -69,7 +71,7 @@ def games_of(data: Any) -> list[Any]:
         return list(data)
     if isinstance(data, dict) and isinstance(data.get("players"), list):
         return [data]
-    raise FormatError("document", "expected a game object, a list of games or {\"games\": [...]}")
+    raise FormatError("document", Msg(N_("expected a game object, a list of games or {\"games\": [...]}")))
 
 
 # ------------------------------------------------------------------------------------------------------ reading
@@ -79,7 +81,7 @@ def _time(value: Any, path: str) -> dt.datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise FormatError(path, f"must be a UNIX time or an ISO 8601 date-time, got {value!r}")
+        raise FormatError(path, Msg(N_("must be a UNIX time or an ISO 8601 date-time, got %(got)s"), got=repr(value)))
     if isinstance(value, (int, float)):
         return dt.datetime.fromtimestamp(value, tz=dt.UTC)
     if isinstance(value, str):
@@ -96,7 +98,7 @@ def _time(value: Any, path: str) -> dt.datetime | None:
             pass
         else:
             return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
-    raise FormatError(path, f"must be a UNIX time or an ISO 8601 date-time, got {value!r}")
+    raise FormatError(path, Msg(N_("must be a UNIX time or an ISO 8601 date-time, got %(got)s"), got=repr(value)))
 
 
 def _seat(value: Any) -> int | None:
@@ -122,10 +124,11 @@ def _death(raw: dict[str, Any], path: str) -> tuple[str, int | None, dict[str, A
         kind = death.get("type") or "unknown"
         rnd = death.get("round")
         if rnd is not None and (not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 0):
-            raise FormatError(f"{path}.death.round", f"must be a round number from 0, got {rnd!r}")
+            raise FormatError(f"{path}.death.round", Msg(N_("must be a round number from 0, got %(got)s"), got=repr(rnd)))
         time = death.get("time")
         return str(kind), rnd, time if isinstance(time, dict) else {}
-    raise FormatError(f"{path}.death", f"must be true/false, a round, a type or an object, got {death!r}")
+    raise FormatError(f"{path}.death", Msg(N_("must be true/false, a round, a type or an object, got %(got)s"),
+                                          got=repr(death)))
 
 
 def _warnings(raw: dict[str, Any], path: str) -> int:
@@ -134,7 +137,8 @@ def _warnings(raw: dict[str, Any], path: str) -> int:
         return len(value)
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise FormatError(f"{path}.warnings", f"must be a number or a list of moments, got {value!r}")
+    raise FormatError(f"{path}.warnings", Msg(N_("must be a number or a list of moments, got %(got)s"),
+                                             got=repr(value)))
 
 
 def _rounds(raw: dict[str, Any], key: str, path: str) -> list[Any]:
@@ -148,7 +152,7 @@ def _rounds(raw: dict[str, Any], key: str, path: str) -> list[Any]:
         return [numbers.get(i) for i in range(max(numbers, default=-1) + 1)]
     if isinstance(value, list):
         return value
-    raise FormatError(f"{path}.{key}", f"must be a list per round, got {value!r}")
+    raise FormatError(f"{path}.{key}", Msg(N_("must be a list per round, got %(got)s"), got=repr(value)))
 
 
 @dataclass
@@ -170,16 +174,16 @@ def read_game(raw: Any, index: int = 0) -> ReadGame:
     """One MafiaRatings game as a mafclub/1 game dict; raises `FormatError` naming the field."""
     where = f"games[{index}]"
     if not isinstance(raw, dict):
-        raise FormatError(where, "a game must be an object")
+        raise FormatError(where, Msg(N_("a game must be an object")))
     players_raw = raw.get("players")
     if not isinstance(players_raw, list) or len(players_raw) != 10:
-        raise FormatError(f"{where}.players", "must list the ten players in seat order")
+        raise FormatError(f"{where}.players", Msg(N_("must list the ten players in seat order")))
     lost: list[str] = []
     seats, refs, seat_dicts = [], [], []
     for i, p in enumerate(players_raw):
         path = f"{where}.players[{i}]"
         if not isinstance(p, dict):
-            raise FormatError(path, "a player must be an object")
+            raise FormatError(path, Msg(N_("a player must be an object")))
         seat, ref, entry = _read_player(p, i + 1, path, lost)
         seats.append(seat)
         refs.append(ref)
@@ -188,7 +192,7 @@ def read_game(raw: Any, index: int = 0) -> ReadGame:
     ended = _time(raw.get("endTime", raw.get("end_time")), f"{where}.endTime")
     winner = raw.get("winner")
     if winner not in WINNER_IN:
-        raise FormatError(f"{where}.winner", f"must be civ, maf or tie, got {winner!r}")
+        raise FormatError(f"{where}.winner", Msg(N_("must be civ, maf or tie, got %(got)s"), got=repr(winner)))
     moderator = raw.get("moderator")
     moderator = moderator if isinstance(moderator, dict) else {}
     moment = started or ended
@@ -211,9 +215,9 @@ def read_game(raw: Any, index: int = 0) -> ReadGame:
 
 def _game_level_losses(raw: dict[str, Any], lost: list[str]) -> None:
     if raw.get("rating") is False:
-        lost.append("a non-rating game (mafclub counts every finished game)")
+        lost.append(Msg(N_("a non-rating game (mafclub counts every finished game)")))
     if any(p.get("arranged") is not None for p in raw["players"] if isinstance(p, dict)):
-        lost.append("the mafia's static arrangement")
+        lost.append(Msg(N_("the mafia's static arrangement")))
 
 
 def _group(raw: dict[str, Any], date: str) -> str:
@@ -227,11 +231,11 @@ def _group(raw: dict[str, Any], date: str) -> str:
 def _read_player(p: dict[str, Any], number: int, path: str, lost: list[str]) -> tuple[_Seat, PlayerRef, dict]:
     role_raw = p.get("role", "civ")
     if role_raw not in ROLE_IN:
-        raise FormatError(f"{path}.role", f"must be civ, maf, sheriff or don, got {role_raw!r}")
+        raise FormatError(f"{path}.role", Msg(N_("must be civ, maf, sheriff or don, got %(got)s"), got=repr(role_raw)))
     kind, rnd, time = _death(p, path)
     fouls = _warnings(p, path)
     if fouls > 4:
-        lost.append(f"seat {number}: {fouls} warnings (mafclub keeps at most 4)")
+        lost.append(Msg(N_("seat %(seat)s: %(fouls)s warnings (mafclub keeps at most 4)"), seat=number, fouls=fouls))
         fouls = 4
     name = str(p.get("name", p.get("nick_name")) or "").strip() or f"#{number}"
     ref = PlayerRef(seat=number, external_id=str(p.get("id", p.get("user_id")) or ""),
@@ -247,7 +251,7 @@ def _legacy(value: Any, path: str) -> list[int] | None:
     if value is None:
         return None
     if not isinstance(value, list) or any(_seat(v) is None for v in value):
-        raise FormatError(f"{path}.legacy", f"must be a list of seat numbers 1–10, got {value!r}")
+        raise FormatError(f"{path}.legacy", Msg(N_("must be a list of seat numbers 1–10, got %(got)s"), got=repr(value)))
     return list(value)
 
 
@@ -268,9 +272,9 @@ def _extras(players_raw: list[dict[str, Any]], game: dict[str, Any], lost: list[
             if isinstance(item, (int, float)) and not isinstance(item, bool):
                 extras.append({"seat": number, "points": item, "note": comment})
             else:
-                lost.append(f"seat {number}: the title {item}")
+                lost.append(Msg(N_("seat %(seat)s: the title %(title)s"), seat=number, title=item))
         if comment and not any(e["seat"] == number for e in extras):
-            lost.append(f"seat {number}: the moderator's comment")
+            lost.append(Msg(N_("seat %(seat)s: the moderator's comment"), seat=number))
     game["judge_extras"] = extras
 
 
@@ -289,8 +293,8 @@ def _summary(seats: list[_Seat], game: dict[str, Any], lost: list[str]) -> None:
             if kind == "killed" and s.death_round == 1:
                 entry["first_night_killed"] = True
         elif s.death_type:
-            lost.append(f"seat {s.number}: left the game (when and how are not in the file)")
-    lost.append("the rounds (a summary protocol: nominations, votes and nights are not in the file)")
+            lost.append(Msg(N_("seat %(seat)s: left the game (when and how are not in the file)"), seat=s.number))
+    lost.append(Msg(N_("the rounds (a summary protocol: nominations, votes and nights are not in the file)")))
 
 
 def _last_round(seats: list[_Seat]) -> tuple[int, bool]:
@@ -317,16 +321,19 @@ def _rounds_of(seats: list[_Seat], game: dict[str, Any], lost: list[str]) -> Non
         if s.legacy is not None and s.death_type == "night" and s.death_round == 1:
             game["best_move"] = s.legacy
         elif s.legacy is not None:
-            lost.append(f"seat {s.number}: a legacy left at night {s.death_round} (mafclub keeps night 1's only)")
+            lost.append(Msg(N_("seat %(seat)s: a legacy left at night %(night)s (mafclub keeps night 1's only)"),
+                            seat=s.number, night=s.death_round))
 
 
 def _night(n: int, seats: list[_Seat], lost: list[str]) -> dict[str, Any]:
     killed = [s.number for s in seats if s.death_type == "night" and s.death_round == n]
     shots = {s.number: s.shooting[n - 1] for s in seats if len(s.shooting) >= n and s.shooting[n - 1] is not None}
     if killed and shots and set(shots.values()) != {killed[0]}:
-        lost.append(f"night {n}: each black player's shot ({_shots(shots)}); mafclub keeps the kill")
+        lost.append(Msg(N_("night %(night)s: each black player's shot (%(shots)s); mafclub keeps the kill"), night=n,
+                        shots=_shots(shots)))
     elif not killed and len(set(shots.values())) > 1:
-        lost.append(f"night {n}: each black player's shot ({_shots(shots)}); mafclub keeps the miss")
+        lost.append(Msg(N_("night %(night)s: each black player's shot (%(shots)s); mafclub keeps the miss"), night=n,
+                        shots=_shots(shots)))
     don = [s.number for s in seats if s.don == n]
     sheriff = [s.number for s in seats if s.sheriff == n]
     return {"kill": killed[0] if killed else None, "don_check": don[0] if don else None,
@@ -391,7 +398,7 @@ def _day(r: int, seats: list[_Seat], lost: list[str]) -> dict[str, Any]:
         day["lift_voters"] = lift
         day["lift"] = {"for": sum(1 for v in lift.values() if v)}
     elif len(day["out"]) > 1:
-        lost.append(f"day {r + 1}: who voted to lift all (only that they left)")
+        lost.append(Msg(N_("day %(day)s: who voted to lift all (only that they left)"), day=r + 1))
     return day
 
 
@@ -409,6 +416,6 @@ def _removals(seats: list[_Seat], lost: list[str]) -> list[dict[str, Any]]:
             removal["after_vote"] = True
         if s.death_type == "giveUp":
             removal["note"] = "gave up"
-            lost.append(f"seat {s.number}: gave up (kept as a removal by the judge)")
+            lost.append(Msg(N_("seat %(seat)s: gave up (kept as a removal by the judge)"), seat=s.number))
         removals.append(removal)
     return removals

@@ -21,6 +21,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from games.histories.mafiaratings import FormatError, ReadGame, read_game
 from games.histories.spreadsheets import SheetProblems, _date, _text, _whole
+from games.histories.texts import N_, Located, Msg
 
 HEADER = ("tournament", "round", "table", "game", "date", "judge")
 SEAT_COLUMNS = ("seat", "nickname", "role", "fouls", "out_how", "out_round", "nominated", "votes", "best_move",
@@ -80,8 +81,8 @@ def _days(text: str, parse, bad, column: str) -> list[Any]:
             continue
         value = parse(token)
         if value is None:
-            bad(column, f"{token!r} is not a day's entry: a seat 1–10 (votes: re-votes and the lift answer "
-                        "joined by /, e.g. 9/9/+), - for none")
+            bad(column, Msg(N_("%(token)s is not a day's entry: a seat 1–10 (votes: re-votes and the lift answer "
+                               "joined by /, e.g. 9/9/+), - for none"), token=repr(token)))
         out.append(value)
     return out
 
@@ -103,13 +104,13 @@ def _player(cells: dict[str, Any], bad) -> dict[str, Any]:
     """One seat's row as a MafiaRatings player."""
     nickname = _text(cells.get("nickname"))
     if not nickname:
-        bad("nickname", "a nickname is required")
+        bad("nickname", Msg(N_("a nickname is required")))
     role = _text(cells.get("role")).upper()
     if role not in ROLE_OUT:
-        bad("role", "must be one of К, Ч, Ш, Д")
+        bad("role", Msg(N_("must be one of К, Ч, Ш, Д")))
     fouls = _whole(cells.get("fouls"), 0, 4)
     if fouls is None:
-        bad("fouls", "must be a whole number from 0 to 4")
+        bad("fouls", Msg(N_("must be a whole number from 0 to 4")))
     player: dict[str, Any] = {"name": nickname, "role": ROLE_OUT.get(role, "civ"), "warnings": fouls or 0}
     _out(cells, player, bad)
     player["nominating"] = _days(_text(cells.get("nominated")), _seat_token, bad, "nominated")
@@ -117,14 +118,14 @@ def _player(cells: dict[str, Any], bad) -> dict[str, Any]:
     best = _text(cells.get("best_move")).replace(",", " ").split()
     if best:
         if len(best) > 3 or any(_seat_token(b) is None for b in best):
-            bad("best_move", "must be up to three seat numbers 1–10, e.g. 2 5 8")
+            bad("best_move", Msg(N_("must be up to three seat numbers 1–10, e.g. 2 5 8")))
         player["legacy"] = [int(b) for b in best if _seat_token(b) is not None]
     points = _text(cells.get("extra_points")).replace(",", ".")
     if points:
         try:
             player["bonus"] = float(Decimal(points))
         except InvalidOperation:
-            bad("extra_points", "must be a number, e.g. 0.3 or -0.5")
+            bad("extra_points", Msg(N_("must be a number, e.g. 0.3 or -0.5")))
         player["comment"] = _text(cells.get("extra_reason"))
     return player
 
@@ -135,12 +136,12 @@ def _out(cells: dict[str, Any], player: dict[str, Any], bad) -> None:
         return
     how = HOW.get(how_text)
     if how is None:
-        bad("out_how", "must be killed, voted or removed (убит, заголосован, удалён)")
+        bad("out_how", Msg(N_("must be killed, voted or removed (убит, заголосован, удалён)")))
         return
     when = _text(cells.get("out_round"))
     rnd = int(when) if when.isdigit() and int(when) >= 1 else None
     if when and rnd is None:
-        bad("out_round", "must be the night (killed) or day (voted, removed) number from 1")
+        bad("out_round", Msg(N_("must be the night (killed) or day (voted, removed) number from 1")))
     if how == "killed":
         player["death"] = {"round": rnd, "type": "night"}
     elif how == "voted":
@@ -156,10 +157,10 @@ def _out(cells: dict[str, Any], player: dict[str, Any], bad) -> None:
 def _game(header: dict[str, Any], players: list[dict[str, Any]], result: str, bad) -> dict[str, Any] | None:
     date = _date(header.get("date"))
     if date is None:
-        bad("date", "must be a date like 2026-11-28 or 28.11.2026")
+        bad("date", Msg(N_("must be a date like 2026-11-28 or 28.11.2026")))
     winner = RESULT_IN.get(result.lower())
     if winner is None:
-        bad("result", "must be red, black or draw (красные, чёрные, ничья)")
+        bad("result", Msg(N_("must be red, black or draw (красные, чёрные, ничья)")))
     if date is None or winner is None:
         return None
     moment = dt.datetime.fromisoformat(f"{date}T00:00:00+00:00").isoformat()
@@ -199,7 +200,7 @@ def _sheet_game(sheet, name: str, problems: SheetProblems) -> ReadGame | None:
         players.append(_player(cells, lambda column, rule, row=row: problems.add(where, row, column, rule)))
     result = _text(rows[RESULT_ROW - 1][1] if len(rows[RESULT_ROW - 1]) > 1 else "")
 
-    def bad(column: str, rule: str) -> None:
+    def bad(column: str, rule: Msg) -> None:
         problems.add(where, (HEADER.index(column) + 1) if column in HEADER else RESULT_ROW, column, rule)
 
     raw_game = _game(header, players, result, bad)
@@ -210,7 +211,8 @@ def read_protocol_xlsx(name: str, raw: bytes, problems: SheetProblems) -> list[R
     try:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises zipfile, KeyError or its own errors on a file that is not XLSX
-        problems.lines.append(f"{name}: document: not an XLSX workbook ({exc.__class__.__name__})")
+        problems.lines.append(Located(f"{name}: document", Msg(N_("not an XLSX workbook (%(error)s)"),
+                                                                  error=exc.__class__.__name__)))
         return []
     games = [_sheet_game(sheet, name, problems) for sheet in book.worksheets if sheet.title != "players"]
     return [g for g in games if g is not None]
@@ -221,14 +223,14 @@ def _csv_game(name: str, key: tuple[str, ...], seat_rows: list[tuple[int, dict[s
     by_seat = {_whole(c.get("seat"), 1, 10): (n, c) for n, c in seat_rows}
     first = seat_rows[0][0]
     if sorted(s for s in by_seat if s) != list(range(1, 11)) or len(seat_rows) != 10:
-        problems.add(name, first, "seat", "a game has ten rows, seats 1–10, each once")
+        problems.add(name, first, "seat", Msg(N_("a game has ten rows, seats 1–10, each once")))
         return None
     players = [_player(c, lambda column, rule, row=n: problems.add(name, row, column, rule))
                for n, c in (by_seat[s] for s in range(1, 11))]
     header = dict(zip(HEADER, key, strict=True))
     results = {_text(c.get("result")) for _n, c in seat_rows} - {""}
     if len(results) > 1:
-        problems.add(name, first, "result", "every row of a game gives the same result")
+        problems.add(name, first, "result", Msg(N_("every row of a game gives the same result")))
     raw_game = _game(header, players, next(iter(results), ""),
                      lambda column, rule: problems.add(name, first, column, rule))
     where = f"{name}: rows {min(n for n, _c in seat_rows)}–{max(n for n, _c in seat_rows)}"
@@ -239,7 +241,7 @@ def read_protocol_csv(name: str, raw: bytes, problems: SheetProblems) -> list[Re
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        problems.lines.append(f"{name}: document: not UTF-8 text")
+        problems.lines.append(Located(f"{name}: document", Msg(N_("not UTF-8 text"))))
         return []
     counts = {d: text.count(d) for d in (",", ";", "\t")}
     rows = list(csv.reader(io.StringIO(text), delimiter=max(counts, key=lambda d: counts[d])))[1:]

@@ -23,6 +23,7 @@ from games.histories.matching import AMBIGUOUS, Match, match_players, ref_key
 from games.histories.models import ExternalId, PendingHistoryImport
 from games.histories.protocol_sheets import read_protocol_csv, read_protocol_xlsx
 from games.histories.spreadsheets import SheetProblems, read_results_csv, read_results_xlsx
+from games.histories.texts import N_, Located, Msg, shown
 from games.models import Game, Tournament
 from games.protocol.selectors_export import game_to_dict
 from games.protocol.services.imports import ImportFailed, ImportReport, import_documents
@@ -56,8 +57,12 @@ class Plan:
 
     @property
     def lost(self) -> list[str]:
-        """What mafclub cannot keep, game by game."""
-        return [f"{g.label}: {line}" for g in self.games for line in g.read.lost]
+        """What mafclub cannot keep, game by game (English; `lost_shown` in the active language)."""
+        return [Located(g.label, line) for g in self.games for line in g.read.lost]
+
+    @property
+    def lost_shown(self) -> list[str]:
+        return [shown(line, _) for line in self.lost]
 
 
 class _DryRun(Exception):
@@ -73,18 +78,21 @@ def read_mafiaratings(files: list[tuple[str, bytes]]) -> list[tuple[str, ReadGam
     for name, raw in files:
         try:
             games = games_of(json.loads(raw))
+        except FormatError as exc:
+            problems.append(Located(f"{name}: {exc.path}", exc.message))
+            continue
         except (ValueError, RecursionError) as exc:
-            problems.append(f"{name}: document: {exc}")
+            problems.append(Located(f"{name}: document", Msg(N_("not valid JSON: %(error)s"), error=str(exc))))
             continue
         for i, game in enumerate(games):
             try:
                 read = read_game(game, i)
             except FormatError as exc:
-                problems.append(f"{name}: {exc}")
+                problems.append(Located(f"{name}: {exc.path}", exc.message))
                 continue
             found.append((f"{name}: game {read.external_id or '#' + str(i + 1)}", read))
     if problems:
-        raise ImportFailed(problems)
+        raise ImportFailed(problems, [shown(line, _) for line in problems])
     return found
 
 
@@ -105,7 +113,7 @@ def read_files(files: list[tuple[str, bytes]], fmt: str) -> list[tuple[str, Read
         for read in reader(name, raw, problems):
             found.append((read.where or name, read))
     if problems.lines:
-        raise ImportFailed(problems.lines)
+        raise ImportFailed(problems.lines, [shown(line, _) for line in problems.lines])
     return found
 
 

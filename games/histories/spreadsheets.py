@@ -17,6 +17,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from games.histories.mafiaratings import PlayerRef, ReadGame
+from games.histories.texts import N_, Located, Msg
 
 # the columns, in order (a contract of the template and the CSV: docs/imports.md)
 COLUMNS = ("date", "event", "table", "game", "seat", "nickname", "role", "result", "fouls", "best_move",
@@ -32,8 +33,8 @@ SHEET = "results"
 class SheetProblems:
     lines: list[str] = field(default_factory=list)
 
-    def add(self, where: str, row: int, column: str, rule: str) -> None:
-        self.lines.append(f"{where}: row {row}: column {column}: {rule}")
+    def add(self, where: str, row: int, column: str, rule: Msg) -> None:
+        self.lines.append(Located(f"{where}: row {row}: column {column}", rule))
 
 
 def results_template(nicknames: list[str], headers: list[str]) -> bytes:
@@ -103,37 +104,38 @@ class _Reader:
         bad = lambda column, rule: self.problems.add(self.where, number, column, rule)  # noqa: E731
         date = _date(cells["date"])
         if date is None:
-            bad("date", "must be a date like 2026-11-28 or 28.11.2026")
+            bad("date", Msg(N_("must be a date like 2026-11-28 or 28.11.2026")))
         seat = _whole(cells["seat"], 1, 10) if _text(cells["seat"]) else None
         if seat is None:
-            bad("seat", "must be a seat number from 1 to 10")
+            bad("seat", Msg(N_("must be a seat number from 1 to 10")))
         nickname = _text(cells["nickname"])
         if not nickname:
-            bad("nickname", "a nickname is required")
+            bad("nickname", Msg(N_("a nickname is required")))
         role = _text(cells["role"]).upper()
         if role not in ROLES:
-            bad("role", "must be one of К, Ч, Ш, Д")
+            bad("role", Msg(N_("must be one of К, Ч, Ш, Д")))
         result = RESULTS.get(_text(cells["result"]).lower())
         if result is None:
-            bad("result", "must be red, black or draw (красные, чёрные, ничья)")
+            bad("result", Msg(N_("must be red, black or draw (красные, чёрные, ничья)")))
         fouls = _whole(cells["fouls"], 0, 4)
         if fouls is None:
-            bad("fouls", "must be a whole number from 0 to 4")
+            bad("fouls", Msg(N_("must be a whole number from 0 to 4")))
         best = _text(cells["best_move"]).replace(",", " ").split()
         if any(not (b.isdigit() and 1 <= int(b) <= 10) for b in best) or len(best) > 3:
-            bad("best_move", "must be up to three seat numbers 1–10, e.g. 2 5 8")
+            bad("best_move", Msg(N_("must be up to three seat numbers 1–10, e.g. 2 5 8")))
         points = _text(cells["extra_points"]).replace(",", ".")
         try:
             extra = Decimal(points) if points else None
         except InvalidOperation:
             extra = None
-            bad("extra_points", "must be a number, e.g. 0.3 or -0.5")
+            bad("extra_points", Msg(N_("must be a number, e.g. 0.3 or -0.5")))
         key = (date or "", _text(cells["event"]), _text(cells["table"]), _text(cells["game"]))
         game = self.games.setdefault(key, {"rows": {}, "first_row": number, "result": result})
         if result is not None and game["result"] not in (None, result):
-            bad("result", "every row of a game gives the same result")
+            bad("result", Msg(N_("every row of a game gives the same result")))
         if seat is not None and seat in game["rows"]:
-            bad("seat", f"seat {seat} appears twice in this game (rows {game['rows'][seat]['row']} and {number})")
+            bad("seat", Msg(N_("seat %(seat)s appears twice in this game (rows %(first)s and %(second)s)"), seat=seat,
+                           first=game["rows"][seat]["row"], second=number))
         elif seat is not None:
             game["rows"][seat] = {"row": number, "nickname": nickname, "role": role, "fouls": fouls or 0,
                                   "best": [int(b) for b in best if b.isdigit()], "extra": extra,
@@ -147,7 +149,7 @@ class _Reader:
             if sorted(rows) != list(range(1, 11)):
                 missing = ", ".join(str(s) for s in range(1, 11) if s not in rows)
                 self.problems.add(self.where, game["first_row"], "seat",
-                                  f"a game has ten rows, seats 1–10; missing: {missing}")
+                                  Msg(N_("a game has ten rows, seats 1–10; missing: %(missing)s"), missing=missing))
                 continue
             read = _summary_game(date, event, table, number, rows, game["result"], self)
             read.where = f"{self.where}: rows {min(r['row'] for r in rows.values())}–{max(r['row'] for r in rows.values())}"
@@ -168,7 +170,7 @@ def _summary_game(date, event, table, number, rows, result, reader: _Reader) -> 
             best = row["best"] or None
         elif row["best"]:
             reader.problems.add(reader.where, row["row"], "best_move",
-                                "only the player killed on the first night names a best move")
+                                Msg(N_("only the player killed on the first night names a best move")))
         if row["extra"] is not None:
             extras.append({"seat": seat, "points": float(row["extra"]), "note": row["reason"]})
         seats.append(entry)
@@ -183,7 +185,8 @@ def read_results_xlsx(name: str, raw: bytes, problems: SheetProblems) -> list[Re
     try:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises zipfile, KeyError or its own errors on a file that is not XLSX
-        problems.lines.append(f"{name}: document: not an XLSX workbook ({exc.__class__.__name__})")
+        problems.lines.append(Located(f"{name}: document", Msg(N_("not an XLSX workbook (%(error)s)"),
+                                                                  error=exc.__class__.__name__)))
         return []
     sheet = book[SHEET] if SHEET in book.sheetnames else book.worksheets[0]
     reader = _Reader(f"{name}: sheet {sheet.title}", problems)
@@ -196,7 +199,7 @@ def read_results_csv(name: str, raw: bytes, problems: SheetProblems) -> list[Rea
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        problems.lines.append(f"{name}: document: not UTF-8 text")
+        problems.lines.append(Located(f"{name}: document", Msg(N_("not UTF-8 text"))))
         return []
     counts = {d: text.count(d) for d in (",", ";", "\t")}  # what Google Sheets and Excel write
     rows = csv.reader(io.StringIO(text), delimiter=max(counts, key=lambda d: counts[d]))

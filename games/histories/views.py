@@ -95,7 +95,7 @@ def history_review(request, pk: int):
     rows = [{"match": m, "token": match_token(m), "ambiguous": m.status == AMBIGUOUS} for m in plan.matches]
     tournaments = sorted({g.tournament for g in plan.games})
     return render(request, "games/histories/review.html", {
-        "pending": pending, "rows": rows, "plan": plan, "tournaments": tournaments, "problems": problems,
+        "pending": pending, "rows": rows, "plan": plan, "lost": plan.lost_shown, "tournaments": tournaments, "problems": problems,
         "unchanged": sum(1 for g in plan.games if g.unchanged)}, status=400 if problems else 200)
 
 
