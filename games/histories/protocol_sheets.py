@@ -136,7 +136,7 @@ def _out(cells: dict[str, Any], player: dict[str, Any], bad) -> None:
         return
     how = HOW.get(how_text)
     if how is None:
-        bad("out_how", Msg(N_("must be killed, voted or removed (убит, заголосован, удалён)")))
+        bad("out_how", Msg(N_("must be killed, voted or removed (%(words)s)"), words="убит, заголосован, удалён"))
         return
     when = _text(cells.get("out_round"))
     rnd = int(when) if when.isdigit() and int(when) >= 1 else None
@@ -160,7 +160,7 @@ def _game(header: dict[str, Any], players: list[dict[str, Any]], result: str, ba
         bad("date", Msg(N_("must be a date like 2026-11-28 or 28.11.2026")))
     winner = RESULT_IN.get(result.lower())
     if winner is None:
-        bad("result", Msg(N_("must be red, black or draw (красные, чёрные, ничья)")))
+        bad("result", Msg(N_("must be red, black or draw (%(words)s)"), words="красные, чёрные, ничья"))
     if date is None or winner is None:
         return None
     moment = dt.datetime.fromisoformat(f"{date}T00:00:00+00:00").isoformat()

@@ -116,7 +116,7 @@ class _Reader:
             bad("role", Msg(N_("must be one of К, Ч, Ш, Д")))
         result = RESULTS.get(_text(cells["result"]).lower())
         if result is None:
-            bad("result", Msg(N_("must be red, black or draw (красные, чёрные, ничья)")))
+            bad("result", Msg(N_("must be red, black or draw (%(words)s)"), words="красные, чёрные, ничья"))
         fouls = _whole(cells["fouls"], 0, 4)
         if fouls is None:
             bad("fouls", Msg(N_("must be a whole number from 0 to 4")))

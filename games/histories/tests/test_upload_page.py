@@ -91,3 +91,10 @@ def test_the_tournament_page_offers_the_mafiaratings_download(admin, client, eng
     data = client.get(reverse("games:tournament_mafiaratings", kwargs={"pk": tournament.pk})).json()
     assert [g["id"] for g in data["games"]] == ["5001"] and data["games"][0]["players"][0]["id"] == "100"
     assert "email" not in data["games"][0]["players"][0]
+
+
+def test_the_page_shows_a_problem_in_the_reader_s_language(admin, client):
+    raw = mr_games.full_game()
+    raw["winner"] = "nobody"
+    body = _upload(client, [raw]).content.decode()
+    assert "games[0].winner: должно быть civ, maf или tie, а не &#x27;nobody&#x27;" in body
