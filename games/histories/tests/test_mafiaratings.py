@@ -1,5 +1,6 @@
 """MafiaRatings' game format: read, imported, exported, re-imported (docs/imports.md "MafiaRatings")."""
 
+import datetime as dt
 import json
 from io import StringIO
 
@@ -54,6 +55,15 @@ def test_every_field_of_a_game_is_read():
     assert read.group == "event 77" and read.external_id == "5001"
     assert read.players[0].email == "alpha@example.org" and read.players[0].external_id == "100"
     assert read.lost == []
+
+
+def test_games_group_by_tournament_then_event_then_date():
+    raw = mr_games.full_game()
+    assert read_game({**raw, "tournamentId": 8}).group == "tournament 8"
+    assert read_game(raw).group == "event 77"
+    assert read_game({k: v for k, v in raw.items() if k != "eventId"}).group == "2026-10-03"
+    unix = read_game({**raw, "startTime": 1483172014, "endTime": "20170101T004137Z"})
+    assert unix.started == "2016-12-31T08:13:34+00:00" and unix.game["ended_at"] == "2017-01-01T00:41:37+00:00"
 
 
 def test_the_kill_all_vote_and_a_game_without_voting():
@@ -113,6 +123,11 @@ def test_imported_reimported_exported_and_imported_again(tmp_path, english):
                  "-o", str(export), stdout=StringIO(), stderr=StringIO())
     exported = json.loads(export.read_text(encoding="utf-8"))
     assert [g["id"] for g in exported["games"]] == ["5001", "5002"]
+    first = exported["games"][0]
+    moments = [dt.datetime.fromisoformat(first[key]) for key in ("startTime", "endTime")]
+    assert moments == [dt.datetime(2026, 10, 3, 19, tzinfo=dt.UTC), dt.datetime(2026, 10, 3, 19, 45, tzinfo=dt.UTC)]
+    assert first["moderator"] == {"name": "Judge Dredd"} and first["winner"] == "civ"
+    assert [p.get("id") for p in first["players"]] == [str(100 + i) for i in range(10)]
     _run(str(export), "--format", "mafiaratings", "--club", "Copy", "--tournament", "Copied")
     original = Game.objects.filter(tournament__name="MafiaRatings event 77").order_by("number")
     copied = Game.objects.filter(tournament__name="Copied").order_by("number")
