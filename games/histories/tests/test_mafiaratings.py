@@ -201,3 +201,14 @@ def test_a_broken_file_names_the_game_and_field(tmp_path, english):
         call_command("import_protocols", _file(tmp_path, {"games": [raw]}), "--format", "mafiaratings",
                      stdout=StringIO(), stderr=err)
     assert "games[0].players[2].role: must be civ, maf, sheriff or don, got 'werewolf'" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_name_known_only_in_another_club_becomes_this_club_s_player(tmp_path, english):
+    other = Club.objects.create(name="Seattle")
+    elsewhere = Player.objects.create(club=other, nickname="Golf")
+    Club.objects.create(name="Vancouver")
+    out, _err = _run(_file(tmp_path, [mr_games.full_game()]), "--format", "mafiaratings", "--club", "Vancouver")
+    assert f"player Golf: new by site; candidates: #{elsewhere.pk} Golf (Seattle)" in out
+    seat = Game.objects.get().seats.get(number=7)
+    assert seat.player.club.name == "Vancouver" and seat.player != elsewhere
