@@ -17,14 +17,13 @@ from django.utils.translation import gettext as _
 
 from club.models import Club, Player, nickname_key
 from club.permissions import is_club_admin
-from club.services import ServiceError
 from games.histories.mafiaratings import SOURCE, FormatError, ReadGame, games_of, read_game
 from games.histories.matching import AMBIGUOUS, Match, match_players, ref_key
 from games.histories.models import ExternalId, PendingHistoryImport
 from games.histories.protocol_sheets import read_protocol_csv, read_protocol_xlsx
 from games.histories.spreadsheets import SheetProblems, read_results_csv, read_results_xlsx
 from games.histories.texts import N_, Located, Msg, shown
-from games.models import Game, Tournament
+from games.models import Game
 from games.protocol.selectors_export import game_to_dict
 from games.protocol.services.imports import ImportFailed, ImportReport, import_documents
 from games.rules.interchange import parse_game, protocol_to_dict
@@ -269,12 +268,6 @@ def _keep_ids(plan: Plan) -> None:
             ExternalId.objects.update_or_create(club=club, source=plan.source, kind=ExternalId.Kind.GAME,
                                                 external_id=planned.read.external_id, defaults={"game": game})
 
-
-def find_tournament(club: Club, name: str) -> Tournament:
-    tournament = Tournament.objects.filter(club=club, name=name).first()
-    if tournament is None:
-        raise ServiceError(f"no tournament named {name!r} in {club.name}")
-    return tournament
 
 
 # ------------------------------------------------------------------------------------------- the upload page
