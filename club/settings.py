@@ -249,6 +249,7 @@ LARGE_REQUESTS = {
     "first_run": "PHOTO_REQUEST_MAX_SIZE",  # /setup/ takes the club's logo
     "club_settings": "PHOTO_REQUEST_MAX_SIZE",
     "games:import": "IMPORT_REQUEST_MAX_SIZE",
+    "games:history_import": "IMPORT_REQUEST_MAX_SIZE",
     "api-v1:import_document": "IMPORT_REQUEST_MAX_SIZE",
 }
 

@@ -33,6 +33,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(ensure_presets, sender=self, dispatch_uid="games.ensure_presets")
         # The sign-ups' models live in their capability package (games/tournaments/signups/models.py), not in games/models.py.
+        from games.histories import models as _histories  # noqa: F401  (external ids of imports)
         from games.page_cache_receivers import connect
         from games.tournaments.signups import models  # noqa: F401
 

@@ -62,6 +62,17 @@ def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
                               hint="add its values to build_scene or NAMED in tests/site_walk.py (or its name to NOT_PAGES)"))
 
 
+def _pending_history(club):
+    """An uploaded results sheet waiting for the admin's confirmation (games/histories): two rows of a game."""
+    from games.histories.services import stash_upload
+
+    rows = "date,event,table,game,seat,nickname,role,result,fouls,best_move,first_night_killed,extra_points,extra_reason\n"
+    rows += "".join(f"2026-11-01,Архив,1,1,{seat},Игрок {seat},{'К' if seat > 3 else 'Ч'},красные,0,,,,\n"
+                    for seat in range(1, 11))
+    admin = get_user_model().objects.get(username="admin")
+    return stash_upload(club=club, by=admin, fmt="csv", files=[("history.csv", rows.encode())])
+
+
 def build_scene() -> Scene:
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get()
@@ -111,6 +122,7 @@ def build_scene() -> Scene:
         "claim": [claim.pk],
         "protest": [protest.pk, decided.pk],
         "game": [game.pk, decided_game.pk, finished.last().pk] + ([live.pk] if live else []),
+        "history_import": [_pending_history(club).pk],
     }
     # People's own names (logins, nicknames) may be written in Latin letters.
     names = set(User.objects.values_list("username", flat=True)) | set(

@@ -23,6 +23,7 @@ import re
 from urllib.parse import quote
 
 import pytest
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
@@ -81,6 +82,8 @@ def params(db) -> Params:
         "claim": [claim.pk], "protest": [protest.pk], "round": [1], "table": [1],
         "game": [finished.pk] + ([live.pk] if live else []),
         "signup_sheet": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)[:1]),
+        "history_import": [apps.get_model("games", "PendingHistoryImport").objects.create(
+            club=club, created_by=User.objects.get(username="admin"), format="csv", files=[]).pk],
     }
     # Every free-text parameter (`str`, `path`, a regex like `.*`) takes the payload itself; every id a missing object.
     return Params(ids=ids, named=NAMED, free=[quote(p) for p in PAYLOADS], missing=["999999"],

@@ -42,6 +42,7 @@ LATIN_ALLOWED = {
     "URL", "Email", "email", "e-mail", "E-mail",
     "JPEG", "PNG", "WebP",  # the picture formats a player's photo may be in (club/photos.py)
     "Telegram",  # the messenger the club's bot lives in (notify/)
+    "XLSX", "MafiaRatings",  # a club's history in and out (docs/imports.md): a file format and a site's name
 }
 LATIN_WORD = re.compile(r"(?<![\w/.@-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w/.@-])")
 # Raw codes that must never reach a reader, in any language (whole words, case-sensitive).

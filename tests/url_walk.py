@@ -29,6 +29,7 @@ KIND_OF_WORD = {
     "players": "player", "tournaments": "tournament", "rulesets": "ruleset", "seasons": "season",
     "evenings": "evening", "claims": "claim", "protests": "protest", "games": "game", "": "game",
     "rounds": "round", "signups": "signup_sheet", "tables": "table",
+    "history": "history_import",  # games/import/history/<pk>/: an uploaded history waiting for confirmation
 }
 FREE_TEXT = {"str", "path", ""}  # converters that take any text (besides regex groups)
 

@@ -54,6 +54,12 @@ OLD_URLS = [
     # added after the split: the sign-up list by paste, a judge taking a club night's table
     ("signup_paste", {"pk": 7}, "/games/signups/7/paste/"),
     ("evening_table_take", {"pk": 7}, "/games/evenings/games/7/take/"),
+    # a club's history in and out (docs/imports.md)
+    ("history_import", {}, "/games/import/history/"),
+    ("history_review", {"pk": 7}, "/games/import/history/7/"),
+    ("results_template", {}, "/games/import/results-template.xlsx"),
+    ("protocol_template", {}, "/games/import/protocol-template.xlsx"),
+    ("tournament_mafiaratings", {"pk": 7}, "/games/tournaments/7/mafiaratings.json"),
 ]
 
 

@@ -93,6 +93,10 @@ def world(db) -> World:
                         name="Правила клуба", slug="club-rules")
     empty = Tournament.objects.create(club=club, name="Ещё не сыгран", ruleset=tournament.ruleset)
     OverlayToken = apps.get_model("broadcast", "OverlayToken")  # a higher layer's model: no import from here
+    # an uploaded history waiting for its admin's confirmation (games/histories): its review page reads only
+    apps.get_model("games", "PendingHistoryImport").objects.create(
+        club=club, created_by=User.objects.get(username="admin"), format="csv",
+        files=[{"name": "history.csv", "data": ""}])
     for kind in OverlayToken.Kind.values:  # the overlays' pages read the game in play, the standings, a player
         OverlayToken.objects.create(club=club, tournament=tournament, kind=kind, token=f"world-overlay-{kind}")
     return World(tournament=tournament, empty_tournament=empty, finished=finished, live=live, player=player,
@@ -126,6 +130,8 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "player_photo": [w.player.pk], "player_card_section": [w.player.pk],
         "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
         "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
+        "games:tournament_mafiaratings": tournaments,
+        "games:history_review": list(apps.get_model("games", "PendingHistoryImport").objects.values_list("pk", flat=True)),
         "games:round_sheets_pdf": [w.tournament.pk],
         "games:ruleset_detail": [w.preset_rules, w.club_rules], "games:ruleset_copy": [w.preset_rules],
         "games:ruleset_edit": [w.club_rules], "games:ruleset_default": [w.club_rules],

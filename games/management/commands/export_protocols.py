@@ -4,6 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.histories.selectors import export_mafiaratings
 from games.models import Tournament
 from games.protocol.selectors_export import export_tournament
 
@@ -27,9 +28,16 @@ class Command(BaseCommand):
         parser.add_argument("--tournament", required=True, metavar="NAME")
         parser.add_argument("--club", metavar="NAME")
         parser.add_argument("-o", "--output", metavar="FILE")
+        parser.add_argument("--format", default="mafclub", choices=["mafclub", "mafiaratings"],
+                            help="mafclub/1 (default) or MafiaRatings' game format (docs/imports.md)")
 
     def handle(self, *args, tournament, club=None, output=None, **options):
-        data = export_tournament(find_tournament(tournament, club))
+        if options.get("format") == "mafiaratings":
+            data, lost = export_mafiaratings(find_tournament(tournament, club))
+            for line in lost:
+                self.stderr.write(f"not carried: {line}")
+        else:
+            data = export_tournament(find_tournament(tournament, club))
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
         if output:
             with open(output, "w", encoding="utf-8") as fh:

@@ -1,5 +1,9 @@
 """`python manage.py import_protocols FILE [FILE ...] [--club NAME]` — a contract: keep the name and options.
 
+`--format mafiaratings|xlsx|csv` reads a club's history in another format (docs/imports.md) with `--ruleset`,
+`--tournament` (all games into that tournament, made if absent) and `--dry-run` (check and print, write nothing);
+the players' matching is printed, and an ambiguous name stops the import with its candidates.
+
 The import queues the ratings' recomputes (Elo, rating history) for the task worker; the command line then runs
 them itself (as `manage.py db_worker --batch` would) and waits for any a running worker took, so that
 `manage.py elo` and `standings` right after it show the new figures. `--no-wait` leaves them to the site's worker.
@@ -16,6 +20,7 @@ from django_tasks_db.backend import DatabaseBackend
 
 from club import task_queue
 from club.services import ServiceError
+from games.histories.importing import HISTORY_FORMATS, import_history
 from games.protocol.services.imports import ImportFailed, import_documents
 
 WAIT_SECONDS = 600  # the longest the command waits for a recompute another worker runs
@@ -27,10 +32,21 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--club", help="the club (created when missing); default: the site's only club")
+        parser.add_argument("--format", default="mafclub", choices=["mafclub", *HISTORY_FORMATS],
+                            help="the files' format (default mafclub/1 JSON)")
+        parser.add_argument("--ruleset", help="the rule set of the games (other formats; default the club's)")
+        parser.add_argument("--tournament", help="put every game into this tournament (other formats)")
+        parser.add_argument("--dry-run", action="store_true", help="check and print, write nothing (other formats)")
         parser.add_argument("--no-wait", action="store_true",
                             help="leave the rating recomputes to the site's task worker (manage.py db_worker)")
 
     def handle(self, *args, files, club=None, no_wait=False, **options):
+        if options.get("format", "mafclub") != "mafclub":
+            import_history(self, files=files, club=club, fmt=options["format"], ruleset=options.get("ruleset"),
+                           tournament=options.get("tournament"), dry_run=options.get("dry_run", False))
+            if not options.get("dry_run") and not no_wait:
+                self.finish_recomputes()
+            return
         documents = []
         for name in files:
             try:
