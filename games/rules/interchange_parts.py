@@ -165,3 +165,46 @@ def seat_to_dict(p: Protocol, s: SeatEntry) -> dict[str, Any]:
     if p.summary and s.out is not None:
         seat["out"] = {"how": s.out.how, **({"round": s.out.round} if s.out.round is not None else {})}
     return seat
+
+
+# ---------------------------------------------------------------------------------------------- stored as JSON
+# The database keeps these parts in the format's own shapes: `Game.summary` is null for a full protocol, else
+# {"seats": {"<seat>": {"first_night_killed"?, "out"?}}}; `Day.voters` is null when no voter is known, else
+# {"voters"?, "revote_voters"?, "lift_voters"?} as on a day of the format.
+
+
+def summary_to_json(p: Protocol) -> dict[str, Any] | None:
+    if not p.summary:
+        return None
+    seats = {str(s.seat): {k: v for k, v in seat_to_dict(p, s).items() if k in ("first_night_killed", "out")}
+             for s in p.seats}
+    return {"seats": {seat: parts for seat, parts in seats.items() if parts}}
+
+
+def summary_from_json(stored: dict[str, Any] | None, seats: list[SeatEntry]) -> bool:
+    """Put a stored summary's seat parts onto `seats`; whether the game is a summary."""
+    if stored is None:
+        return False
+    r = Reader("stored")
+    parts = stored.get("seats") or {}
+    for entry in seats:
+        given = parts.get(str(entry.seat))
+        if given:
+            read_summary_seat(r, given, f"seats[{entry.seat}]", entry, summary=True)
+    return True
+
+
+def voters_to_json(d: Day) -> dict[str, Any] | None:
+    parts = {k: v for k, v in day_to_dict(d).items() if k in ("voters", "revote_voters", "lift_voters")}
+    return parts or None
+
+
+def voters_from_json(stored: dict[str, Any] | None, day: Day) -> None:
+    """Put a day's stored voters onto `day`."""
+    if not stored:
+        return
+    r = Reader("stored")
+    day.voters = voter_map(r, stored.get("voters"), "voters")
+    if stored.get("revote_voters") is not None:
+        day.revote_voters = [voter_map(r, v, "revote_voters") or {} for v in stored["revote_voters"]]
+    day.lift_voters = lift_map(r, stored.get("lift_voters"), "lift_voters")

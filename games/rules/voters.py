@@ -55,13 +55,12 @@ def fill_counts(protocol: Protocol, ruleset: RuleSet) -> None:
             nominees = active_nominees(day)
             if nominees:
                 day.votes = round_counts(nominees, day.voters, alive, non_voters_to_last=to_last)
-        for k, voters in enumerate(day.revote_voters or []):
-            if k < len(day.revotes):
-                continue
-            previous = day.votes if k == 0 else day.revotes[k - 1]
-            if not previous:
-                break
-            day.revotes.append(round_counts(round_leaders(previous), voters, alive, non_voters_to_last=to_last))
+        if not day.revotes:  # re-votes given by their voters only
+            for voters in day.revote_voters or []:
+                previous = day.revotes[-1] if day.revotes else day.votes
+                if not previous:
+                    break
+                day.revotes.append(round_counts(round_leaders(previous), voters, alive, non_voters_to_last=to_last))
         if day.lift is None and day.lift_voters is not None:
             day.lift = lift_count(day.lift_voters, alive)
 
@@ -119,11 +118,9 @@ def _check_round(voters: dict[int, int], tallies: list[Tally] | None, here: str,
 
 
 def _check_lift(day: Day, here: str, alive: set[int], ruleset: RuleSet) -> list[Problem]:
-    if day.lift is None:
-        return [error_t(here, N_("docs/rules.md I49: a lift vote's voters need the lift vote held"))]
     problems = [_not_at_table(here, voter) for voter in day.lift_voters or {} if voter not in alive]
     derived = lift_count(day.lift_voters or {}, alive)
-    if not problems and derived != day.lift:
+    if not problems and day.lift is not None and derived != day.lift:
         problems.append(error_t(here, N_("docs/rules.md I50 (%(clause)s): %(derived)s hands raised by the voters, "
                                          "the count says %(count)s"),
                                 clause=cite(ruleset, "000 4.4.14", "001 r.34", "002 I.6.18.4", "003 l.62"),
