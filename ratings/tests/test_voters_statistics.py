@@ -1,0 +1,115 @@
+"""Who voted for whom and summary protocols through the site: a mafclub/1 file with both imported, stored, exported
+and imported again unchanged; the voters' statistics (ratings.statistics.registry) in the facts, the standings, the
+card and the API, filled again by `rebuild_ratings` for games stored before; a summary game counts in the standings
+and skips what needs its missing nights."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from club.models import Club
+from games.models import Day, Game
+from games.protocol.selectors import protocol_of
+from games.protocol.selectors_export import export_tournament
+from games.protocol.services.imports import import_documents
+from games.rules.interchange import FORMAT
+from games.tests.test_rules_summary import summary_game
+from games.tests.test_rules_voters import voted_game
+from ratings.models import PlayerGame, PlayerStats, Season
+
+VOTER_STATS = ("votes_recorded", "red_votes_on_black", "votes_for_partner", "votes_on_sheriff", "sheriff_nominations")
+
+
+def document() -> dict:
+    summary = summary_game(number=2)  # the same ten players as the voted game
+    return {"format": FORMAT, "tournament": {"name": "Голоса", "ruleset": "xcraft"},
+            "games": [{**voted_game(), "date": "2026-05-01"}, {**summary, "date": "2026-05-02"}]}
+
+
+def facts(game: Game) -> dict[int, dict]:
+    return {row["seat"]: row for row in PlayerGame.objects.filter(game=game).values("seat", *VOTER_STATS,
+                                                                                     "first_night_death", "won")}
+
+
+@pytest.fixture
+def imported(db):
+    Club.objects.create(name="Полночь")
+    import_documents(documents=[("votes.json", json.dumps(document(), ensure_ascii=False))], club_name="Полночь")
+    return {g.number: g for g in Game.objects.filter(tournament__name="Голоса")}
+
+
+def test_the_voters_and_the_summary_are_stored(imported):
+    voted, summary = imported[1], imported[2]
+    d1 = Day.objects.get(game=voted, index=1)
+    assert d1.votes == [{"seat": 8, "votes": 7}, {"seat": 2, "votes": 3}]  # derived from the voters
+    assert d1.voters == {"voters": voted_game()["days"][0]["voters"]}
+    assert Day.objects.get(game=voted, index=2).voters["revote_voters"] == voted_game()["days"][1]["revote_voters"]
+    assert summary.summary == {"seats": {"3": {"first_night_killed": True, "out": {"how": "killed", "round": 1}},
+                                         "5": {"out": {"how": "removed"}},
+                                         "8": {"out": {"how": "voted", "round": 1}}}}
+    protocol = protocol_of(summary)
+    assert protocol.summary and protocol.first_night_victim() == 3
+    assert protocol_of(voted).days[1].revote_voters == [{int(k): v for k, v in
+                                                         voted_game()["days"][1]["revote_voters"][0].items()}]
+
+
+def test_the_export_imported_again_gives_the_same_games(imported):
+    exported = export_tournament(imported[1].tournament)
+    by_number = {g["number"]: g for g in exported["games"]}
+    assert by_number[1]["days"][0]["voters"] == voted_game()["days"][0]["voters"]
+    assert by_number[2]["summary"] is True and by_number[2]["days"] == []
+    Club.objects.create(name="Рассвет")
+    import_documents(documents=[("export.json", json.dumps(exported, ensure_ascii=False))], club_name="Рассвет")
+    again = {g.number: g for g in Game.objects.filter(tournament__club__name="Рассвет")}
+    for number in (1, 2):
+        assert protocol_of(again[number]) == protocol_of(imported[number])
+        assert facts(again[number]) == facts(imported[number])
+
+
+def test_the_voters_statistics_of_a_game(imported):
+    rows = facts(imported[1])
+    # seat 1 (К) raised his hand four times, every time against a black: 8, 2, 2 (the re-vote), 6
+    assert rows[1]["votes_recorded"] == 4 and rows[1]["red_votes_on_black"] == 4
+    assert rows[6]["votes_for_partner"] == 1  # the don (6) against 2 on Day 1
+    assert rows[2]["votes_for_partner"] == 0  # 2 raised no hand on Day 1: counted for 2 by the rules, not his vote
+    assert {s: r["votes_on_sheriff"] for s, r in rows.items() if r["votes_on_sheriff"]} == {2: 2, 6: 2, 10: 1}
+    assert {s: r["sheriff_nominations"] for s, r in rows.items() if r["sheriff_nominations"]} == {6: 1}
+    assert rows[4]["votes_on_sheriff"] == 0  # the sheriff himself
+
+
+def test_a_summary_game_counts_in_the_standings_and_skips_what_it_lacks(imported):
+    rows = facts(imported[2])
+    assert [s for s, r in rows.items() if r["first_night_death"]] == [3]  # the mark it gives
+    assert all(r[key] == 0 for r in rows.values() for key in VOTER_STATS)  # no days: no votes counted
+    stats = PlayerStats.objects.get(scope__tournament__name="Голоса", player__nickname="p3")
+    assert (stats.games, stats.wins, stats.first_night_deaths) == (2, 2, 2)  # killed on Night 1 in both
+    assert stats.total == 2 + 0.25  # two red wins and the best move naming two blacks (000 BM-4)
+
+
+def test_rebuild_ratings_fills_the_voters_statistics_of_games_stored_before(imported):
+    before = {(s.scope_id, s.player_id): [getattr(s, k) for k in VOTER_STATS] for s in PlayerStats.objects.all()}
+    assert any(any(values) for values in before.values())
+    zero = dict.fromkeys(VOTER_STATS, 0)
+    PlayerGame.objects.update(**zero)  # as the columns' migration leaves the old games
+    PlayerStats.objects.update(**zero)
+    call_command("rebuild_ratings", stdout=open("/dev/null", "w"), stderr=open("/dev/null", "w"))  # noqa: SIM115
+    after = {(s.scope_id, s.player_id): [getattr(s, k) for k in VOTER_STATS] for s in PlayerStats.objects.all()}
+    assert after == before
+    assert facts(imported[1])[1]["red_votes_on_black"] == 4
+
+
+def test_the_card_and_the_api_show_them(imported, client):
+    p1 = PlayerStats.objects.filter(player__nickname="p1").first().player
+    season = Season.objects.get(club__name="Полночь")
+    html = client.get(reverse("player_detail", args=[p1.pk]), {"season": season.pk}).content.decode()
+    assert "<dt>Голоса против чёрных (за красных)</dt>" in html
+    assert 'data-testid="stat-red_votes_on_black">4<' in html
+    data = json.loads(client.get(f"/api/v1/players/{p1.pk}/", {"season": season.pk}).content)
+    figures = {f["key"]: f["value"] for f in data["statistics"]}
+    assert {key: figures[key] for key in VOTER_STATS} == {
+        "votes_recorded": 4, "red_votes_on_black": 4, "votes_for_partner": 0, "votes_on_sheriff": 0,
+        "sheriff_nominations": 0}
