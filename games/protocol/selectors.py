@@ -334,6 +334,7 @@ class ProtocolView:
     best_move: list[int] | None
     result: str  # "red" | "black" | "draw" | ""
     items: list[ItemView]  # every non-main item (the sheet's back side)
+    summary: bool = False  # a summary protocol: days and nights not recorded (docs/rules.md I46)
 
 
 def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
@@ -354,7 +355,7 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
         nights=_night_views(protocol, show_secrets=show_secrets, night_open=night_open),
         best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
         best_move=protocol.best_move, result=game.result if show_secrets else "",
-        items=_item_views(game) if scored else [],
+        items=_item_views(game) if scored else [], summary=protocol.summary,
     )
 
 

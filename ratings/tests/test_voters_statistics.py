@@ -13,10 +13,11 @@ from django.urls import reverse
 
 from club.models import Club
 from games.models import Day, Game
-from games.protocol.selectors import protocol_of
+from games.protocol.selectors import protocol_of, with_protocol
 from games.protocol.selectors_export import export_tournament
 from games.protocol.services.imports import import_documents
 from games.rules.interchange import FORMAT
+from games.sheets.render import game_sheet, render_sheets_html
 from games.tests.test_rules_summary import summary_game
 from games.tests.test_rules_voters import voted_game
 from ratings.models import PlayerGame, PlayerStats, Season
@@ -113,3 +114,16 @@ def test_the_card_and_the_api_show_them(imported, client):
     assert {key: figures[key] for key in VOTER_STATS} == {
         "votes_recorded": 4, "red_votes_on_black": 4, "votes_for_partner": 0, "votes_on_sheriff": 0,
         "sheriff_nominations": 0}
+
+
+def test_the_page_and_the_sheet_say_it_is_a_summary(imported, client):
+    summary, voted = imported[2], imported[1]
+    html = client.get(reverse("games:game_detail", args=[summary.pk])).content.decode()
+    assert 'data-testid="summary-protocol"' in html and "Итоговый протокол" in html
+    assert 'data-testid="summary-protocol"' not in client.get(reverse("games:game_detail", args=[voted.pk])).content.decode()
+    game = with_protocol(Game.objects.filter(pk=summary.pk)).prefetch_related("seats__score_items").get()
+    sheet = render_sheets_html([game_sheet(game, show_secrets=True)], language="ru")
+    assert "итоговый: дни и ночи не записаны" in sheet
+    assert "отстрел Н1" in sheet  # seat 3: the first-night death it gives
+    voted_page = client.get(reverse("games:game_detail", args=[voted.pk])).content.decode()
+    assert "кто за кого голосовал: 1→8, 3→8" in voted_page
