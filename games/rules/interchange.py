@@ -37,7 +37,7 @@ so that an export imported into an empty database gives the same standings (000 
   `{"kind": "sk_agreement", "representative"}`. A decision is final: an import creates a game's protests once
   and refuses a file whose protests would replace those a game already has.
 
-Extension fields of a game's parts (all optional; `interchange_parts.py` reads and writes them):
+Extension fields of a game's parts (all optional; `interchange_parts.py` reads and writes them; docs/summaries_and_voters.md):
 
 - `summary`: `true` for a game known by its results only (docs/rules.md I46): it has no `days` and no `nights`
   (absent or empty); its removals may leave out `at` (the phase, when not known). Each of its seats may carry
