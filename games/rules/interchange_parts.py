@@ -169,7 +169,7 @@ def seat_to_dict(p: Protocol, s: SeatEntry) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------- stored as JSON
 # The database keeps these parts in the format's own shapes: `Game.summary` is null for a full protocol, else
-# {"seats": {"<seat>": {"first_night_killed"?, "out"?}}}; `Day.voters` is null when no voter is known, else
+# {"first_night_known": bool, "seats": {"<seat>": {"first_night_killed"?, "out"?}}}; `Day.voters` is null when no voter is known, else
 # {"voters"?, "revote_voters"?, "lift_voters"?} as on a day of the format.
 
 
@@ -178,7 +178,9 @@ def summary_to_json(p: Protocol) -> dict[str, Any] | None:
         return None
     seats = {str(s.seat): {k: v for k, v in seat_to_dict(p, s).items() if k in ("first_night_killed", "out")}
              for s in p.seats}
-    return {"seats": {seat: parts for seat, parts in seats.items() if parts}}
+    # `first_night_known` lets a query leave out of the Ci counts the summaries that do not tell the first night
+    return {"first_night_known": p.first_night_known(),
+            "seats": {seat: parts for seat, parts in seats.items() if parts}}
 
 
 def summary_from_json(stored: dict[str, Any] | None, seats: list[SeatEntry]) -> bool:

@@ -49,9 +49,9 @@ def test_the_voters_and_the_summary_are_stored(imported):
     assert d1.votes == [{"seat": 8, "votes": 7}, {"seat": 2, "votes": 3}]  # derived from the voters
     assert d1.voters == {"voters": voted_game()["days"][0]["voters"]}
     assert Day.objects.get(game=voted, index=2).voters["revote_voters"] == voted_game()["days"][1]["revote_voters"]
-    assert summary.summary == {"seats": {"3": {"first_night_killed": True, "out": {"how": "killed", "round": 1}},
-                                         "5": {"out": {"how": "removed"}},
-                                         "8": {"out": {"how": "voted", "round": 1}}}}
+    assert summary.summary == {"first_night_known": True, "seats": {
+        "3": {"first_night_killed": True, "out": {"how": "killed", "round": 1}}, "5": {"out": {"how": "removed"}},
+        "8": {"out": {"how": "voted", "round": 1}}}}
     protocol = protocol_of(summary)
     assert protocol.summary and protocol.first_night_victim() == 3
     assert protocol_of(voted).days[1].revote_voters == [{int(k): v for k, v in
