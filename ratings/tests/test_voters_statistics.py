@@ -5,7 +5,9 @@ and skips what needs its missing nights."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
@@ -127,3 +129,32 @@ def test_the_page_and_the_sheet_say_it_is_a_summary(imported, client):
     assert "отстрел Н1" in sheet  # seat 3: the first-night death it gives
     voted_page = client.get(reverse("games:game_detail", args=[voted.pk])).content.decode()
     assert "кто за кого голосовал: 1→8, 3→8" in voted_page
+
+
+@pytest.mark.django_db
+def test_a_summary_without_the_first_night_stays_out_of_the_ci_in_both_passes():
+    """002 III.3: X, red in four games, killed on Night 1 in one that black won. The summary game does not tell
+    its first night: K/R = 1/3 (0.333333), not 1/4 — in the full pass and when one game is rescored alone."""
+    from games.models import ScoreItem
+    from games.protocol.services.scoring import score_games, seated
+    from games.rules.protocol import Protocol, SeatEntry
+    from games.tests.rules_builders import L1, ex1, ex2
+    from ratings.tests.conftest import make_tournament, store
+
+    club = Club.objects.create(name="Полночь")
+    t = make_tournament(club, "Ci", slug="cml")
+    summary = Protocol(seats=[SeatEntry(seat=s, player="X" if s == 1 else f"s{s}", role=L1[s - 1])
+                              for s in range(1, 11)], result="red", summary=True)
+    games = [store(t, summary, date=dt.date(2026, 5, 1), score=False),
+             store(t, ex2(players={3: "X"}, prefix="k"), date=dt.date(2026, 5, 2), score=False),
+             store(t, ex1(players={1: "X"}, prefix="a"), date=dt.date(2026, 5, 3), score=False),
+             store(t, ex1(players={1: "X"}, prefix="b"), date=dt.date(2026, 5, 4), score=False)]
+    killed = games[1]
+
+    def ci() -> list:
+        return list(ScoreItem.objects.filter(seat__game=killed, kind="ci").values_list("points", flat=True))
+
+    score_games(tournament=t)
+    assert ci() == [Decimal("0.333333")]
+    score_games(game=killed, seated_before=seated(killed))
+    assert ci() == [Decimal("0.333333")]
