@@ -86,6 +86,11 @@ class Club(models.Model):
         _("start the speech timer by itself"), default=True,
         help_text=_("On the judge's screen the minute starts with each speech; turn off to start it by hand."),
     )
+    judge_records_voters = models.BooleanField(
+        _("record who votes"), default=False,
+        help_text=_("On the judge's screen each vote is entered by the raised hands (who voted for whom, "
+                    "docs/rules.md I47) instead of the counts."),
+    )
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The club's Elo (docs/elo.md): everybody starts at elo_start; a game moves a player by elo_k × (result − expected).
     elo_start = models.FloatField(_("starting Elo"), default=1000.0,

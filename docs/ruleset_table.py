@@ -83,6 +83,8 @@ WHY: dict[str, str] = {
                             "001 r.31, 002 I.6.18, 003 l.60",
     "night_order": "the night as it is played: the shot, the Don's check, the Sheriff's: 000 4.5.4–4.5.8, "
                    "002 I.7.3–7.6, 003 l.32–37",
+    "non_voters_to_last": "a player who raises no hand counts for the last candidate: 000 4.4.12, 001 r.27, "
+                          "002 I.6.15, 003 l.58; I17, I48",
     "foul_limit": "the foul that removes the player: 000 D6.5, 002 II.2.1, 003 l.123",
 }
 

@@ -158,6 +158,7 @@ class Game(models.Model):
     phase = models.CharField(_("phase"), max_length=4, blank=True, help_text="live entry: the current phase, e.g. D2")
     result = models.CharField(_("result"), max_length=5, choices=RESULT_CHOICES, blank=True)
     best_move = models.JSONField(_("best move"), null=True, blank=True)
+    summary = models.JSONField(_("summary protocol"), null=True, blank=True)  # docs/rules.md I46, rules.interchange_parts
     signed_at = models.DateTimeField(_("signed at"), null=True, blank=True)
     signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="+", verbose_name=_("signed by"))
@@ -241,9 +242,8 @@ class Seat(models.Model):
                                verbose_name=_("player"))
     role = models.CharField(_("role"), max_length=1, choices=ROLE_CHOICES, blank=True)
     fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
-    # The day whose speech the 3rd foul (the rule set's `speech_foul`) costs (000 D6.4, 003 l.73;
-    # `games.rules.facts.third_foul_day`); it holds while the seat has that many fouls and is cleared when a foul is
-    # taken back below it.
+    # the day whose speech the rule set's `speech_foul` costs (000 D6.4, 003 l.73; `games.rules.facts.third_foul_day`)
+    # while the seat has that many fouls; cleared when a foul is taken back below it
     speech_lost_day = models.PositiveSmallIntegerField(_("speech lost on day"), null=True, blank=True)
     # materialised score (protocol columns "баллы" / "доп. баллы", 000 P7.8) and tie-break facts
     main = models.DecimalField(_("points"), default=Decimal(0), **POINTS)
@@ -261,8 +261,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique_in_game"),
             models.UniqueConstraint(fields=["game", "player"], name="player_once_per_game"),
             models.CheckConstraint(condition=Q(number__gte=1, number__lte=10), name="seat_number_1_10"),
-            # up to the largest foul limit a rule set may have; the rule set's own is checked by the handler and the
-            # validator (`games.rules.consequences.foul_effect`, `games.rules.checks.check_fouls`)
+            # up to FOUL_LIMIT_MAX; the rule set's own limit: games.rules.consequences.foul_effect, checks.check_fouls
             models.CheckConstraint(condition=Q(fouls__gte=0, fouls__lte=FOUL_LIMIT_MAX), name="fouls_within_limit"),
             models.CheckConstraint(condition=Q(role__in=["", *ROLES]), name="role_letter"),
         ]
@@ -282,6 +281,7 @@ class Day(models.Model):
     revotes = models.JSONField(default=list, blank=True)  # [[{"seat": .., "votes": ..}], …]
     lift_for = models.PositiveSmallIntegerField(null=True, blank=True)
     out = models.JSONField(default=list, blank=True)  # seats that left by vote or lift
+    voters = models.JSONField(null=True, blank=True)  # who voted for whom: docs/rules.md I47, rules.interchange_parts
     spoken = models.JSONField(default=list, blank=True)  # seats in the order their speech ended (000 4.3.1)
     granted = models.JSONField(default=list, blank=True)  # seats the judge gave back the word the 3rd foul took
 

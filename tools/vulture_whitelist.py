@@ -104,6 +104,7 @@ short_seconds  # unused variable (games/live/ui.py:60)
 extra_values  # unused variable (games/live/ui.py:61)
 speech_key  # unused variable (games/live/ui.py:62)
 timer_autostart  # unused variable (games/live/ui.py:64)
+record_voters  # unused variable (games/live/ui.py:70): read by templates/games/live/judge.html
 best_move_open  # unused variable (games/live/ui.py:66)
 best_move_seats  # unused variable (games/live/ui.py:67)
 keypad  # unused variable (games/live/ui.py:72)

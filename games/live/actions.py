@@ -31,6 +31,7 @@ class BadInput(ActionRefused):
 
 MAX_ID = 2**63 - 1  # a primary key (BigAutoField) fits a signed 64-bit integer on every database
 _VOTE_KEY = re.compile(r"v\d+")  # a vote round sends one count per candidate: v3=4, v7=5
+_HAND_KEY = re.compile(r"h\d+")  # ... or, recording who votes, each raised hand: h5=3 (seat 5 against seat 3)
 
 
 # ------------------------------------------------------------------------------------------------ field readers
@@ -107,6 +108,19 @@ def _vote_counts(payload: dict, key: str) -> dict[int, Any]:  # noqa: ARG001 —
     return {int(k[1:]): v for k, v in payload.items() if _VOTE_KEY.fullmatch(k)}
 
 
+def _hands(payload: dict, key: str) -> dict[int, int]:  # noqa: ARG001 — key: every payload reader is called as reader(payload, key)
+    """The raised hands a round sends when the club records who votes (`h<voter>=<candidate>`, or `h<voter>=1` in
+    the lift vote); a blank one is no hand."""
+    hands = {}
+    for k, v in payload.items():
+        if _HAND_KEY.fullmatch(k) and str(v).strip():
+            try:
+                hands[int(k[1:])] = int(v)
+            except (TypeError, ValueError):
+                raise ActionRefused(_("A raised hand names a seat.")) from None
+    return hands
+
+
 def _declare(reader: Callable[[dict, str], Any], key: str = "", pattern: re.Pattern | None = None):
     return dataclasses.field(metadata={"read": reader, "key": key, "pattern": pattern})
 
@@ -147,6 +161,10 @@ def seat_numbers():
 
 def vote_counts():
     return _declare(_vote_counts, pattern=_VOTE_KEY)
+
+
+def hands():
+    return _declare(_hands, pattern=_HAND_KEY)
 
 
 def moment(*, key: str = ""):

@@ -13,13 +13,16 @@ from games.live.actions import (
     DayMoment,
     SeatNumber,
     SpeechMoment,
+    flag,
     in_range,
     moment,
     number,
     seat_number,
     vote_counts,
 )
+from games.live.actions import hands as raised_hands
 from games.live.base import ActionResult, Ctx, check_change
+from games.live.hands import counts_by_hands, lift_by_hands, store_round_hands
 from games.live.state import day_speech, vote_state
 from games.models import Day, Game, Night
 from games.rules.flow import decided_by_maximum, game_end, resolve_day_vote
@@ -114,6 +117,8 @@ def _withdraw(ctx: Ctx, payload: WithdrawInput) -> ActionResult:
 class VotesInput:
     counts: dict = vote_counts()  # candidate seat -> the count typed (v3=4), blank for the silent ones
     vote_round: int | None = moment(key="round")  # the round the screen showed (`games.live.targets`)
+    by_hands: bool = flag()  # the club records who votes: the round comes as `hands`
+    hands: dict = raised_hands()  # voter seat -> the candidate he raised his hand against (h5=3)
 
 
 def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
@@ -123,8 +128,13 @@ def _votes(ctx: Ctx, payload: VotesInput) -> ActionResult:
     state = vote_state(protocol, ctx.ruleset, index)
     if state.step not in ("main", "revote"):
         ctx.refuse(state.note or _("No vote round is due now."))
-    counts = _checked_counts(ctx, state, payload)
+    if payload.by_hands:
+        counts = counts_by_hands(ctx, protocol, index, state.candidates, payload.hands)
+    else:
+        counts = _checked_counts(ctx, state, payload)
     ctx.snap.day(index, day)
+    if payload.by_hands:
+        store_round_hands(day, payload.hands, main=state.step == "main")
     _store_tallies(day, protocol.days[index - 1], state, counts)
     out = decided_by_maximum(resolve_day_vote(protocol, ctx.ruleset, index))  # a unique maximum (000 4.4.15)
     if out:
@@ -182,7 +192,9 @@ def _store_tallies(day, protocol_day, state, counts: list[int]) -> None:
 
 @dataclass(frozen=True)
 class LiftInput(DayMoment):
-    hands: int = number(low=0, high=None)  # at most the living players
+    hands: int = number(low=0, high=None, optional=True)  # at most the living players
+    by_hands: bool = flag()  # the club records who votes: each raised hand comes as `raised` (h5=1)
+    raised: dict = raised_hands()
 
 
 def _lift(ctx: Ctx, payload: LiftInput) -> ActionResult:
@@ -191,11 +203,14 @@ def _lift(ctx: Ctx, payload: LiftInput) -> ActionResult:
     state = vote_state(ctx.protocol(), ctx.ruleset, index)
     if state.step != "lift":
         ctx.refuse(state.note or _("No lift vote is due now."))
-    hands = in_range("hands", payload.hands, 0, state.alive)
     ctx.snap.day(index, day)
+    if payload.by_hands:
+        hands = lift_by_hands(ctx, ctx.protocol(), index, day, payload.raised)
+    else:
+        hands = in_range("hands", payload.hands if payload.hands is not None else -1, 0, state.alive)
     day.lift_for = hands
     day.out = list(resolve_day_vote(ctx.protocol(), ctx.ruleset, index, lift=hands).out or ())
-    day.save(update_fields=["lift_for", "out"])
+    day.save(update_fields=["lift_for", "out", "voters"])
     return ActionResult(ctx.game, "lift", "board")
 
 

@@ -67,6 +67,7 @@ class JudgeUI:
     speech_key: str = ""
     night: NightChoices | None = None
     timer_autostart: bool = True
+    record_voters: bool = False  # the club records who votes (Club.judge_records_voters): the vote by raised hands
     alive: list[int] = field(default_factory=list)
     best_move_open: bool = False
     night_label: str = ""  # the "night" button: what it does (a lone nominee leaves first, or is not voted on)
@@ -197,6 +198,7 @@ def judge_ui(screen) -> JudgeUI:
     game = screen.game
     ruleset = screen.ruleset
     ui = JudgeUI(timer_autostart=getattr(game.club, "judge_timer_autostart", True),
+                 record_voters=getattr(game.club, "judge_records_voters", False),
                  speech_seconds=speech_seconds(ruleset), full_seconds=speech_seconds(ruleset),
                  short_seconds=speech_seconds(ruleset, short=True), extra_values=judge_extra_values(ruleset),
                  speech_foul=ruleset.speech_foul, foul_limit=ruleset.foul_limit)

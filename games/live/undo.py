@@ -71,7 +71,7 @@ class Snapshot:
             days[str(index)] = None if day is None else {
                 "nominations": copy.deepcopy(day.nominations), "votes": copy.deepcopy(day.votes),
                 "revotes": copy.deepcopy(day.revotes), "lift_for": day.lift_for, "out": list(day.out),
-                "spoken": list(day.spoken), "granted": list(day.granted)}
+                "spoken": list(day.spoken), "granted": list(day.granted), "voters": copy.deepcopy(day.voters)}
 
     def night(self, index: int, night: Night | None) -> None:
         nights = self.data.setdefault("nights", {})

@@ -23,6 +23,7 @@ from games.i18n import action_details, action_label, stored_reason_text
 from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, ScoreItem, Seat, Tournament
 from games.permissions import can_edit_protocol, can_review_protest
 from games.rules.flow import Departure, departures
+from games.rules.interchange_parts import summary_from_json, voters_from_json
 from games.rules.protocol import (
     BLACK_ROLES,
     SHERIFF,
@@ -151,22 +152,12 @@ def _protocol(game: Game, *, seats, days, nights, removals, colours, judge_extra
               judge: str) -> Protocol:
     """The one place a stored game becomes the engine's Protocol: `seats` are (number, nickname, role, fouls); the
     other rows are model instances or named rows with the models' field names (`protocol_rows`)."""
+    seat_entries = [SeatEntry(seat=number, player=nickname, role=role or None, fouls=fouls)
+                    for number, nickname, role, fouls in sorted(seats, key=lambda s: s[0])]
     return Protocol(
-        seats=[SeatEntry(seat=number, player=nickname, role=role or None, fouls=fouls)
-               for number, nickname, role, fouls in sorted(seats, key=lambda s: s[0])],
-        days=[
-            Day(
-                nominations=None if d.nominations is None else [
-                    Nomination(by=n["by"], nominee=n["nominee"], withdrawn=bool(n.get("withdrawn")))
-                    for n in d.nominations
-                ],
-                votes=_tallies(d.votes),
-                revotes=[_tallies(r) or [] for r in d.revotes],
-                lift=d.lift_for,
-                out=list(d.out),
-            )
-            for d in sorted(days, key=lambda d: d.index)
-        ],
+        seats=seat_entries,
+        summary=summary_from_json(game.summary, seat_entries),
+        days=[_day(d) for d in sorted(days, key=lambda d: d.index)],
         nights=[Night(kill=n.kill, don_check=n.don_check, sheriff_check=n.sheriff_check)
                 for n in sorted(nights, key=lambda n: n.index)],
         removals=[Removal(seat=r.seat, reason=r.reason, at=r.at, after_vote=r.after_vote, note=r.note)
@@ -187,9 +178,19 @@ def _protocol(game: Game, *, seats, days, nights, removals, colours, judge_extra
     )
 
 
+def _day(d) -> Day:
+    """A stored day (a model instance or a named row) as the engine's Day, with its voters when known."""
+    day = Day(
+        nominations=None if d.nominations is None else [
+            Nomination(by=n["by"], nominee=n["nominee"], withdrawn=bool(n.get("withdrawn"))) for n in d.nominations],
+        votes=_tallies(d.votes), revotes=[_tallies(r) or [] for r in d.revotes], lift=d.lift_for, out=list(d.out))
+    voters_from_json(d.voters, day)
+    return day
+
+
 # What `_protocol` reads of each related table, besides the seats (named rows, the models' own field names).
 _PROTOCOL_ROWS = {
-    "days": ("index", "nominations", "votes", "revotes", "lift_for", "out"),
+    "days": ("index", "nominations", "votes", "revotes", "lift_for", "out", "voters"),
     "nights": ("index", "kill", "don_check", "sheriff_check"),
     "removals": ("seat", "reason", "at", "after_vote", "note"),
     "colours": ("by", "target"),
@@ -333,6 +334,7 @@ class ProtocolView:
     best_move: list[int] | None
     result: str  # "red" | "black" | "draw" | ""
     items: list[ItemView]  # every non-main item (the sheet's back side)
+    summary: bool = False  # a summary protocol: days and nights not recorded (docs/rules.md I46)
 
 
 def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
@@ -353,7 +355,7 @@ def protocol_view(game: Game, *, show_secrets: bool) -> ProtocolView:
         nights=_night_views(protocol, show_secrets=show_secrets, night_open=night_open),
         best_move_victim=protocol.first_night_victim() if protocol.best_move is not None else None,
         best_move=protocol.best_move, result=game.result if show_secrets else "",
-        items=_item_views(game) if scored else [],
+        items=_item_views(game) if scored else [], summary=protocol.summary,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .i18n import N_, Text
-from .protocol import BLACK_ROLES, RED_ROLES, Protocol
+from .protocol import BLACK_ROLES, KILLED, RED_ROLES, VOTED, Protocol
 from .ruleset import (
     SPEECH_SEAT_OF_DAY,
     THIRD_FOUL_LOSE_CURRENT_OR_NEXT,
@@ -33,12 +33,24 @@ def phase_code(kind: str, index: int) -> str:
 
 
 def first_night_victim(protocol: Protocol) -> int | None:
-    """The seat killed on Night 1, the first shooting night (docs/rules.md I4); None on a miss or no night."""
-    return protocol.nights[0].kill if protocol.nights else None
+    """The seat killed on Night 1, the first shooting night (docs/rules.md I4); None on a miss or no night. A summary
+    protocol's is the seat it marks `first_night_killed` (docs/rules.md I46)."""
+    return protocol.first_night_victim()
+
+
+def killed_at_night(protocol: Protocol) -> set[int]:
+    """The seats killed at night: the nights' kills, or what a summary protocol gives (the first-night mark, the
+    seats out by a kill)."""
+    if protocol.summary:
+        return {s.seat for s in protocol.seats if s.first_night_killed or (s.out is not None and s.out.how == KILLED)}
+    return {night.kill for night in protocol.nights if night.kill is not None}
 
 
 def day_one_departures(protocol: Protocol) -> list[int]:
-    """Seats that left on Day 1 by vote or lift (000 S7.12 / 002 I.7.8 count these for the best-move right)."""
+    """Seats that left on Day 1 by vote or lift (000 S7.12 / 002 I.7.8 count these for the best-move right); in a
+    summary protocol those it gives out by vote in round 1."""
+    if protocol.summary:
+        return [s.seat for s in protocol.seats if s.out is not None and s.out.how == VOTED and s.out.round == 1]
     return list(protocol.days[0].out) if protocol.days else []
 
 

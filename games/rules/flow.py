@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from .facts import SPEECH_LOST, SPEECH_SHORT, speaking_order, third_foul_speech
 from .i18n import Text
+from .protocol import KILLED as OUT_KILLED
+from .protocol import VOTED as OUT_VOTED
 from .protocol import JudgeExtra, Protocol
 from .ruleset import RuleSet, cite
 from .validate import GameEnd, Replay, vote_cancellations
@@ -56,6 +58,13 @@ def departures(protocol: Protocol) -> dict[int, Departure]:
     """How and when each seat left the table; a removal (4th foul, disqualification, team defeat) names the cause
     even of a seat that also left by vote or kill (it was removed in its last word: 000 S7.11, 002 II.3.5)."""
     left: dict[int, Departure] = {}
+    for entry in protocol.seats if protocol.summary else ():  # what a summary gives (docs/rules.md I46)
+        out, when = entry.out, entry.out.round if entry.out else None
+        if entry.first_night_killed:
+            left[entry.seat] = Departure(KILLED, "N1")
+        elif out is not None and out.how in (OUT_KILLED, OUT_VOTED):
+            kind, code = ("N", KILLED) if out.how == OUT_KILLED else ("D", VOTED)
+            left[entry.seat] = Departure(code, f"{kind}{when}" if when else "")
     for i, day in enumerate(protocol.days, start=1):
         for seat in day.out:
             left.setdefault(seat, Departure(VOTED, f"D{i}"))

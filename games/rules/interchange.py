@@ -36,6 +36,21 @@ so that an export imported into an empty database gives the same standings (000 
   (the protocol carries the corrected facts), `{"kind": "team_vote", "team", "votes", "team_seats", "annuls"}`,
   `{"kind": "sk_agreement", "representative"}`. A decision is final: an import creates a game's protests once
   and refuses a file whose protests would replace those a game already has.
+
+Extension fields of a game's parts (all optional; `interchange_parts.py` reads and writes them; docs/summaries_and_voters.md):
+
+- `summary`: `true` for a game known by its results only (docs/rules.md I46): it has no `days` and no `nights`
+  (absent or empty); its removals may leave out `at` (the phase, when not known). Each of its seats may carry
+  `first_night_killed` (`true` for the player killed on Night 1 — the first-night death that gives the best move's
+  right, the Ci and the first-night tie-breaker; `false` on a seat says the sheet tells it; absent on every seat:
+  not known, and the game is left out of what needs it) and `out`: `{"how": "killed"|"voted"|"removed",
+  "round": N}` (how the seat left and in which round, Day N / Night N; `round` optional). Only a summary game
+  carries these two.
+- who voted for whom, on a day (docs/rules.md I47–I50): `voters` `{"<voter seat>": <candidate seat>, …}` for the
+  main round; `revote_voters` `[{…}, …]` parallel to `revotes`; `lift_voters` `{"<voter seat>": true|false, …}`
+  for the lift vote. A living player not in a round's map raised no hand: he counts for the last candidate where
+  the rule set says so (`non_voters_to_last`). The counts (`votes`, `revotes`, `lift.for`) may then be left out —
+  they are derived from the voters — or given, and must agree; a day with counts only stays valid.
 """
 
 from __future__ import annotations
@@ -45,6 +60,7 @@ from decimal import Decimal
 from typing import Any
 
 from .i18n import N_
+from .interchange_parts import day_to_dict, read_day, read_summary_seat, seat_to_dict
 from .problems import Problem, error_t
 from .protocol import (
     REMOVAL_REASONS,
@@ -52,14 +68,11 @@ from .protocol import (
     ROLES,
     Adjustment,
     Colour,
-    Day,
     JudgeExtra,
     Night,
-    Nomination,
     Protocol,
     Removal,
     SeatEntry,
-    Tally,
 )
 from .reader import MAX_INTEGER, Reader
 from .ruleset import PRESETS
@@ -132,44 +145,6 @@ class Document:
     records: dict[int, GameRecord] = field(default_factory=dict)  # by game number: the extension fields
 
 
-def _tallies(r: Reader, value: Any, path: str) -> list[Tally] | None:
-    if value is None:
-        return None
-    tallies = []
-    for item_path, obj in r.objects(value, path):
-        seat = r.seat_no(obj.get("seat"), f"{item_path}.seat")
-        votes = r.integer(obj.get("votes"), f"{item_path}.votes", low=0, high=10)
-        if seat is not None and votes is not None:
-            tallies.append(Tally(seat=seat, votes=votes))
-    return tallies
-
-
-def _day(r: Reader, value: Any, path: str) -> Day:
-    obj = r.obj(value, path) or {}
-    day = Day()
-    if obj.get("nominations") is not None:
-        day.nominations = []
-        for item_path, nom in r.objects(obj.get("nominations"), f"{path}.nominations"):
-            by = r.seat_no(nom.get("by"), f"{item_path}.by")
-            nominee = r.seat_no(nom.get("nominee"), f"{item_path}.nominee")
-            withdrawn = bool(nom.get("withdrawn", False))
-            if by is not None and nominee is not None:
-                day.nominations.append(Nomination(by=by, nominee=nominee, withdrawn=withdrawn))
-    day.votes = _tallies(r, obj.get("votes"), f"{path}.votes")
-    revotes = r.array(obj.get("revotes"), f"{path}.revotes") or []
-    day.revotes = [t for i, rv in enumerate(revotes) if (t := _tallies(r, rv, f"{path}.revotes[{i}]")) is not None]
-    lift = obj.get("lift")
-    if lift is not None:
-        lift_obj = r.obj(lift, f"{path}.lift")
-        if lift_obj is not None:
-            day.lift = r.integer(lift_obj.get("for"), f"{path}.lift.for", low=0, high=10)
-    if "out" not in obj:
-        r.fail(f"{path}.out", N_("is required: the seats that left by this day's vote or lift ([] when nobody did)"))
-    out = r.array(obj.get("out"), f"{path}.out") or []
-    day.out = [n for i, raw in enumerate(out) if (n := r.seat_no(raw, f"{path}.out[{i}]")) is not None]
-    return day
-
-
 def _night(r: Reader, value: Any, path: str) -> Night:
     obj = r.obj(value, path) or {}
     return Night(
@@ -189,10 +164,16 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
     obj = r.obj(value, "game")
     if obj is None:
         return None, None, r.problems
-    seats = _seats(r, obj.get("seats"))
-    days = [_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
+    summary = obj.get("summary", False)
+    if not isinstance(summary, bool):
+        r.fail("summary", N_("must be true or false, got %(got)s"), got=repr(summary))
+        summary = False
+    seats = _seats(r, obj.get("seats"), summary=summary)
+    days = [read_day(r, d, f"days[{i}]") for i, d in enumerate(r.array(obj.get("days"), "days") or [])]
     nights = [_night(r, n, f"nights[{i}]") for i, n in enumerate(r.array(obj.get("nights"), "nights") or [])]
-    removals = _removals(r, obj.get("removals"))
+    if summary and (days or nights):
+        r.fail("days" if days else "nights", N_("docs/rules.md I46: a summary protocol has no days and no nights"))
+    removals = _removals(r, obj.get("removals"), summary=summary)
     best_move = _best_move(r, obj.get("best_move"))
     colours = _colours(r, obj.get("colours"))
     extras = _judge_extras(r, obj.get("judge_extras"))
@@ -214,6 +195,7 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
         date=r.text(obj.get("date"), "date"),
         judge=r.text(obj.get("judge"), "judge"),
         ended_at=r.text(obj.get("ended_at"), "ended_at"),
+        summary=summary,
     )
     record = _game_record(r, obj, protocol, protest_adjustments)
     if r.problems:
@@ -221,7 +203,7 @@ def _parse_game(value: Any, label: str) -> tuple[Protocol | None, GameRecord | N
     return protocol, record, r.problems
 
 
-def _seats(r: Reader, value: Any) -> list[SeatEntry]:
+def _seats(r: Reader, value: Any, *, summary: bool) -> list[SeatEntry]:
     """The ten seats, in seat order: a nickname each, an optional role, the fouls (000 4.1.1, P7.3, P7.4.1)."""
     seats_raw = r.array(value, "seats", optional=False) or []
     seats: list[SeatEntry] = []
@@ -240,7 +222,9 @@ def _seats(r: Reader, value: Any) -> list[SeatEntry]:
             role = None
         fouls = r.integer(s.get("fouls", 0), f"{path}.fouls", low=0, high=4)
         if number is not None:
-            seats.append(SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0))
+            entry = SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0)
+            read_summary_seat(r, s, path, entry, summary=summary)
+            seats.append(entry)
     present = {s.seat for s in seats}
     for missing in sorted(set(range(1, 11)) - present):
         r.fail(f"seats[{missing}]", N_("missing: a protocol has ten seats numbered 1–10 (000 4.1.1)"))
@@ -249,7 +233,8 @@ def _seats(r: Reader, value: Any) -> list[SeatEntry]:
     return sorted(seats, key=lambda entry: entry.seat)
 
 
-def _removals(r: Reader, value: Any) -> list[Removal]:
+def _removals(r: Reader, value: Any, *, summary: bool) -> list[Removal]:
+    """The removals; a summary protocol's may leave out the phase (`at`) it does not know."""
     removals = []
     for path, rm in r.objects(value, "removals"):
         seat = r.seat_no(rm.get("seat"), f"{path}.seat")
@@ -257,7 +242,7 @@ def _removals(r: Reader, value: Any) -> list[Removal]:
         if reason not in REMOVAL_REASONS:
             r.fail(f"{path}.reason", N_("must be one of %(allowed)s, got %(got)s"), allowed=', '.join(REMOVAL_REASONS),
                    got=repr(reason))
-        at = r.text(rm.get("at"), f"{path}.at", optional=False)
+        at = r.text(rm.get("at"), f"{path}.at", optional=summary)
         if seat is not None and reason in REMOVAL_REASONS:
             removals.append(Removal(seat=seat, reason=reason, at=at, after_vote=bool(rm.get("after_vote", False)),
                                     note=r.text(rm.get("note"), f"{path}.note")))
@@ -501,24 +486,6 @@ def _num(value: Decimal) -> float | int:
 
 
 def protocol_to_dict(p: Protocol) -> dict[str, Any]:
-    def tallies(ts: list[Tally]) -> list[dict[str, int]]:
-        return [{"seat": t.seat, "votes": t.votes} for t in ts]
-
-    days = []
-    for d in p.days:
-        day: dict[str, Any] = {}
-        if d.nominations is not None:
-            day["nominations"] = [
-                {"by": n.by, "nominee": n.nominee, **({"withdrawn": True} if n.withdrawn else {})}
-                for n in d.nominations
-            ]
-        if d.votes is not None:
-            day["votes"] = tallies(d.votes)
-        day["revotes"] = [tallies(r) for r in d.revotes]
-        day["lift"] = {"for": d.lift} if d.lift is not None else None
-        day["out"] = list(d.out)
-        days.append(day)
-
     out: dict[str, Any] = {
         "number": p.number,
         "table": p.table,
@@ -526,10 +493,8 @@ def protocol_to_dict(p: Protocol) -> dict[str, Any]:
         "date": p.date,
         "judge": p.judge,
         "ended_at": p.ended_at,
-        "seats": [
-            {"seat": s.seat, "player": s.player, "role": s.role, "fouls": s.fouls} for s in p.seats
-        ],
-        "days": days,
+        "seats": [seat_to_dict(p, s) for s in p.seats],
+        "days": [day_to_dict(d) for d in p.days],
         "nights": [{"kill": n.kill, "don_check": n.don_check, "sheriff_check": n.sheriff_check} for n in p.nights],
         "removals": [
             {"seat": r.seat, "reason": r.reason, "at": r.at,
@@ -548,6 +513,8 @@ def protocol_to_dict(p: Protocol) -> dict[str, Any]:
     }
     if p.best_move is not None:
         out["best_move"] = list(p.best_move)
+    if p.summary:
+        out["summary"] = True
     return out
 
 

@@ -5,6 +5,10 @@ from the database or from the live judge screen is the same object. No Django he
 
 Phases (docs/rules.md I4): Night 0 (cards, no shooting) → Day 1 → Night 1 (first shooting night) → Day 2 → …
 `days[0]` is Day 1 and `nights[0]` is Night 1; `len(days) - len(nights)` is 0 or 1.
+
+A summary protocol (`Protocol.summary`, docs/rules.md "Summary protocols") has no days and no nights: only the
+seats, the result, the removals, the best move and the extras are known, and per seat what the sheet gave of the
+first-night death and the departure (`SeatEntry.first_night_killed`, `SeatEntry.out`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ ROLE_COUNTS = {CITIZEN: 6, MAFIA: 2, SHERIFF: 1, DON: 1}
 
 RED, BLACK, DRAW = "red", "black", "draw"
 RESULTS = (RED, BLACK, DRAW)
+
+# seats[].out.how of a summary protocol
+KILLED, VOTED, REMOVED = "killed", "voted", "removed"
+OUT_HOWS = (KILLED, VOTED, REMOVED)
 
 # removals[].reason
 FOULS, DISQUALIFIED, PPK = "fouls", "disqualified", "ppk"
@@ -44,6 +52,16 @@ class SeatEntry:
     player: str  # nickname
     role: str | None = None  # К/Ч/Ш/Д; None while not entered (000 P7.4: may be written after the game)
     fouls: int = 0  # 0..4 (000 D6.5, 002 II.2.1, 003 l.123)
+    # a summary protocol only: the Night-1 victim marker (None: not said), and how and in which round (Day N /
+    # Night N) the seat left, when the sheet gives it
+    first_night_killed: bool | None = None
+    out: SeatOut | None = None
+
+
+@dataclass
+class SeatOut:
+    how: str  # killed | voted | removed
+    round: int | None = None  # the game round: Day N / Night N; None when not known
 
 
 @dataclass
@@ -68,6 +86,11 @@ class Day:
     revotes: list[list[Tally]] = field(default_factory=list)  # re-vote rounds among the tied
     lift: int | None = None  # votes "for" in the lift vote; None = no lift vote held
     out: list[int] = field(default_factory=list)  # seats that left by this day's vote or lift
+    # who voted for whom, when the sheet records it (docs/rules.md I47–I50): voter seat -> candidate seat for the
+    # main round, one such map per re-vote (parallel to `revotes`), voter seat -> raised hand in the lift vote
+    voters: dict[int, int] | None = None
+    revote_voters: list[dict[int, int]] | None = None
+    lift_voters: dict[int, bool] | None = None
 
 
 @dataclass
@@ -131,6 +154,7 @@ class Protocol:
     date: str = ""  # ISO date
     judge: str = ""
     ended_at: str = ""  # ISO datetime of "Стоп игра" (002 I.1.5)
+    summary: bool = False  # days and nights not known: a results-only protocol (docs/rules.md I46)
 
     def seat(self, number: int) -> SeatEntry | None:
         for entry in self.seats:
@@ -146,4 +170,13 @@ class Protocol:
         return team_of(self.role_of(number))
 
     def first_night_victim(self) -> int | None:
+        if self.summary:
+            return next((s.seat for s in self.seats if s.first_night_killed), None)
         return self.nights[0].kill if self.nights else None
+
+    def first_night_known(self) -> bool:
+        """Whether the protocol tells who died on Night 1 (or that nobody did): a full protocol with a Night 1, or a
+        summary that marks the first-night death on some seat."""
+        if self.summary:
+            return any(s.first_night_killed is not None for s in self.seats)
+        return bool(self.nights)

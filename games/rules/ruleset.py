@@ -185,6 +185,10 @@ class RuleSet:
     draw_rule: str = DRAW_NONE
     vote_cancel_rule: str = CANCEL_SAME_DAY_OR_NEXT
     day1_outcome_warn_only: bool = False  # docs/rules.md A18: 002 I.6.18.5–18.6 are unintelligible → warn only
+    # a living player who raises no hand counts for the last candidate (000 4.4.12, 001 r.27, 002 I.6.15, 003 l.58):
+    # every round's votes add up to the living players; False (a club's copy): he abstains, the votes add up to at
+    # most that many
+    non_voters_to_last: bool = True
     # -- the judge's clock (000 4.3.1, 4.4.14, S7.8; 001 r.14, r.31; 002 I.6.8, I.6.18; 003 l.16, l.60)
     speech_seconds: int = 60  # a day speech
     short_speech_seconds: int = 30  # a tie speech, a 3rd-foul speech with 3–4 players left (000 S7.8)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from .facts import best_move_right, blacks_named, first_night_victim, victim_is_red
+from .facts import best_move_right, blacks_named, first_night_victim, killed_at_night, victim_is_red
 from .i18n import N_, Text
 from .protocol import (
     BLACK,
@@ -230,10 +230,6 @@ def extras_in_effect(protocol: Protocol, ruleset: RuleSet) -> ExtrasInEffect:
 
 
 # ---------------------------------------------------------------------------------------------- one game
-def _killed_at_night(protocol: Protocol) -> set[int]:
-    return {night.kill for night in protocol.nights if night.kill is not None}
-
-
 def score_game(protocol: Protocol, ruleset: RuleSet, *, ci: Mapping[int, Decimal] | None = None) -> GameScore:
     """Score one game. `ci` maps seat → the Ci to credit in this game (from `ci_values`, the tournament pass)."""
     items: dict[int, list[ScoreItem]] = defaultdict(list)
@@ -337,7 +333,7 @@ def _colour_items(protocol: Protocol, ruleset: RuleSet, items: dict[int, list[Sc
     mechanical points or penalties (l.309)."""
     if not (ruleset.colours_enabled and ruleset.wrong_colour_penalty):
         return
-    killed = _killed_at_night(protocol)
+    killed = killed_at_night(protocol)
     for colour in protocol.colours:
         if protocol.team_of_seat(colour.target) != RED:
             continue
@@ -360,7 +356,10 @@ def ci_ratio(killed: int, red_cards: int, ruleset: RuleSet) -> Decimal:
 
 def ci_counts(game: Protocol) -> dict[str, tuple[int, int]]:
     """One game's share of the Ci counts (002 III.3, docs/rules.md D4): player → (K, R), 1 or 0 each — R for a red
-    card (К/Ш), K for a red card killed on Night 1. Players without a red card are absent."""
+    card (К/Ш), K for a red card killed on Night 1. Players without a red card are absent, and so is every player
+    of a summary protocol that does not tell the first-night death (docs/rules.md I46: skipped, not counted zero)."""
+    if game.summary and not game.first_night_known():
+        return {}
     victim = first_night_victim(game)
     return {entry.player: (int(entry.seat == victim), 1) for entry in game.seats if team_of(entry.role) == RED}
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from .checks import check_fouls, check_phase_count, check_removal_entries, check_roles, check_seats
-from .facts import best_move_right, parse_phase, phase_code, phase_exists
+from .facts import best_move_right, killed_at_night, parse_phase, phase_code, phase_exists
 from .i18n import N_, NC_, Text
 from .limits import check_scoring
 from .problems import Problem, error_t, warning_t
@@ -53,14 +53,22 @@ from .ruleset import (
     RuleSet,
     cite,
 )
+from .summary import check_summary
 from .vote_check import VoteCheck
+from .voters import check_day_voters, fill_counts
 from .votes import (
     active_nominees,
 )
 
 
 def validate(protocol: Protocol, ruleset: RuleSet, *, finished: bool = True) -> list[Problem]:
-    """Every problem of the protocol under the rule set. `finished=False` for a game still being entered."""
+    """Every problem of the protocol under the rule set. `finished=False` for a game still being entered.
+
+    The counts a day gives only by its voters are filled in first (`voters.fill_counts`), so the caller stores them.
+    A summary protocol (days and nights unknown) is checked by what it holds (docs/rules.md I46)."""
+    if protocol.summary:
+        return validate_summary(protocol, ruleset, finished=finished)
+    fill_counts(protocol, ruleset)
     problems: list[Problem] = []
     problems += check_seats(protocol, ruleset)
     problems += check_roles(protocol, ruleset, finished=finished)
@@ -77,10 +85,23 @@ def validate(protocol: Protocol, ruleset: RuleSet, *, finished: bool = True) -> 
     return problems
 
 
+def validate_summary(protocol: Protocol, ruleset: RuleSet, *, finished: bool = True) -> list[Problem]:
+    """docs/rules.md I46: a summary protocol is valid when what it gives is consistent — the seats, the roles, the
+    fouls within the limit, its departures, a result, the best move's right from what is given, the extras."""
+    problems = check_seats(protocol, ruleset) + check_roles(protocol, ruleset, finished=finished)
+    problems += check_fouls(protocol, ruleset) + check_summary(protocol, ruleset)
+    if finished and protocol.result is None:
+        problems.append(error_t("result", N_("000 P7.7 (docs/rules.md A4): a finished game needs its result")))
+    elif protocol.result is not None and protocol.result not in RESULTS:
+        problems.append(error_t("result", N_("000 P7.7 (docs/rules.md A4): the result is red, black or draw "
+                                             "(got %(got)s)"), got=repr(protocol.result)))
+    problems += check_best_move(protocol, ruleset, None)
+    problems += check_colours(protocol, ruleset)
+    problems += check_scoring(protocol, ruleset)
+    return problems
+
+
 # ---------------------------------------------------------------------------------------------------- helpers
-
-
-
 
 def roles_complete(protocol: Protocol) -> bool:
     """All ten roles entered with the right counts, so teams can be counted."""
@@ -373,6 +394,7 @@ class Replay:
                                              clause=self.end.clause, code=code))
             return
         alive_count = len(self.alive)
+        self.problems += check_day_voters(day, where, set(self.alive), self.ruleset)
         still_open = self.in_progress and index == len(self.protocol.days) - 1 and \
             len(self.protocol.days) > len(self.protocol.nights)
         VoteCheck(self, day, number, where, alive_count, still_open=still_open).run()
@@ -500,7 +522,7 @@ def check_result(protocol: Protocol, ruleset: RuleSet, replay: Replay, *, finish
 # ---------------------------------------------------------------------------------------------------- best move
 
 
-def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> list[Problem]:
+def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay | None) -> list[Problem]:
     """docs/rules.md I24–I25 (000 8.3, S7.12, BM-1..BM-3; 002 I.7.8–7.9; docs/rules.md D3, A28)."""
     numbers = protocol.best_move
     if numbers is None:
@@ -516,8 +538,8 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
     if len(set(numbers)) != len(numbers):
         problems.append(error_t("best_move", N_("%(clause)s: the seats named must be distinct (got %(got)s)"),
                                 clause=form, got=str(numbers)))
-    victim = protocol.nights[0].kill
-    at_table = replay.alive_before_first_kill or set(SEATS)
+    victim = protocol.first_night_victim()
+    at_table = (replay.alive_before_first_kill if replay else None) or set(SEATS)
     for seat in dict.fromkeys(numbers):
         if seat not in SEATS:
             problems.append(error_t("best_move", N_("%(clause)s: seats are 1..10 (got %(got)s)"), clause=form,
@@ -536,7 +558,7 @@ def check_best_move(protocol: Protocol, ruleset: RuleSet, replay: Replay) -> lis
 
 def check_colours(protocol: Protocol, ruleset: RuleSet) -> list[Problem]:
     """docs/rules.md I27: a colour for the record is left by a night-killed player about another seat (002 III.5)."""
-    killed = {night.kill for night in protocol.nights if night.kill is not None}
+    killed = killed_at_night(protocol)
     problems = []
     per_seat: Counter[int] = Counter()
     for index, colour in enumerate(protocol.colours):

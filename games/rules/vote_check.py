@@ -133,7 +133,7 @@ class VoteCheck:
         day = self.day
         rounds: list[list[Tally]] = [day.votes or [], *day.revotes]
         resolution = resolve_vote(rounds, day.lift, alive=self.alive_count, day=self.number,
-                                  lift_bans=self.rs.lift_bans)
+                                  lift_bans=self.rs.lift_bans, non_voters_to_last=self.rs.non_voters_to_last)
         here = self.where + (".votes" if resolution.round in (None, 0) else f".revotes[{(resolution.round or 1) - 1}]")
         if resolution.step == INVALID and resolution.fault != BAD_LIFT:
             self._round_fault(here, resolution, [t.seat for t in rounds[resolution.round or 0]])

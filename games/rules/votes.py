@@ -98,11 +98,13 @@ def matching_lift_ban(bans: Sequence[LiftBan], *, alive: int, tied: int, day: in
     return next((ban for ban in bans if ban.matches(alive=alive, tied=tied, day=day)), None)
 
 
-def round_fault(tallies: Sequence[Tally], alive: int) -> str:
-    """Why a round of votes is not a valid count of `alive` players ("" when it is)."""
+def round_fault(tallies: Sequence[Tally], alive: int, *, non_voters_to_last: bool = True) -> str:
+    """Why a round of votes is not a valid count of `alive` players ("" when it is): the votes add up to the living
+    players, or to at most that many where a player may abstain (`RuleSet.non_voters_to_last` False)."""
     if any(t.votes < 0 for t in tallies):
         return NEGATIVE
-    if sum(t.votes for t in tallies) != alive:
+    total = sum(t.votes for t in tallies)
+    if total > alive or (non_voters_to_last and total != alive):
         return WRONG_SUM
     if len({t.seat for t in tallies}) != len(tallies) or not tallies:
         return NOT_EACH_ONCE
@@ -116,7 +118,8 @@ def round_leaders(tallies: Sequence[Tally]) -> list[int]:
 
 
 def resolve_vote(rounds: Sequence[Sequence[Tally]], lift: int | None, *, alive: int, day: int,
-                 lift_bans: Sequence[LiftBan], strict: bool = True) -> VoteResolution:
+                 lift_bans: Sequence[LiftBan], strict: bool = True,
+                 non_voters_to_last: bool = True) -> VoteResolution:
     """Walk the recorded rounds (the main round first, then the re-votes) and the lift vote.
 
     `strict`: check each round (the tied seats, the count) and stop at the first fault — the validator's reading.
@@ -129,7 +132,7 @@ def resolve_vote(rounds: Sequence[Sequence[Tally]], lift: int | None, *, alive: 
         if strict:
             if tied is not None and [t.seat for t in tallies] != tied:
                 return VoteResolution(INVALID, tied=tuple(tied), round=k, fault=NOT_THE_TIED)
-            fault = round_fault(tallies, alive)
+            fault = round_fault(tallies, alive, non_voters_to_last=non_voters_to_last)
             if fault:
                 return VoteResolution(INVALID, round=k, fault=fault)
         leaders = round_leaders(tallies)

@@ -139,6 +139,7 @@ class Sheet:
     blank_lines: int = BLANK_BACK_LINES
     secrets_hidden: bool = False  # roles/checks/scores withheld for this reader
     compact: bool = False  # many rounds: smaller day/night rows so the front still fits one page
+    summary: bool = False  # a summary protocol: days and nights not recorded (docs/rules.md I46)
 
     @property
     def blank_range(self) -> range:
@@ -314,7 +315,7 @@ def sheet_from_view(view: ProtocolView, *, slots: int = MIN_NOMINEE_SLOTS) -> Sh
         best_move_victim=view.best_move_victim if view.best_move is not None and view.show_secrets else None,
         best_move=best_move, result=view.result, items=items, protests=protests,
         blank_lines=max(4, BLANK_BACK_LINES - len(items) - 2 * len(protests)),
-        secrets_hidden=not view.show_secrets, compact=len(rounds) > BLANK_ROUND_ROWS,
+        secrets_hidden=not view.show_secrets, compact=len(rounds) > BLANK_ROUND_ROWS, summary=view.summary,
     )
 
 

@@ -95,15 +95,17 @@ def build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
                 "game_id", "index", "kill", "don_check", "sheriff_check"):
             nights.setdefault(row[0], []).append(row)
         nominations: dict[int, list[dict]] = {}
-        for game_id, day_nominations in Day.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
-                "game_id", "nominations"):
+        hands: dict[int, list[tuple[int, int]]] = {}
+        for game_id, day_nominations, voters in Day.objects.filter(game_id__in=ids).order_by(
+                "game_id", "index").values_list("game_id", "nominations", "voters"):
             nominations.setdefault(game_id, []).extend(day_nominations or [])
+            hands.setdefault(game_id, []).extend(recorded_hands(voters))
         rows: list[dict] = []
         for g in chunk:
             difficult = tuple(g["tournament__difficult_roles"] or ()) or _ruleset_difficult(
                 g["ruleset_id"], difficult_by_ruleset, g.get("ruleset__params"))
             rows += game_rows(g, seats.get(g["pk"], []), nights.get(g["pk"], []), difficult,
-                               nominations.get(g["pk"], []))
+                               nominations.get(g["pk"], []), hands.get(g["pk"], []))
         yield rows
 
 
@@ -118,14 +120,27 @@ def _ruleset_difficult(ruleset_id: int, memo: dict[int, tuple[str, ...]], params
     return memo[ruleset_id]
 
 
+def recorded_hands(voters: dict | None) -> list[tuple[int, int]]:
+    """A stored day's recorded votes (docs/rules.md I47) as (voter, candidate) pairs: the main round's and every
+    re-vote's hands; the players who raised none are not among them."""
+    if not voters:
+        return []
+    rounds = [voters.get("voters") or {}, *(voters.get("revote_voters") or [])]
+    return [(int(voter), candidate) for round_ in rounds for voter, candidate in round_.items()]
+
+
 def game_rows(game: dict, seats: list[tuple], nights: list[tuple], difficult: tuple[str, ...],
-               nominations: list[dict] | None = None) -> list[dict]:
-    """The PlayerGame rows of one game: the seat's keys, then each registry fact (ratings.statistics.registry.FACTS)."""
+              nominations: list[dict] | None = None, hands: list[tuple[int, int]] | None = None) -> list[dict]:
+    """The PlayerGame rows of one game: the seat's keys, then each registry fact (ratings.statistics.registry.FACTS).
+    A summary protocol has no nights: its first-night victim is the seat scored with the first-night death."""
     best_move = game["best_move"]
+    first_victim = nights[0][2] if nights and nights[0][1] == 1 else None
+    if not nights:
+        first_victim = next((seat[1] for seat in seats if seat[-1]), None)
     facts = GameFacts(roles={number: role for _, number, _, role, *_ in seats},
                       best_move=list(best_move) if best_move is not None else None,
-                      first_victim=nights[0][2] if nights and nights[0][1] == 1 else None,
-                      nights=[n[1:] for n in nights], nominations=nominations or [])
+                      first_victim=first_victim, nights=[n[1:] for n in nights], nominations=nominations or [],
+                      hands=hands or [])
     rows = []
     for _, number, player_id, role, won, main, extras, total, tb_extras, fouls, fnd in seats:
         seat = SeatFacts(number=number, role=role or "", won=won, main=main, extras=extras, total=total,

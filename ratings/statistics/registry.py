@@ -30,7 +30,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
-from games.rules.protocol import BLACK_ROLES, SHERIFF
+from games.rules.protocol import BLACK_ROLES, RED_ROLES, SHERIFF
 from games.rules.ruleset import (
     TB_EXTRAS,
     TB_EXTRAS_DIFFICULT,
@@ -58,6 +58,9 @@ class GameFacts:
     first_victim: int | None  # the seat killed on Night 1
     nights: list[tuple[int, int | None, int | None, int | None]]  # (index, kill, don check, sheriff check)
     nominations: list[dict]  # every day's nominations in order: {"by": seat, "nominee": seat, "withdrawn": bool}
+    # every recorded vote (docs/rules.md I47) as (voter seat, candidate seat): the main rounds' and re-votes' raised
+    # hands; empty when the protocol records counts only (or is a summary): the voters' statistics count nothing
+    hands: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,39 @@ def _black_nominations(game: GameFacts, seat: SeatFacts) -> int:
                and game.roles.get(n.get("nominee", 0), "") in BLACK_ROLES)
 
 
+def _hands_of(game: GameFacts, seat: SeatFacts) -> list[str]:
+    """The roles of the candidates this seat raised its hand against (recorded votes only)."""
+    return [game.roles.get(candidate, "") for voter, candidate in game.hands if voter == seat.number]
+
+
+def _votes_recorded(game: GameFacts, seat: SeatFacts) -> int:
+    return len(_hands_of(game, seat))
+
+
+def _red_votes_on_black(game: GameFacts, seat: SeatFacts) -> int:
+    # as К or Ш: hands raised against Ч or Д
+    return sum(1 for role in _hands_of(game, seat) if role in BLACK_ROLES) if seat.role in RED_ROLES else 0
+
+
+def _votes_for_partner(game: GameFacts, seat: SeatFacts) -> int:
+    # as Ч or Д: hands raised against a teammate (never his own seat: a player does not vote against himself here)
+    if seat.role not in BLACK_ROLES:
+        return 0
+    return sum(1 for voter, candidate in game.hands
+               if voter == seat.number and candidate != seat.number and game.roles.get(candidate) in BLACK_ROLES)
+
+
+def _votes_on_sheriff(game: GameFacts, seat: SeatFacts) -> int:
+    # hands raised against the Ш by anyone else
+    return sum(1 for role in _hands_of(game, seat) if role == SHERIFF) if seat.role != SHERIFF else 0
+
+
+def _sheriff_nominations(game: GameFacts, seat: SeatFacts) -> int:
+    # nominations this seat made of the Ш; a withdrawn one (001 r.20–22) is not counted
+    return sum(1 for n in game.nominations if n.get("by") == seat.number and not n.get("withdrawn")
+               and game.roles.get(n.get("nominee", 0), "") == SHERIFF)
+
+
 def _flag():
     return models.BooleanField(default=False)
 
@@ -221,6 +257,14 @@ STATISTICS: list[Statistic] = [
     Statistic("don_sheriff_finds", _("Don's sheriff finds"), compute=_don_sheriff_finds, display="integer",
               testid="don-finds"),
     Statistic("black_nominations", _("Nominated blacks"), compute=_black_nominations, display="integer"),
+    Statistic("sheriff_nominations", _("Nominated the sheriff"), compute=_sheriff_nominations, display="integer"),
+    # who voted for whom (docs/rules.md I47), from the games that record it
+    Statistic("votes_recorded", _("Votes recorded"), compute=_votes_recorded, display="integer"),
+    Statistic("red_votes_on_black", _("Votes against blacks (as red)"), compute=_red_votes_on_black,
+              display="integer"),
+    Statistic("votes_for_partner", _("Votes against his partner (as black)"), compute=_votes_for_partner,
+              display="integer"),
+    Statistic("votes_on_sheriff", _("Votes against the sheriff"), compute=_votes_on_sheriff, display="integer"),
 ]
 FACTS += [Fact(s.key, _small, s.compute) for s in STATISTICS if s.compute is not None]
 

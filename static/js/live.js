@@ -420,6 +420,10 @@
     if (sheet && !sheet.hidden && !sheet.contains(e.target)) closeSheet();
     var key = e.target.closest("[data-key]");
     if (key) { setVote(key.closest("form"), parseInt(key.dataset.key, 10), true); return; }
+    var candidate = e.target.closest("[data-hand-candidate]");
+    if (candidate) { pickCandidate(candidate); return; }
+    var hand = e.target.closest("[data-hand]");
+    if (hand) { toggleHand(hand); return; }
     var step = e.target.closest("[data-vote-step]");
     if (step) {
       var row = step.closest(".vote-row");
@@ -514,6 +518,39 @@
     var left = parseInt(rows.dataset.alive, 10) - given;
     rest.textContent = String(left);
     rest.classList.toggle("text-danger", left < 0);
+  }
+  // Recording who votes (the club's choice): tap a candidate, tap the raised hands; the rest go to the last one.
+  function pickCandidate(button) {
+    button.parentElement.querySelectorAll("[data-hand-candidate]").forEach(function (b) {
+      b.classList.toggle("active", b === button);
+    });
+  }
+  function toggleHand(button) {
+    var board = button.closest(".hand-board");
+    var input = board.querySelector('[data-hand-input="' + button.dataset.hand + '"]');
+    var active = board.querySelector("[data-hand-candidate].active");
+    var value = board.dataset.lift ? "1" : (active ? active.dataset.handCandidate : "");
+    input.value = input.value === value ? "" : value;
+    countHands(board);
+  }
+  function countHands(board) {
+    var counts = {}, given = 0;
+    board.querySelectorAll("[data-hand-input]").forEach(function (input) {
+      var button = board.querySelector('[data-hand="' + input.dataset.handInput + '"]');
+      var mark = button.querySelector("[data-hand-for]");
+      if (mark) mark.textContent = input.value && !board.dataset.lift ? "→" + input.value : "";
+      button.classList.toggle("btn-dark", !!input.value);
+      button.classList.toggle("btn-outline-dark", !input.value);
+      if (input.value) { counts[input.value] = (counts[input.value] || 0) + 1; given += 1; }
+    });
+    var lift = board.querySelector("[data-hand-lift-count]");
+    if (lift) { lift.textContent = String(given); return; }
+    var candidates = board.querySelectorAll("[data-hand-candidate]");
+    candidates.forEach(function (b, i) {
+      var seat = b.dataset.handCandidate, n = counts[seat] || 0;
+      if (i === candidates.length - 1) n += parseInt(board.dataset.alive, 10) - given;
+      b.querySelector("[data-hand-count]").textContent = String(n);
+    });
   }
   function initVotes() {
     document.querySelectorAll(".vote-form").forEach(recount);

@@ -46,8 +46,12 @@ def test_the_kept_keys_are_the_declared_ones_and_the_vote_counts():
     ("adjustment", {"seat": "2", "points": "−0,3", "clause": " 002 III.6 ", "note": "x" * 600},
      {"seat": 2, "points": Decimal("-0.3"), "clause": "002 III.6", "note": "x" * 500}),
     ("best_move", {"seats": "2, 5 9"}, {"seats": [2, 5, 9]}),
-    ("votes", {"v5": "6", "v9": "", "seat": "1"}, {"counts": {5: "6", 9: ""}, "vote_round": None}),
-    ("lift", {"hands": "0"}, {"hands": 0, "day": None}),
+    ("votes", {"v5": "6", "v9": "", "seat": "1"}, {"counts": {5: "6", 9: ""}, "vote_round": None,
+                                                   "by_hands": False, "hands": {}}),
+    ("votes", {"by_hands": "1", "h3": "5", "h4": "", "round": "1"}, {"counts": {}, "vote_round": 1,
+                                                                     "by_hands": True, "hands": {3: 5}}),
+    ("lift", {"hands": "0"}, {"hands": 0, "day": None, "by_hands": False, "raised": {}}),
+    ("lift", {"by_hands": "1", "h2": "1", "h7": ""}, {"hands": None, "day": None, "by_hands": True, "raised": {2: 1}}),
 ])
 def test_a_payload_is_read_into_its_dataclass(kind, payload, expected):
     assert dataclasses.asdict(read_payload(ACTIONS[kind], payload)) == expected
@@ -63,6 +67,7 @@ def test_a_payload_is_read_into_its_dataclass(kind, payload, expected):
     ("adjustment_delete", {"id": "99999999999999999999999"}, "id: a number from 1 to 9223372036854775807."),
     ("adjustment", {"seat": "1", "points": "Infinity"}, "Points are a number like 0.3."),
     ("best_move", {"seats": "2 x"}, "Name up to three seat numbers."),
+    ("votes", {"by_hands": "1", "h3": "x"}, "A raised hand names a seat."),
 ])
 def test_a_malformed_field_is_refused_naming_it(kind, payload, message):
     with pytest.raises(ActionRefused) as refused:

@@ -42,6 +42,7 @@ from games.protocol.services.import_guard import lock_stored_games, stale_game_p
 from games.protocol.services.scoring import lock_scoring_scope, score_games, seated
 from games.rules.i18n import N_
 from games.rules.interchange import NUL_MESSAGE, GameProblem, GameRecord, parse_document
+from games.rules.interchange_parts import summary_to_json, voters_to_json
 from games.rules.problems import Problem, error_t
 from games.rules.protocol import Protocol
 from games.rules.validate import validate
@@ -461,6 +462,7 @@ def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]
     Call inside a transaction.
     """
     game.best_move = list(protocol.best_move) if protocol.best_move is not None else None
+    game.summary = summary_to_json(protocol)
     game.result = protocol.result or ""
     game.save()
     if not fresh:
@@ -478,7 +480,7 @@ def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]
                 for n in d.nominations],
             votes=None if d.votes is None else [{"seat": t.seat, "votes": t.votes} for t in d.votes],
             revotes=[[{"seat": t.seat, "votes": t.votes} for t in r] for r in d.revotes],
-            lift_for=d.lift, out=list(d.out))
+            lift_for=d.lift, out=list(d.out), voters=voters_to_json(d))
         for i, d in enumerate(protocol.days, start=1)
     ])
     Night.objects.bulk_create([

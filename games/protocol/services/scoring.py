@@ -143,6 +143,8 @@ def _score_one_game(game: Game, seated_before: Collection[str], *, locked: bool 
         for game_id, ruleset_id, result, player, killed in (
                 Seat.objects.filter(_scope_q(game, "game__"), counts_via("game__"), role__in=RED_ROLES,
                                     player_id__in=keys).exclude(game_id=game.pk)
+                # a summary that does not tell the first night is not in the counts (games.rules.scoring.ci_counts)
+                .filter(Q(game__summary__isnull=True) | Q(game__summary__first_night_known=True))
                 .values_list("game_id", "game__ruleset_id", "game__result", "player__nickname", "first_night_death")):
             old_k, old_r = counts.get((ruleset_id, player), (0, 0))
             counts[(ruleset_id, player)] = (old_k + killed, old_r + 1)
