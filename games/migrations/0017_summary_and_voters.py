@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0015_seat_fouls_up_to_the_largest_foul_limit'),
+        ('games', '0016_history_imports'),
     ]
 
     operations = [
