@@ -36,9 +36,6 @@ def _fill(template: bytes) -> bytes:
     return out.getvalue()
 
 
-@pytest.mark.xfail(strict=False, reason="the confirmed import needs summary protocols (games without days or "
-                                        "nights), accepted once the engine's summary extension of mafclub/1 lands "
-                                        "(built beside this)")
 def test_the_admin_brings_the_club_history_in(page, tmp_path):
     club = Club.objects.create(name="Клуб с историей")
     season = Season.objects.create(club=club, name="2026", start="2026-01-01", end="2026-12-31")

@@ -146,8 +146,6 @@ def _same_games(original, copied, *, votes: bool) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=False, reason="the counts come back only once the protocol stores each player's vote "
-                                        "(the voters extension of mafclub/1, built beside this)")
 def test_the_votes_survive_our_own_export(tmp_path, english):
     _run(_file(tmp_path, [mr_games.full_game(), mr_games.kill_all_game()]), "--format", "mafiaratings",
          "--club", "Vancouver")

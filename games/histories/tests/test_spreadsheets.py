@@ -80,8 +80,6 @@ def test_every_problem_names_the_sheet_row_and_column(fmt, build, where):
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=False, reason="a summary protocol (no days or nights) is valid once the engine accepts "
-                                        "it (the summary extension of mafclub/1, built beside this)")
 def test_the_sheet_imports_by_the_command(tmp_path, english):
     path = tmp_path / "season.xlsx"
     path.write_bytes(_filled(_rows(1) + _rows(2, result="black")))
