@@ -1,19 +1,24 @@
-"""Keep /admin/ access in step with the club-admin memberships, and the cached time zone with the club, however
-they are edited."""
+"""Keep /admin/ access in step with the club-admin memberships, and the cached time zone and look with the club,
+however they are edited."""
 
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from club.models import Club, Membership
-from club.selectors import TIME_ZONE_CACHE_KEY
+from club.selectors import LOOK_CACHE_KEY, TIME_ZONE_CACHE_KEY
 from club.services import sync_admin_access
 
 
 @receiver(post_save, sender=Club, dispatch_uid="club_saved_time_zone")
 @receiver(post_delete, sender=Club, dispatch_uid="club_deleted_time_zone")
 def club_changed(sender, instance: Club, **kwargs) -> None:
-    cache.delete(TIME_ZONE_CACHE_KEY)  # the next page reads the zone afresh (club.middleware_tz)
+    # the next page reads the zone (club.middleware_tz) and the header's look (club.context_processors) afresh; again
+    # after the commit, so that a page that read the old club between the two does not keep it
+    keys = [TIME_ZONE_CACHE_KEY, LOOK_CACHE_KEY]
+    cache.delete_many(keys)
+    transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 @receiver(post_save, sender=Membership, dispatch_uid="club_membership_saved")
