@@ -96,6 +96,26 @@ def _judge_client():
     return client
 
 
+def shell(client, runs: int) -> dict:
+    """The base.html page and the bare response requested one after the other `runs` times: medians of the wall
+    time and of the CPU time (this process's: the test client's server side and SQLite; less moved by the other
+    processes of a shared machine than the wall time)."""
+    import statistics
+    import time
+
+    from floor import BARE_URL, FLOOR_URL
+
+    samples: dict[str, list[float]] = {"base_ms": [], "bare_ms": [], "base_cpu_ms": [], "bare_cpu_ms": []}
+    for i in range(runs + 10):
+        for name, url in (("base", FLOOR_URL), ("bare", BARE_URL)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            assert client.get(url).status_code == 200
+            if i >= 10:  # warm-up
+                samples[f"{name}_ms"].append((time.perf_counter() - wall) * 1000)
+                samples[f"{name}_cpu_ms"].append((time.process_time() - cpu) * 1000)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
 def measure(runs: int, only: list[str]) -> dict:
     from django.core.cache import cache
     from django.test import Client, override_settings
@@ -107,12 +127,7 @@ def measure(runs: int, only: list[str]) -> dict:
     result: dict = {"targets": targets, "shell": {}, "pages": {}}
     with override_settings(ROOT_URLCONF="floor"):
         for who, client in (("anonymous", Client()), ("judge", _judge_client())):
-            floor = client_floor(client)
-            # the shell against the bare response: the floor's own samples, bare after each base.html
-            for _ in range(runs * 2):
-                floor.sample()
-            base, bare = floor.median(), sorted(floor.bare_samples)[len(floor.bare_samples) // 2]
-            result["shell"][who] = {"base_ms": base, "bare_ms": bare}
+            result["shell"][who] = shell(client, runs * 4)
         client = Client()
         floor = client_floor(client)
         htmx = {"HX-Request": "true"}
@@ -137,7 +152,8 @@ def print_report(n: int, database: str, r: dict) -> None:
     print(f"pages bench: {n} games, {database} (DEBUG off); busiest player {r['targets']['player_games']} games")
     for who, s in r["shell"].items():
         print(f"  shell ({who}): base.html {s['base_ms']:.2f} ms, bare {s['bare_ms']:.2f} ms = "
-              f"{s['base_ms'] / s['bare_ms']:.2f}x bare")
+              f"{s['base_ms'] / s['bare_ms']:.2f}x bare; CPU {s['base_cpu_ms']:.2f} ms / {s['bare_cpu_ms']:.2f} ms = "
+              f"{s['base_cpu_ms'] / s['bare_cpu_ms']:.2f}x")
     for name, p in r["pages"].items():
         print(f"  {name:21} first {p['first']:7.2f} ms = {p['first'] / p['first_bare']:5.1f}x bare "
               f"{p['first'] / p['first_base']:5.1f}x base · cached {p['cached']:6.2f} ms = "

@@ -15,6 +15,7 @@ the ratio stays put when the absolute numbers drift.
 
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -29,10 +30,15 @@ FLOOR_URL = "/bench/floor/"
 BARE_URL = "/bench/bare/"
 
 
+@functools.cache
+def _floor_template():
+    """Compiled once, as the cached template loader keeps every page's template (DEBUG off)."""
+    return engines["django"].from_string('{% extends "base.html" %}')
+
+
 def floor_view(request):
     """base.html and nothing else: what every page of the site pays at least (session, user, menus, CSP nonce)."""
-    template = engines["django"].from_string('{% extends "base.html" %}')
-    return HttpResponse(template.render({}, request))
+    return HttpResponse(_floor_template().render({}, request))
 
 
 def bare_view(request):

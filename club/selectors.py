@@ -23,23 +23,6 @@ def get_site_club() -> Club | None:
 TIME_ZONE_CACHE_KEY = "club:time-zone"
 
 
-# The club's look as the header shows it (name, accent colour, logo), kept in the cache under this key so that a
-# page's header asks the database nothing (club.signals drops it when a club is saved or deleted: a rename, a new
-# logo, a new colour).
-LOOK_CACHE_KEY = "club:look"
-
-
-def site_club_look() -> dict | None:
-    """The name, accent colour and logo address of the club this site serves (None while there is none)."""
-    look = cache.get(LOOK_CACHE_KEY)
-    if look is None:
-        club = get_site_club()
-        look = {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
-                "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
-        cache.set(LOOK_CACHE_KEY, look, 24 * 3600)
-    return look or None
-
-
 def site_time_zone() -> str:
     """The time zone of the club this site serves (Club.time_zone), the site's TIME_ZONE while it has none."""
     name = cache.get(TIME_ZONE_CACHE_KEY)
