@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from pydantic import Field
 
+from api import answers
 from api import schemas as s
 from api import selectors
 from api.auth import READ_AUTH, TokenAuth
@@ -196,8 +197,11 @@ def game_list(request, club: Id | None = None, tournament: Id | None = None, sea
 
 @api.get("/games/{game_id}/", response={200: s.GameDetail, **READ}, tags=["games"], openapi_extra=OPTIONAL_TOKEN)
 def game_detail(request, game_id: Id):
-    """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer."""
-    return known_poll(request, selectors.game_stamp(game_id)) or selectors.game_detail(game_id, request.auth)
+    """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer, and a
+    public reader's answer is built once per stamp (api.answers)."""
+    stamp = selectors.game_stamp(game_id)
+    return known_poll(request, stamp) or answers.kept(request, stamp,
+                                                      lambda: selectors.game_detail(game_id, request.auth))
 
 
 @api.get("/protests/", response={200: s.Page[s.Protest], **READ}, tags=["protests"], openapi_extra=OPTIONAL_TOKEN)

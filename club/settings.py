@@ -347,6 +347,9 @@ CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After")
 API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 300)
 API_ETAG_MEMORY_SECONDS = env_int("API_ETAG_MEMORY_SECONDS", 7 * 24 * 3600)
+# A public reader's answer of a stamped object (a game) is built once per version and kept (api/answers.py); 0 builds
+# every answer.
+API_ANSWER_CACHE = env_bool("API_ANSWER_CACHE", True)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
