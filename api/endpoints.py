@@ -14,9 +14,8 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from pydantic import Field
 
-from api import answers
+from api import answers, selectors
 from api import schemas as s
-from api import selectors
 from api.auth import READ_AUTH, TokenAuth
 from api.middleware import known_poll
 from api.services import api_import, import_allowed
