@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -96,23 +98,31 @@ def _judge_client():
     return client
 
 
-def shell(client, runs: int) -> dict:
-    """The base.html page and the bare response requested one after the other `runs` times: medians of the wall
-    time and of the CPU time (this process's: the test client's server side and SQLite; less moved by the other
-    processes of a shared machine than the wall time)."""
-    import statistics
-    import time
+def _timed(get) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    get()
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
+
+def interleaved(client, get, runs: int, *, before=None, warm: int = 0) -> dict:
+    """`get()`, then the base.html page, then the bare response, `runs` times (after `warm` unrecorded rounds; `before`
+    untimed before each `get`): medians of the wall time and of this process's CPU time of each. The CPU time is
+    what the test client's server side and SQLite cost, whatever the other processes of a shared machine do (on
+    PostgreSQL the server's own work is not in it)."""
     from floor import BARE_URL, FLOOR_URL
 
-    samples: dict[str, list[float]] = {"base_ms": [], "bare_ms": [], "base_cpu_ms": [], "bare_cpu_ms": []}
-    for i in range(runs + 10):
-        for name, url in (("base", FLOOR_URL), ("bare", BARE_URL)):
-            wall, cpu = time.perf_counter(), time.process_time()
-            assert client.get(url).status_code == 200
-            if i >= 10:  # warm-up
-                samples[f"{name}_ms"].append((time.perf_counter() - wall) * 1000)
-                samples[f"{name}_cpu_ms"].append((time.process_time() - cpu) * 1000)
+    def fetch(url):
+        assert client.get(url).status_code == 200
+
+    samples: dict[str, list[float]] = {}
+    for i in range(warm + runs):
+        if before is not None:
+            before()
+        for name, call in (("page", get), ("base", lambda: fetch(FLOOR_URL)), ("bare", lambda: fetch(BARE_URL))):
+            wall, cpu = _timed(call)
+            if i >= warm:
+                samples.setdefault(f"{name}_ms", []).append(wall)
+                samples.setdefault(f"{name}_cpu_ms", []).append(cpu)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
@@ -120,44 +130,46 @@ def measure(runs: int, only: list[str]) -> dict:
     from django.core.cache import cache
     from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
-    from floor import client_floor
 
     setup_test_environment()
     targets = _targets()
     result: dict = {"targets": targets, "shell": {}, "pages": {}}
     with override_settings(ROOT_URLCONF="floor"):
         for who, client in (("anonymous", Client()), ("judge", _judge_client())):
-            result["shell"][who] = shell(client, runs * 4)
+            # the shell: the base.html page against the bare response (the "page" is the bare response again)
+            result["shell"][who] = interleaved(client, lambda c=client: c.get("/bench/bare/"), runs * 3, warm=10)
         client = Client()
-        floor = client_floor(client)
         htmx = {"HX-Request": "true"}
         for name, url in pages(targets).items():
             if only and name not in only:
                 continue
             headers = htmx if "/card/" in url else {}
-            status = client.get(url, headers=headers).status_code
-            assert status == 200, f"{url}: {status}"
 
             def get(url=url, headers=headers):
-                assert client.get(url, headers=headers).status_code == 200
+                status = client.get(url, headers=headers).status_code
+                assert status == 200, f"{url}: {status}"
 
-            first, first_base, first_bare = floor.interleaved_both(get, max(5, runs // 3), before=cache.clear)
-            cached, cached_base, cached_bare = floor.interleaved_both(get, runs)
-            result["pages"][name] = {"url": url, "first": first, "first_base": first_base, "first_bare": first_bare,
-                                     "cached": cached, "cached_base": cached_base, "cached_bare": cached_bare}
+            get()
+            result["pages"][name] = {"url": url,
+                                     "first": interleaved(client, get, max(5, runs // 3), before=cache.clear),
+                                     "cached": interleaved(client, get, runs, warm=1)}
     return result
 
 
 def print_report(n: int, database: str, r: dict) -> None:
     print(f"pages bench: {n} games, {database} (DEBUG off); busiest player {r['targets']['player_games']} games")
+    print("  each figure: wall ms, then × bare response and × base.html page (wall; CPU in brackets), interleaved")
     for who, s in r["shell"].items():
         print(f"  shell ({who}): base.html {s['base_ms']:.2f} ms, bare {s['bare_ms']:.2f} ms = "
-              f"{s['base_ms'] / s['bare_ms']:.2f}x bare; CPU {s['base_cpu_ms']:.2f} ms / {s['bare_cpu_ms']:.2f} ms = "
-              f"{s['base_cpu_ms'] / s['bare_cpu_ms']:.2f}x")
+              f"{s['base_ms'] / s['bare_ms']:.2f}x bare (CPU {s['base_cpu_ms'] / s['bare_cpu_ms']:.2f}x)")
     for name, p in r["pages"].items():
-        print(f"  {name:21} first {p['first']:7.2f} ms = {p['first'] / p['first_bare']:5.1f}x bare "
-              f"{p['first'] / p['first_base']:5.1f}x base · cached {p['cached']:6.2f} ms = "
-              f"{p['cached'] / p['cached_bare']:5.1f}x bare {p['cached'] / p['cached_base']:5.1f}x base")
+        parts = []
+        for kind in ("first", "cached"):
+            f = p[kind]
+            parts.append(f"{kind} {f['page_ms']:7.2f} ms = {f['page_ms'] / f['bare_ms']:5.1f}x bare "
+                         f"({f['page_cpu_ms'] / f['bare_cpu_ms']:5.1f}) {f['page_ms'] / f['base_ms']:5.1f}x base "
+                         f"({f['page_cpu_ms'] / f['base_cpu_ms']:5.1f})")
+        print(f"  {name:21} " + " · ".join(parts))
 
 
 def main() -> None:

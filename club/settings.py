@@ -172,6 +172,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # INCLUDE that is not a CoveringIndex, whose columns SQLite would really drop.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
+# The game page's and a rescoring's reads compiled once per database (club.db.CompiledRead); 0: through the ORM on
+# every run (the same rows).
+DB_COMPILED_READS = env_bool("DB_COMPILED_READS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", True):
     # PostgreSQL plans a statement the connection runs often once (a prepared statement, psycopg's
     # prepare_threshold) instead of at every run; that needs the parameters bound on the server. Off
