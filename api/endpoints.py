@@ -198,7 +198,7 @@ def game_list(request, club: Id | None = None, tournament: Id | None = None, sea
 def game_detail(request, game_id: Id):
     """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer, and a
     public reader's answer is built once per stamp (api.answers)."""
-    stamp = selectors.game_stamp(game_id)
+    stamp = answers.with_generation(selectors.game_stamp(game_id))
     return known_poll(request, stamp) or answers.kept(request, stamp,
                                                       lambda: selectors.game_detail(game_id, request.auth))
 
