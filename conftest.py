@@ -58,12 +58,14 @@ def page(browser, live_server):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Each test starts with an empty cache (standings are cached per tournament)."""
-    from django.core.cache import cache
+    """Each test starts with an empty cache (standings are cached per tournament), the shell's too."""
+    from django.core.cache import cache, caches
 
     cache.clear()
+    caches["shell"].clear()
     yield
     cache.clear()
+    caches["shell"].clear()
 
 
 @pytest.fixture(autouse=True)

@@ -290,7 +290,14 @@ def cache_config(url: str) -> dict:
 
 
 CACHE_URL = env_str("CACHE_URL")
-CACHES = {"default": cache_config(CACHE_URL)}
+CACHES = {
+    "default": cache_config(CACHE_URL),
+    # The page shell's rendered parts (templates/base.html's `{% cache … using="shell" %}`), in each process's own
+    # memory: their keys hold everything they are rendered from (club.shell), so a process never serves a stale
+    # one, and a page asks the shared cache nothing for them.
+    "shell": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shell",
+              "OPTIONS": {"MAX_ENTRIES": 2000}},
+}
 
 # Background work (long rating recomputes): django-tasks with its database backend; `manage.py db_worker` runs the
 # tasks (`./dev.sh run` starts one beside the site). TASKS_BACKEND=immediate runs them inside the request instead.

@@ -1,9 +1,12 @@
 """What the page shell (templates/base.html) shows that does not change from one request to the next, kept in the
 cache: the club's look, and for a logged-in visitor the menus of their role and the name they are shown by.
 
-The header's cached parts (`{% cache %}` in base.html) are keyed by `shell_version` (the shell's templates and the
-static files' manifest), the language, the club's look and the visitor's role (`nav_role`): a club admin's menu is
-never served to a judge or a visitor, nor one language's header in another. A logged-in visitor's roles and name
+The header's rendered parts (`{% cache … using="shell" %}` in base.html) are keyed by `shell_version` (the shell's
+templates and the static files' manifest), the language, the club's look and the visitor's role (`nav_role`): a
+club admin's menu is never served to a judge or a visitor, nor one language's header in another. The keys hold
+everything the parts are rendered from, so they are kept in each process's memory (settings.CACHES["shell"]): a
+page asks the shared cache (Redis) only for the look and, logged in, the person (measured: with the parts in Redis
+the shell cost as much as rendering them). A logged-in visitor's roles and name
 are kept per user under the *people generation*, a token dropped (now and after the commit) on every save or
 delete of a membership, a player or a user (club.signals): a rename, a claim, a role given or taken. The roles
 kept here only choose the menu; every page and write still checks the permission on the database.
