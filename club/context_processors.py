@@ -53,6 +53,7 @@ def site(request):
         # the header's club (name, colour, logo) from the cache, and the key of the header's cached parts
         "club_look": SimpleLazyObject(look),
         "shell_version": shell.shell_version(),
+        "shell_cache": shell.shell_cache(),
         "nav_role": SimpleLazyObject(lambda: shell.nav_role(user, (look() or {}).get("pk"))),
         "shell_person_name": SimpleLazyObject(lambda: shell.shown_name(user, (look() or {}).get("pk"))),
         "nav_extra_templates": plugin_templates(NAV_TEMPLATES),

@@ -61,6 +61,12 @@ def _shell_version() -> str:
 _shell_version_memo = memoize(_shell_version)
 
 
+def shell_cache() -> str:
+    """The cache the shell's rendered parts are kept in: the process's own ("shell"), or the site's where the
+    settings name no such cache (a test's own CACHES)."""
+    return "shell" if "shell" in settings.CACHES else "default"
+
+
 def shell_version() -> str:
     return _shell_version() if settings.DEBUG else _shell_version_memo()
 
