@@ -58,12 +58,18 @@ def page(browser, live_server):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Each test starts with an empty cache (standings are cached per tournament)."""
-    from django.core.cache import cache
+    """Each test starts with an empty cache (standings are cached per tournament), the shell's too."""
+    from django.conf import settings
+    from django.core.cache import cache, caches
 
-    cache.clear()
+    def clear():
+        cache.clear()
+        if "shell" in settings.CACHES:  # a test may name its own caches
+            caches["shell"].clear()
+
+    clear()
     yield
-    cache.clear()
+    clear()
 
 
 @pytest.fixture(autouse=True)

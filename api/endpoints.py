@@ -14,8 +14,8 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from pydantic import Field
 
+from api import answers, selectors
 from api import schemas as s
-from api import selectors
 from api.auth import READ_AUTH, TokenAuth
 from api.middleware import known_poll
 from api.services import api_import, import_allowed
@@ -204,8 +204,11 @@ def game_list(request, club: Id | None = None, tournament: Id | None = None, sea
 
 @api.get("/games/{game_id}/", response={200: s.GameDetail, **READ}, tags=["games"], openapi_extra=OPTIONAL_TOKEN)
 def game_detail(request, game_id: Id):
-    """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer."""
-    return known_poll(request, selectors.game_stamp(game_id)) or selectors.game_detail(game_id, request.auth)
+    """The game; a poll of an unchanged game is answered 304 from its stamp, without building the answer, and a
+    public reader's answer is built once per stamp (api.answers)."""
+    stamp = answers.with_generation(selectors.game_stamp(game_id))
+    return known_poll(request, stamp) or answers.kept(request, stamp,
+                                                      lambda: selectors.game_detail(game_id, request.auth))
 
 
 @api.get("/protests/", response={200: s.Page[s.Protest], **READ}, tags=["protests"], openapi_extra=OPTIONAL_TOKEN)

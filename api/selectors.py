@@ -284,12 +284,12 @@ def games(user, *, club_id: int | None, tournament_id: int | None, season_id: in
 
 def game_stamp(pk: int) -> str | None:
     """What a game's answer is made of, in one query: its version (bumped by every write of the protocol and the
-    live entry), status, phase and result, and its protests. None for a game of hidden rounds or none at all (those
-    take the full path, with its permission check)."""
+    live entry), status, phase and result, its protests, and its club (api.answers adds the club's generation).
+    None for a game of hidden rounds or none at all (those take the full path, with its permission check)."""
     row = (Game.objects.filter(pk=pk, results_hidden=False)
            .annotate(protests_n=Count("protests"), pending=Count("protests", filter=Q(protests__status="pending")),
                      decided=Max("protests__decided_at"))
-           .values_list("version", "status", "phase", "result", "protests_n", "pending", "decided").first())
+           .values_list("version", "status", "phase", "result", "protests_n", "pending", "decided", "club_id").first())
     return None if row is None else f"game:{pk}:" + ":".join(str(part) for part in row)
 
 

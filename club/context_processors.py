@@ -5,7 +5,7 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.functional import SimpleLazyObject
 
-from club import permissions, selectors
+from club import permissions, selectors, shell
 
 # Other apps plug into the shared pages by shipping these templates; a missing one is simply left out.
 NAV_TEMPLATES = ("games/_nav.html", "ratings/_nav.html")
@@ -41,10 +41,22 @@ def site(request):
             memo["club"] = selectors.get_site_club()
         return memo["club"]
 
+    def look():
+        if "look" not in memo:
+            memo["look"] = shell.site_club_look()
+        return memo["look"]
+
+    user = getattr(request, "user", None)
     return {
         "DEBUG": settings.DEBUG,
         "site_club": SimpleLazyObject(club),
+        # the header's club (name, colour, logo) from the cache, and the key of the header's cached parts
+        "club_look": SimpleLazyObject(look),
+        "shell_version": shell.shell_version(),
+        "shell_cache": shell.shell_cache(),
+        "nav_role": SimpleLazyObject(lambda: shell.nav_role(user, (look() or {}).get("pk"))),
+        "shell_person_name": SimpleLazyObject(lambda: shell.shown_name(user, (look() or {}).get("pk"))),
         "nav_extra_templates": plugin_templates(NAV_TEMPLATES),
         "user_is_club_admin": SimpleLazyObject(lambda: permissions.is_club_admin(request.user, club())),
-        "user_person_name": SimpleLazyObject(lambda: selectors.person_name(getattr(request, "user", None))),
+        "user_person_name": SimpleLazyObject(lambda: selectors.person_name(user)),
     }

@@ -9,6 +9,7 @@ from functools import cached_property, partial
 from itertools import islice
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import EmptyResultSet
 from django.db import InterfaceError, OperationalError, connection, models, transaction
 from django.db.models.deletion import Collector
@@ -265,6 +266,14 @@ class CompiledRead:
     as `values_list` takes them, annotations of `build`'s queryset included) it reads those only, as named rows;
     `build` may also return the `values_list(*fields)` queryset itself (sliced, say).
 
+    settings.DB_COMPILED_READS off (env DB_COMPILED_READS=0) reads every row through the ORM's own path (the
+    queryset compiled on each run): the same rows, for the suite run both ways and for measuring what the compiled
+    statement buys (`bench/bench_pages.py --only game_page spectator_view` with and without). It earns its place:
+    on the 10k SQLite database (2026-12-07, a loaded machine, CPU time × the base.html page, two runs each) the game
+    page's first render 8.6×, 8.3× compiled against 12.1×, 11.1× through the ORM, its cached answer (which reads
+    the game for its key) 1.6×, 1.8× against 4.0×, 3.0×, the spectator view's first render 5.4×, 5.9× against
+    8.8×, 8.7×.
+
         SEATS = CompiledRead(Seat, lambda *games: Seat.objects.filter(game_id__in=games).order_by("number"),
                              related=("player",))
         seats = SEATS.instances(*game_ids)
@@ -316,8 +325,17 @@ class CompiledRead:
                 self._shapes[key] = shape
         return shape
 
+    def _orm_rows(self, *values) -> list[list]:
+        """The same rows read by the ORM as it reads any queryset (settings.DB_COMPILED_READS off)."""
+        queryset = self.build(*values)
+        if queryset._fields is None:  # type: ignore[attr-defined]
+            queryset = queryset.values_list(*self._names())
+        return [list(row) for row in queryset]
+
     def rows(self, *values) -> list[list]:
         """The rows as lists of column values, converted as the ORM converts them (in `_names` order)."""
+        if not settings.DB_COMPILED_READS:
+            return self._orm_rows(*values)
         sql, positions, converters = self._shape(len(values))
         if not sql:
             return []

@@ -174,6 +174,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # INCLUDE that is not a CoveringIndex, whose columns SQLite would really drop.
     SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
+# The game page's and a rescoring's reads compiled once per database (club.db.CompiledRead); 0: through the ORM on
+# every run (the same rows).
+DB_COMPILED_READS = env_bool("DB_COMPILED_READS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", True):
     # PostgreSQL plans a statement the connection runs often once (a prepared statement, psycopg's
     # prepare_threshold) instead of at every run; that needs the parameters bound on the server. Off
@@ -301,7 +304,14 @@ def cache_config(url: str) -> dict:
 
 
 CACHE_URL = env_str("CACHE_URL")
-CACHES = {"default": cache_config(CACHE_URL)}
+CACHES = {
+    "default": cache_config(CACHE_URL),
+    # The page shell's rendered parts (templates/base.html's `{% cache … using="shell" %}`), in each process's own
+    # memory: their keys hold everything they are rendered from (club.shell), so a process never serves a stale
+    # one, and a page asks the shared cache nothing for them.
+    "shell": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "shell",
+              "OPTIONS": {"MAX_ENTRIES": 2000}},
+}
 
 # Background work (long rating recomputes): django-tasks with its database backend; `manage.py db_worker` runs the
 # tasks (`./dev.sh run` starts one beside the site). TASKS_BACKEND=immediate runs them inside the request instead.
@@ -361,6 +371,9 @@ CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
 CORS_EXPOSE_HEADERS = ("ETag", "Last-Modified", "Retry-After")
 API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 300)
 API_ETAG_MEMORY_SECONDS = env_int("API_ETAG_MEMORY_SECONDS", 7 * 24 * 3600)
+# A public reader's answer of a stamped object (a game) is built once per version and kept (api/answers.py); 0 builds
+# every answer.
+API_ANSWER_CACHE = env_bool("API_ANSWER_CACHE", True)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -168,14 +168,13 @@ class Game(models.Model):
     history = HistoricalRecords()
 
     class Meta:
-        verbose_name = _("game protocol")
-        verbose_name_plural = _("game protocols")
+        verbose_name, verbose_name_plural = _("game protocol"), _("game protocols")
         ordering = ["-date", "tournament_id", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "number"], condition=Q(tournament__isnull=False),
-                                    name="game_number_unique_in_tournament"),
-        ]
-        indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"])]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], condition=Q(tournament__isnull=False),
+                                               name="game_number_unique_in_tournament")]
+        indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"]),  # + the home page's two:
+                   models.Index(fields=["club", "date", "ended_at"], name="game_club_latest"),  # its latest results
+                   models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress")]
 
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it

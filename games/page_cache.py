@@ -46,6 +46,12 @@ def _generation(club_id: int) -> str:
     return token
 
 
+def club_generation(club_id: int) -> str:
+    """The club's current generation (see the module): a key part for any public answer that shows what the
+    generation's writes change (api.answers keys the API's game answer with it)."""
+    return _generation(club_id)
+
+
 def serves_public(user, game: Game) -> bool:
     """The visitor sees exactly the public view and may be served from the cache."""
     return not getattr(user, "is_authenticated", False) and not game.results_hidden

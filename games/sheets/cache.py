@@ -1,6 +1,7 @@
-"""The PDF of a signed game, cached: it is re-rendered only when something printed on it changes.
+"""The PDF of a finished or signed game, cached: it is re-rendered only when something printed on it changes.
 
-A signed protocol is read-only, but what its sheet prints can still move: a protest decided on another game of the
+A finished game (an imported one is finished) changes by a correction, an import or a protest's decision (each moves
+its `version`, its result or its scores); a signed protocol is read-only, but what its sheet prints can still move: a protest decided on another game of the
 tournament rescores it (Ci), a nickname or the judge's name can be edited. So the key is a digest of the printed
 state, read with one small query (the game's version and signature, its seats with nicknames and scores, the judge),
 plus the language, whether secrets are shown, and the sheet code's own version. The digest is also the ETag and the
@@ -28,7 +29,8 @@ CODE_VERSION = hashlib.sha1(b"".join(p.read_bytes() for p in _SOURCES if p.exist
 
 
 def cacheable(game: Game) -> bool:
-    return game.status == Game.Status.SIGNED
+    """A finished or signed game's sheet is kept; a game in play changes with every tap."""
+    return game.status in (Game.Status.FINISHED, Game.Status.SIGNED)
 
 
 def etag(game: Game, *, language: str, show_secrets: bool) -> str:

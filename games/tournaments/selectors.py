@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.db.models import Count, Q, QuerySet, Sum
+
 from games.models import Game, Participant, Seat, SeatLock, Tournament
 from games.permissions import judge_among
 from games.tournaments.base import FINAL_STAGE, RANKERS, is_started
@@ -155,3 +157,14 @@ def staff_standings(tournament: Tournament) -> list[StaffRow]:
         row[2] += total
     order = RANKERS[-1](tournament, games)
     return [StaffRow(i, *sums[pk]) for i, pk in enumerate(order, 1) if pk in sums]
+
+
+def game_list_stamp(games: QuerySet) -> str:
+    """What a list of games shows, in one aggregate: which games (their count and keys), their versions (bumped by
+    every write of a protocol: a tap, a correction, an import, a sign-off) and how many are hidden. With the club's
+    generation (games.page_cache: a protest filed or decided, a rescoring, a renamed player) it keys the tournament
+    page's cached list."""
+    row = games.aggregate(n=Count("pk"), keys=Sum("pk"), versions=Sum("version"),
+                          hidden=Count("pk", filter=Q(results_hidden=True)))
+    return ":".join(str(row[name]) for name in ("n", "keys", "versions", "hidden"))
+

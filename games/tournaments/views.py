@@ -18,6 +18,7 @@ from club.downloads import json_download
 from club.selectors import get_site_club
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
+from games.page_cache import club_generation
 from games.permissions import can_export_tournament, can_start_game, site_club_admin
 from games.protocol.selectors import with_protest_flag
 from games.protocol.selectors_export import export_tournament
@@ -40,6 +41,7 @@ from games.tournaments.forms import (
     WithdrawForm,
 )
 from games.tournaments.selectors import (
+    game_list_stamp,
     participant_cards,
     round_links,
     schedule_contract,
@@ -67,11 +69,15 @@ def tournament_list(request):
 
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
-    games = with_protest_flag(tournament.games.select_related("judge")).order_by("number")
+    listed = tournament.games.all()
     if not can_see_hidden_in(request.user, tournament):  # a hidden round's games: off the list until it is shown
-        games = games.filter(results_hidden=False)
+        listed = listed.filter(results_hidden=False)
+    games = with_protest_flag(listed.select_related("judge")).order_by("number")  # read only when not cached
     return render(request, "games/tournaments/tournament_detail.html", {
         "tournament": tournament, "games": games, "can_export": can_export_tournament(request.user, tournament),
+        # the key of the list's cached rendering (the template's `{% cache %}`): what it shows, and the club's
+        # generation; the same for every reader shown the same games
+        "games_stamp": f"{game_list_stamp(listed)}:{club_generation(tournament.club_id)}",
         "can_start": can_start_game(request.user, tournament.club),
         "round_links": round_links(tournament, request.user)})
 

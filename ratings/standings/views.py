@@ -6,10 +6,12 @@ from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpRespon
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
 from club.models import Player
 from club.selectors import get_site_club
 from games.models import Tournament
+from games.page_cache import club_generation
 from ratings.elo import selectors as selectors_elo
 from ratings.models import RatingPoint, RatingScope, Season
 from ratings.standings import selectors
@@ -140,7 +142,11 @@ def club_stats(request):
 
 
 def club_elo(request):
-    """The club's Elo table (docs/elo.md), read from the stored current ratings."""
+    """The club's Elo table (docs/elo.md), read from the stored current ratings. The table is the same for every
+    reader: its rendering is kept under the club's generation (games.page_cache, dropped by every Elo write and
+    every renamed player) and read only when it is not."""
     club = get_site_club()
-    return render(request, "ratings/elo.html", {"club": club, "rows": selectors_elo.elo_table(club),
-                                                "recomputing": selectors_elo.recomputing(club)})
+    return render(request, "ratings/elo.html", {
+        "club": club, "rows": SimpleLazyObject(lambda: selectors_elo.elo_table(club)),
+        "elo_generation": club_generation(club.pk) if club is not None else "",
+        "recomputing": selectors_elo.recomputing(club)})

@@ -30,8 +30,10 @@ def _as_read(game: Game) -> dict:
     return seen
 
 
-@pytest.fixture
-def tournament():
+@pytest.fixture(params=[True, False], ids=["compiled", "orm"])
+def tournament(request, settings):
+    """Ex 18's tournament, read with the compiled statements and with the switch off (settings.DB_COMPILED_READS)."""
+    settings.DB_COMPILED_READS = request.param
     return ex18_tournament()
 
 
@@ -59,7 +61,8 @@ def test_a_filter_on_rows_read_asks_the_database_as_after_a_prefetch(tournament)
     assert list(game.removals.filter(seat=1)) == []  # read as empty, and still a real query when filtered
 
 
-def test_one_compiled_statement_serves_every_value_and_refuses_a_foreign_parameter(tournament):
+def test_one_compiled_statement_serves_every_value_and_refuses_a_foreign_parameter(tournament, settings):
+    settings.DB_COMPILED_READS = True
     seats = CompiledRead(Seat, lambda *games: Seat.objects.filter(game_id__in=games).order_by("game_id", "number"),
                          related=("player",))
     games = list(tournament.games.order_by("number").values_list("pk", flat=True))

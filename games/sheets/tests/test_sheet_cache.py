@@ -1,4 +1,4 @@
-"""A signed game's PDF is served from the cache on the second request and answers a conditional GET with 304;
+"""A finished or signed game's PDF is served from the cache on the second request and answers a conditional GET with 304;
 whatever the sheet prints changing (a rescoring, a renamed player, the language) makes a new one."""
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ def renders(monkeypatch):
     return calls
 
 
-@pytest.fixture
-def signed(games):
+@pytest.fixture(params=["signed", "finished"])
+def signed(games, request):
+    """A signed game, and a finished one (as every imported game is)."""
     finished, _ = games
-    Game.objects.filter(pk=finished.pk).update(status=Game.Status.SIGNED, signed_at=timezone.now())
+    if request.param == "signed":
+        Game.objects.filter(pk=finished.pk).update(status=Game.Status.SIGNED, signed_at=timezone.now())
     return Game.objects.get(pk=finished.pk)
 
 
@@ -73,9 +75,21 @@ def test_a_changed_score_a_renamed_player_or_another_language_is_a_new_sheet(cli
     assert renamed.status_code == 200 and renamed["ETag"] != rescored["ETag"] and len(renders) == 4
 
 
-def test_an_unsigned_game_is_rendered_every_time_without_an_etag(client, games, renders):
-    finished, _ = games
-    url = reverse("games:protocol_pdf", args=[finished.pk])
+def test_a_correction_or_a_reversed_result_is_a_new_sheet(client, signed, renders):
+    """A judge's correction moves the game's version; a protest's decision its result and scores."""
+    url = reverse("games:protocol_pdf", args=[signed.pk])
+    tag = client.get(url)["ETag"]
+    Game.objects.filter(pk=signed.pk).update(version=signed.version + 1)
+    corrected = client.get(url, HTTP_IF_NONE_MATCH=tag)
+    assert corrected.status_code == 200 and corrected["ETag"] != tag and len(renders) == 2
+    Game.objects.filter(pk=signed.pk).update(result="black" if signed.result != "black" else "red")
+    reversed_ = client.get(url, HTTP_IF_NONE_MATCH=corrected["ETag"])
+    assert reversed_.status_code == 200 and reversed_["ETag"] != corrected["ETag"] and len(renders) == 3
+
+
+def test_a_game_in_play_is_rendered_every_time_without_an_etag(client, games, renders):
+    _, in_play = games
+    url = reverse("games:protocol_pdf", args=[in_play.pk])
     assert "ETag" not in client.get(url)
     client.get(url)
     assert len(renders) == 2

@@ -1,0 +1,119 @@
+"""What the page shell (templates/base.html) shows that does not change from one request to the next, kept in the
+cache: the club's look, and for a logged-in visitor the menus of their role and the name they are shown by.
+
+The header's rendered parts (`{% cache … using="shell" %}` in base.html) are keyed by `shell_version` (the shell's
+templates and the static files' manifest), the language, the club's look and the visitor's role (`nav_role`): a
+club admin's menu is never served to a judge or a visitor, nor one language's header in another. The keys hold
+everything the parts are rendered from, so they are kept in each process's memory (settings.CACHES["shell"]): a
+page asks the shared cache (Redis) only for the look and, logged in, the person (measured: with the parts in Redis
+the shell cost as much as rendering them). A logged-in visitor's roles and name
+are kept per user under the *people generation*, a token dropped (now and after the commit) on every save or
+delete of a membership, a player or a user (club.signals): a rename, a claim, a role given or taken. The roles
+kept here only choose the menu; every page and write still checks the permission on the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from functools import cache as memoize
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+from club import selectors
+from club.models import Membership
+
+TIMEOUT = 24 * 3600
+# The club's look as the header shows it (name, accent colour, logo); dropped when a club is saved or deleted.
+LOOK_CACHE_KEY = "club:look"
+PEOPLE_GENERATION_KEY = "club:people-gen"
+SHELL_TEMPLATES = ("base.html", "games/_nav.html", "ratings/_nav.html")
+
+
+def site_club_look() -> dict | None:
+    """The name, accent colour and logo address of the club this site serves (None while there is none)."""
+    look = cache.get(LOOK_CACHE_KEY)
+    if look is None:
+        club = selectors.get_site_club()
+        look = {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
+                "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
+        cache.set(LOOK_CACHE_KEY, look, TIMEOUT)
+    return look or None
+
+
+def _shell_version() -> str:
+    """What the cached parts of the shell were rendered from: its templates and the static files' manifest (their
+    hashed names). A deploy that changes either changes every key: a shared cache never serves an older header."""
+    root = Path(settings.BASE_DIR) / "templates"
+    sources = [root / name for name in SHELL_TEMPLATES]
+    if settings.STATIC_ROOT:
+        sources.append(Path(settings.STATIC_ROOT) / "staticfiles.json")
+    digest = hashlib.sha1()
+    for source in sources:
+        if source.exists():
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+_shell_version_memo = memoize(_shell_version)
+
+
+def shell_cache() -> str:
+    """The cache the shell's rendered parts are kept in: the process's own ("shell"), or the site's where the
+    settings name no such cache (a test's own CACHES)."""
+    return "shell" if "shell" in settings.CACHES else "default"
+
+
+def shell_version() -> str:
+    return _shell_version() if settings.DEBUG else _shell_version_memo()
+
+
+def _people_generation() -> str:
+    token = cache.get(PEOPLE_GENERATION_KEY)
+    if token is None:
+        token = uuid.uuid4().hex
+        if not cache.add(PEOPLE_GENERATION_KEY, token, TIMEOUT):  # another process made one first
+            token = cache.get(PEOPLE_GENERATION_KEY) or token
+    return token
+
+
+def people_changed() -> None:
+    """Forget every kept role and name (a membership, a player or a user saved or deleted)."""
+    cache.delete(PEOPLE_GENERATION_KEY)
+    transaction.on_commit(lambda: cache.delete(PEOPLE_GENERATION_KEY))
+
+
+def _person(user, club_pk: int | None) -> dict:
+    """The visitor's roles in the club and the name they are shown by, kept per user (see the module)."""
+    memo = user.__dict__.setdefault("_shell_person", {})
+    if club_pk not in memo:
+        key = f"club:shell-person:{user.pk}:{club_pk}:{_people_generation()}"
+        person = cache.get(key)
+        if person is None:
+            roles = (set(Membership.objects.filter(club_id=club_pk, user=user).values_list("role", flat=True))
+                     if club_pk is not None else set())
+            person = {"roles": sorted(roles), "name": selectors.person_name(user)}
+            cache.set(key, person, TIMEOUT)
+        memo[club_pk] = person
+    return memo[club_pk]
+
+
+def nav_role(user, club_pk: int | None) -> str:
+    """Which header the visitor sees: "anonymous", "user" (a login: their protests) or "admin" (the club admin's
+    menu too)."""
+    if not getattr(user, "is_authenticated", False):
+        return "anonymous"
+    if user.is_active and user.is_superuser:
+        return "admin"
+    return "admin" if Membership.Role.ADMIN in _person(user, club_pk)["roles"] else "user"
+
+
+def shown_name(user, club_pk: int | None) -> str:
+    """The name the header's user link is titled with (selectors.person_name), kept per user."""
+    if not getattr(user, "is_authenticated", False):
+        return ""
+    return _person(user, club_pk)["name"]
+
