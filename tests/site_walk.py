@@ -20,6 +20,7 @@ from games.permissions import played_in
 from games.protests.services import protest_decide
 from games.tournaments.signups.models import SignupSheet
 from ratings.models import Season
+from tests.league_world import league_pks, league_world
 from tests.url_walk import Params, fill, routes
 
 # Patterns that are not pages a person reads (and why), by URL name.
@@ -39,6 +40,7 @@ class Scene:
     ids: dict[str, list[int]]
     names: set[str] = field(default_factory=set)
     named: dict[str, list[str]] = field(default_factory=dict)  # free-text parameters the scene's objects give
+    pks: dict[str, list[int]] = field(default_factory=dict)  # URL name → pks, where the path's word names no kind
 
 
 # Documents of a tournament's seating schedule: a 404 until the organiser publishes one (the demo has none).
@@ -58,7 +60,7 @@ def site_urls(scene: Scene) -> tuple[list[tuple[str, str]], list[str]]:
     # The read API (api-v1:…) answers programs in JSON; its answers are checked against its schema (api/tests).
     pages = [r for r in routes() if not r.is_admin and not r.is_regex and r.name not in NOT_PAGES
              and not r.name.startswith("api-v1:")]
-    return fill(pages, Params(ids=scene.ids, named={**NAMED, **scene.named}, queries=QUERIES,
+    return fill(pages, Params(ids=scene.ids, pks=scene.pks, named={**NAMED, **scene.named}, queries=QUERIES,
                               hint="add its values to build_scene or NAMED in tests/site_walk.py (or its name to NOT_PAGES)"))
 
 
@@ -129,7 +131,8 @@ def build_scene() -> Scene:
         Player.objects.values_list("nickname", flat=True))
     # a staff invitation not used yet: its link's page (club/views_invitations.py)
     invitation = invitation_create(club=club, by=User.objects.get(username="admin"), role=Membership.Role.JUDGE)
-    return Scene(ids=ids, names=names, named={"link": [invitation_token(invitation)]})
+    return Scene(ids=ids, names=names, named={"link": [invitation_token(invitation)]},
+                 pks=league_pks(league_world(club, tournament)))
 
 
 

@@ -29,6 +29,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from tests.league_world import league_pks, league_world
 from tests.url_walk import Params, Route, routes, urls
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -86,7 +87,8 @@ def params(db) -> Params:
             club=club, created_by=User.objects.get(username="admin"), format="csv", files=[]).pk],
     }
     # Every free-text parameter (`str`, `path`, a regex like `.*`) takes the payload itself; every id a missing object.
-    return Params(ids=ids, named=NAMED, free=[quote(p) for p in PAYLOADS], missing=["999999"],
+    return Params(ids=ids, pks=league_pks(league_world(club, tournament)), named=NAMED,
+                  free=[quote(p) for p in PAYLOADS], missing=["999999"],
                   hint="add its values to the `params` fixture of tests/test_hostile_urls.py")
 
 

@@ -67,7 +67,7 @@ KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("games:ruleset_detail", "rule code"): "the rule set's page lists its parameters with their clauses",
 }
 
-SKIP_TAGS = {"script", "style"}
+SKIP_TAGS = {"script", "style", "textarea"}  # a textarea holds what a person edits (a JSON table), not text to read
 TEXT_ATTRS = ("title", "alt", "placeholder", "aria-label")
 
 

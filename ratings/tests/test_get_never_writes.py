@@ -29,6 +29,7 @@ from games.models import ClubEvening, Game, Protest, Tournament
 from games.rulesets.services import ruleset_copy
 from games.tournaments.signups.models import SignupSheet
 from ratings.models import Season
+from tests.league_world import league_pks, league_world
 from tests.url_walk import Params, fill, routes
 
 pytestmark = pytest.mark.django_db
@@ -101,24 +102,7 @@ def world(db) -> World:
         OverlayToken.objects.create(club=club, tournament=tournament, kind=kind, token=f"world-overlay-{kind}")
     return World(tournament=tournament, empty_tournament=empty, finished=finished, live=live, player=player,
                  pending=pending, decided=decided, claim=claim, evening=evening, season=Season.objects.get(club=club),
-                 club_rules=copy.pk, preset_rules=tournament.ruleset_id, league=_league(club, tournament))
-
-
-def _league(club, tournament) -> dict[str, int]:
-    """A league with the demo club, a gaining table and a series holding the demo tournament (a higher layer's
-    models: no import from here)."""
-    league = apps.get_model("leagues", "League").objects.create(name="Лига")
-    apps.get_model("leagues", "LeagueClub").objects.create(league=league, club=club, status="active")
-    table = apps.get_model("leagues", "GainingTable").objects.create(league=league, name="Таблица")
-    version = apps.get_model("leagues", "GainingVersion").objects.create(table=table, number=1, data={
-        "name": "Таблица", "best_of": 2, "stars": {str(k): [10 * k, 5 * k, k] for k in range(1, 6)},
-        "field": [[10, 0.5], [40, 1.0]]})
-    series = apps.get_model("leagues", "Series").objects.create(league=league, name="Серия", gaining=version, best_of=2)
-    entry = apps.get_model("leagues", "SeriesTournament").objects.create(series=series, tournament=tournament,
-                                                                         stars="2.5", confirmed=True)
-    membership = apps.get_model("leagues", "LeagueClub").objects.get(league=league)
-    return {"league": league.pk, "table": table.pk, "version": version.pk, "series": series.pk, "entry": entry.pk,
-            "membership": membership.pk}
+                 club_rules=copy.pk, preset_rules=tournament.ruleset_id, league=league_world(club, tournament))
 
 
 def pk_values(w: World) -> dict[str, list[int]]:
@@ -160,13 +144,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "broadcast:manage_tournament": tournaments, "broadcast:manage_evening": [w.evening.pk],
         "broadcast:player": [w.player.pk],
         "notify:sheet_message": list(SignupSheet.objects.order_by("pk").values_list("pk", flat=True)),
-        **{f"leagues:{name}": [w.league["league"]] for name in (
-            "league_detail", "league_elo", "membership", "table_new", "series_new")},
-        "broadcast:series": [w.league["series"]],
-        "leagues:membership_change": [w.league["membership"]], "leagues:table_edit": [w.league["table"]],
-        "leagues:table_export": [w.league["version"]], "leagues:entry_change": [w.league["entry"]],
-        **{f"leagues:{name}": [w.league["series"]] for name in (
-            "series_detail", "series_csv", "series_add", "series_move")},
+        **league_pks(w.league),
     }
 
 
