@@ -1,11 +1,11 @@
-"""Keep /admin/ access in step with the club-admin memberships, and the cached time zone with the club, however
-they are edited."""
+"""Keep /admin/ access in step with the club-admin memberships, the cached time zone with the club, and a player's
+home club among his memberships, however they are edited."""
 
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from club.models import Club, Membership
+from club.models import Club, ClubMember, Membership, Player
 from club.selectors import TIME_ZONE_CACHE_KEY
 from club.services import sync_admin_access
 
@@ -22,3 +22,13 @@ def membership_changed(sender, instance: Membership, raw: bool = False, **kwargs
     if raw:  # loaddata: leave the fixture as it is
         return
     sync_admin_access(instance.user)
+
+
+@receiver(post_save, sender=Player, dispatch_uid="club_player_home_member")
+def player_saved(sender, instance: Player, raw: bool = False, **kwargs) -> None:
+    """A player's home club is one of his clubs: saving a player with a home club makes him its member (from the
+    day he joined), however he was made (a form, the admin, a sign-up, the judge's screen). A bulk insert (the
+    protocol import) writes the membership itself."""
+    if raw or instance.club_id is None:
+        return
+    ClubMember.objects.get_or_create(player=instance, club_id=instance.club_id, defaults={"joined": instance.joined})

@@ -25,7 +25,7 @@ from club.db import CompiledRead
 from games.models import Protest, Seat, Tournament
 from games.rules.interchange import points_json
 from games.visibility import counting_games
-from ratings.keys import history_key, pending_key
+from ratings.keys import ELO_KEY, history_key
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
 from ratings.standings.ranking import PlayerRecord, StandingRow
 from ratings.statistics.registry import tiebreaker_label
@@ -114,7 +114,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 def standings_recomputing(tournament: Tournament) -> bool:
     """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
     return (history_pending(tournament_scope(tournament))
-            or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
+            or PendingTail.objects.filter(key=ELO_KEY).exists())
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:

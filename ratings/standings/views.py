@@ -2,6 +2,7 @@
 
 import csv
 
+from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -143,4 +144,5 @@ def club_elo(request):
     """The club's Elo table (docs/elo.md), read from the stored current ratings."""
     club = get_site_club()
     return render(request, "ratings/elo.html", {"club": club, "rows": selectors_elo.elo_table(club),
-                                                "recomputing": selectors_elo.recomputing(club)})
+                                                "recomputing": selectors_elo.recomputing(club),
+                                                "elo_start": settings.ELO_START, "elo_k": settings.ELO_K})
