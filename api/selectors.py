@@ -118,7 +118,7 @@ def player_card(pk: int, *, season_id: int | None) -> dict[str, Any]:
     player = _player(pk)
     season = _season_of(player, season_id)
     stats = PlayerStats.objects.filter(scope__season=season, player=player).first() if season else None
-    elo = EloRating.objects.filter(club_id=player.club_id, player=player).first()
+    elo = EloRating.objects.filter(player=player).first()
     games, wins = (stats.games, stats.wins) if stats else (0, 0)
     roles = [{"role": ROLE_NAMES[line.letter], "letter": line.letter, "games": line.games, "wins": line.wins,
               "win_rate": line.win_rate} for line in role_lines(stats)]

@@ -20,7 +20,7 @@ from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
 from club.db import delete_returning, insert_rows, raw_rows, site_lock
-from club.models import Player
+from club.models import Club, Player
 from games.models import Seat
 from games.page_cache import invalidate_clubs
 from games.visibility import counting_games
@@ -125,7 +125,6 @@ def recompute(since: Key | None = None, *, tail: list[tuple] | None = None) -> i
     ratings: dict[int | str, float] = {}  # keyed by player id (the formula takes any key)
     counts: dict[int | str, int] = {}
     ids = _tail(since) if tail is None else tail  # written back as the driver gave them
-    clubs: set[int] = set()
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         pause_for_tests()
@@ -136,7 +135,6 @@ def recompute(since: Key | None = None, *, tail: list[tuple] | None = None) -> i
                 ratings[player_id], counts[player_id] = after, games
         rows: list[tuple] = []
         for game_id_, club_id, game_date, result in chunk:
-            clubs.add(club_id)
             rows += _game_rows(game_id_, club_id, game_date, result, seats.get(game_id_, []), ratings, counts)
         insert_rows(EloChange, CHANGE_FIELDS, rows)
     stale = touched - ratings.keys()  # players whose last game in the tail is gone (annulled, seat changed)
@@ -148,7 +146,8 @@ def recompute(since: Key | None = None, *, tail: list[tuple] | None = None) -> i
     EloRating.objects.bulk_create(  # one statement: each player's row written or replaced (one row a player)
         [EloRating(player_id=p, elo=ratings[p], games=counts[p]) for p in sorted(ratings)],
         update_conflicts=True, unique_fields=["player"], update_fields=["elo", "games"], batch_size=5000)
-    invalidate_clubs(sorted(clubs))  # the game page shows each game's Elo changes
+    # the game page shows each game's Elo changes; a player's later games anywhere moved too: every club's pages
+    invalidate_clubs(list(Club.objects.values_list("pk", flat=True)))
     return len(ids)
 
 
