@@ -56,9 +56,12 @@ def protest_to_dict(protest) -> dict[str, Any]:
 
 def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
     data = protocol_to_dict(protocol_of(game))
-    if with_score:
-        seats = {s.number: s for s in game.seats.all()}
-        for entry in data["seats"]:
+    seats = {s.number: s for s in game.seats.all()}
+    for entry in data["seats"]:
+        home = seats[entry["seat"]].player.club
+        if home is not None:  # the seat's home club (a guest without one has none): an import finds the person
+            entry["club"] = home.name
+        if with_score:
             entry["score"] = score_dict(seats[entry["seat"]])
     # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
     data["status"] = game.status

@@ -239,8 +239,9 @@ def _seats(r: Reader, value: Any) -> list[SeatEntry]:
             r.fail(f"{path}.role", N_("must be one of К, Ч, Ш, Д (000 P7.4.1), got %(got)s"), got=repr(role))
             role = None
         fouls = r.integer(s.get("fouls", 0), f"{path}.fouls", low=0, high=4)
+        club = (r.text(s.get("club"), f"{path}.club", optional=True) or "").strip()  # the home club's name
         if number is not None:
-            seats.append(SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0))
+            seats.append(SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0, club=club))
     present = {s.seat for s in seats}
     for missing in sorted(set(range(1, 11)) - present):
         r.fail(f"seats[{missing}]", N_("missing: a protocol has ten seats numbered 1–10 (000 4.1.1)"))
@@ -527,7 +528,8 @@ def protocol_to_dict(p: Protocol) -> dict[str, Any]:
         "judge": p.judge,
         "ended_at": p.ended_at,
         "seats": [
-            {"seat": s.seat, "player": s.player, "role": s.role, "fouls": s.fouls} for s in p.seats
+            {"seat": s.seat, "player": s.player, "role": s.role, "fouls": s.fouls, **({"club": s.club} if s.club else {})}
+            for s in p.seats
         ],
         "days": days,
         "nights": [{"kill": n.kill, "don_check": n.don_check, "sheriff_check": n.sheriff_check} for n in p.nights],

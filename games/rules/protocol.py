@@ -44,6 +44,7 @@ class SeatEntry:
     player: str  # nickname
     role: str | None = None  # К/Ч/Ш/Д; None while not entered (000 P7.4: may be written after the game)
     fouls: int = 0  # 0..4 (000 D6.5, 002 II.2.1, 003 l.123)
+    club: str = ""  # the player's home club's name (mafclub/1's optional "club"); "" when not given
 
 
 @dataclass

@@ -82,14 +82,36 @@ def test_the_players_of_an_earlier_tournament_or_club_night_are_added_at_once(cl
     assert cast.tournament.participants.count() == 12
 
 
-def test_participants_add_skips_the_registered_and_refuses_another_clubs_player(cast):
+def test_participants_add_skips_the_registered_and_takes_another_clubs_player_as_himself(cast):
     from club.tests.factories import ClubFactory, PlayerFactory
     schedule.participants_add(tournament=cast.tournament, players=cast.players[:3], by=cast.club_admin)
     added = schedule.participants_add(tournament=cast.tournament, players=cast.players[2:5], by=cast.club_admin)
     assert [p.number for p in added] == [4, 5]
-    stranger = PlayerFactory(club=ClubFactory(name="Другой"), nickname="Чужой")
-    with pytest.raises(schedule.ServiceError):
-        schedule.participants_add(tournament=cast.tournament, players=[cast.players[6], stranger], by=cast.club_admin)
-    assert cast.tournament.participants.count() == 5
     with pytest.raises(schedule.PermissionDenied):
         schedule.participants_add(tournament=cast.tournament, players=cast.players[6:7], by=cast.judge)
+    assert cast.tournament.participants.count() == 5
+    guest = PlayerFactory(club=ClubFactory(name="Другой"), nickname="Гость")
+    players_before = Player.objects.count()
+    schedule.participants_add(tournament=cast.tournament, players=[cast.players[6], guest], by=cast.club_admin)
+    # an open tournament: the other club's member plays as himself (no copy in the host club, his home kept)
+    assert cast.tournament.participants.filter(player=guest).exists() and Player.objects.count() == players_before
+    assert Player.objects.get(pk=guest.pk).club.name == "Другой"
+
+
+def test_a_pasted_nick_with_a_club_attaches_that_clubs_member_or_makes_a_guest(cast):
+    from club.models import ClubMember
+    from club.tests.factories import ClubFactory, PlayerFactory
+    other = ClubFactory(name="Рассвет")
+    fox = PlayerFactory(club=other, nickname="Лисичка")
+    PlayerFactory(club=cast.club, nickname="Лисичка")  # the host's own namesake: another person
+    players_before = Player.objects.count()
+    schedule.participants_paste(tournament=cast.tournament, by=cast.club_admin,
+                                text="Лисичка (рассвет)\nЗаяц (Нет такого клуба)\nЗаяц (Нет такого клуба)")
+    ids = set(cast.tournament.participants.values_list("player_id", flat=True))
+    assert fox.pk in ids and len(ids) == 2
+    guest = Player.objects.get(nickname="Заяц")
+    assert guest.club is None and not ClubMember.objects.filter(player=guest).exists()  # a guest, no membership
+    assert Player.objects.count() == players_before + 1
+    # the next paste of the same guest finds him: never a copy
+    schedule.participants_paste(tournament=cast.tournament, by=cast.club_admin, text="Заяц (Нет такого клуба)")
+    assert Player.objects.filter(nickname="Заяц").count() == 1
