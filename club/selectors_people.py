@@ -41,7 +41,13 @@ def split_club(text: str) -> tuple[str, str]:
 
 
 def club_named(name: str) -> Club | None:
-    return Club.objects.filter(name__iexact=clean_nickname(name)).first() if name else None
+    """The club of this name, case and spacing ignored (compared here: SQLite's iexact folds only Latin letters;
+    a site has a few clubs)."""
+    key = nickname_key(name)
+    if not key:
+        return None
+    exact = Club.objects.filter(name=clean_nickname(name)).first()
+    return exact or next((c for c in Club.objects.order_by("pk") if nickname_key(c.name) == key), None)
 
 
 def find_entry(text: str, host: Club) -> Entry:

@@ -22,6 +22,7 @@ from club.db import is_conflict
 from club.models import NICKNAME_MAX_LENGTH, Club, ClubMember, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
 from club.selectors import member_players
+from club.selectors_people import club_named
 from club.services import ServiceError
 from games import signals
 from games.i18n import problem_line, problem_text
@@ -360,7 +361,7 @@ def _players_by_key(club: Club, entries: Iterable[tuple[str, str]], report: Impo
 def _home_club(target: Club, name: str) -> Club:
     if not name or nickname_key(name) == nickname_key(target.name):
         return target
-    home = Club.objects.filter(name__iexact=name).first()
+    home = club_named(name)
     if home is None:
         home = Club.objects.create(name=name[:Club._meta.get_field("name").max_length or 120])
     return home
