@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet
 
-from club.models import Club, ClubMember, Player, PlayerClaim, nickname_key, parse_trusted_networks
+from club.models import Club, ClubMember, Player, PlayerClaim, PlayerMerge, nickname_key, parse_trusted_networks
 
 
 def get_site_club() -> Club | None:
@@ -70,6 +70,11 @@ def clubs_of(player: Player) -> list[ClubMember]:
     """The player's memberships (club and the date he joined), his home club first, then by date joined."""
     rows = list(ClubMember.objects.filter(player=player).select_related("club").order_by("joined", "pk"))
     return sorted(rows, key=lambda m: m.club_id != player.club_id)
+
+
+def merged_into(pk: int) -> int | None:
+    """The player a removed player `pk` was merged into (PlayerMerge), None if he was never merged."""
+    return PlayerMerge.objects.filter(merged_id=pk).values_list("kept_id", flat=True).first()
 
 
 def player_search(*, club: Club, query: str = "", active_only: bool = False) -> QuerySet[Player]:
