@@ -27,4 +27,5 @@ class RatingsConfig(AppConfig):
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
         signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")
+        signals.players_merged.connect(receivers.players_merged, dispatch_uid="ratings.players_merged")
         post_migrate.connect(receivers.migrated, sender=self, dispatch_uid="ratings.migrated")

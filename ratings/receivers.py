@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.db.migrations.operations import AddField
 
 from club.task_queue import enqueue
-from ratings.models import PlayerGame
+from ratings.models import Lot, PlayerGame
 from ratings.standings import services
 from ratings.standings.rebuild import rebuild_task
 from ratings.statistics.registry import FACT_KEYS, STAT_FIELDS
@@ -25,6 +25,12 @@ def protest_settled(sender, *, tournament_ids, club_ids, **kwargs) -> None:
     """A protest was rejected: the scores stand (its games need no rebuild), the provisional marks go; the cached
     tables are stale."""
     services.invalidate_standings(tournament_ids, club_ids)
+
+
+def players_merged(sender, *, keep_id, other_id, **kwargs) -> None:
+    """Two players became one (games.people.services): the removed one's lots are the kept one's (the merge is
+    refused when both played one tournament, so no tournament has a lot of each)."""
+    Lot.objects.filter(player_id=other_id).update(player_id=keep_id)
 
 
 def lots_imported(sender, *, tournament_id, lots, **kwargs) -> None:
