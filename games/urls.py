@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("games.live.urls")),
     path("", include("games.protests.urls")),
     path("", include("games.tournaments.signups.urls")),
+    path("", include("games.people.urls")),
 ]

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 ELO_KEY = "elo:site"  # the site's queued Elo recompute (docs/elo.md): one Elo per player, wherever he plays
 
 

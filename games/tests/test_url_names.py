@@ -54,6 +54,8 @@ OLD_URLS = [
     # added after the split: the sign-up list by paste, a judge taking a club night's table
     ("signup_paste", {"pk": 7}, "/games/signups/7/paste/"),
     ("evening_table_take", {"pk": 7}, "/games/evenings/games/7/take/"),
+    # one person, many clubs: merging two players' cards (games.people)
+    ("player_merge", {}, "/games/players/merge/"),
 ]
 
 

@@ -34,7 +34,6 @@ from django.utils import timezone
 from django_tasks import task
 
 from club.db import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows, values_rows
-from club.models import Club
 from club.processes import part_transaction, run_parts, usable_workers
 from games.models import Game, Tournament
 from ratings.elo import services as services_elo
