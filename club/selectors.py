@@ -72,6 +72,13 @@ def clubs_of(player: Player) -> list[ClubMember]:
     return sorted(rows, key=lambda m: m.club_id != player.club_id)
 
 
+def possible_copies(player: Player, limit: int = 10) -> list[Player]:
+    """Players of his nickname elsewhere (another home club, or a guest without one) with no login: the copies a
+    guest got in each club he visited before players were persons (docs/persons.md), offered to him to merge."""
+    return list(Player.objects.filter(nickname_key=player.nickname_key, user__isnull=True).exclude(pk=player.pk)
+                .exclude(club_id=player.club_id).select_related("club").order_by("pk")[:limit])
+
+
 def merged_into(pk: int) -> int | None:
     """The player a removed player `pk` was merged into (PlayerMerge), None if he was never merged."""
     return PlayerMerge.objects.filter(merged_id=pk).values_list("kept_id", flat=True).first()

@@ -41,6 +41,8 @@ def _personal(request, player: Player) -> dict:
         "can_edit": permissions.can_edit_player(user, player),
         "can_change_photo": permissions.can_change_photo(user, player),
         "own_claim": own_claim,
+        "copies": (club_selectors.possible_copies(player)
+                   if player.user_id is not None and player.user_id == user.pk else []),
         "can_claim": (user.is_authenticated and player.user_id is None and own_claim is None
                       and not Player.objects.filter(user=user).exists()),
     }
