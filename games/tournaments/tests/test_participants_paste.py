@@ -115,3 +115,20 @@ def test_a_pasted_nick_with_a_club_attaches_that_clubs_member_or_makes_a_guest(c
     # the next paste of the same guest finds him: never a copy
     schedule.participants_paste(tournament=cast.tournament, by=cast.club_admin, text="Заяц (Нет такого клуба)")
     assert Player.objects.filter(nickname="Заяц").count() == 1
+
+
+def test_the_search_finds_any_clubs_player_with_his_club_and_city_and_registers_him(cast, client):
+    from club.tests.factories import ClubFactory, PlayerFactory
+    visitor = ClubFactory(name="Рассвет", city="Тверь")
+    fox = PlayerFactory(club=visitor, nickname="Лисёнок", city="")  # his club's city shown
+    namesake = PlayerFactory(club=cast.club, nickname="Лисёнок Полуночный", city="Самара")
+    client.force_login(cast.club_admin)
+    url = reverse("games:tournament_participants", args=[cast.tournament.pk])
+    html = client.get(url + "?find=лисёнок").content.decode()
+    found = html.split('data-testid="people-found"', 1)[1].split("</ul>", 1)[0]
+    assert "Рассвет · Тверь" in found and f"{cast.club.name} · Самара" in found
+    assert found.count('data-testid="person-found"') == 2 and namesake.nickname in found
+    before = Player.objects.count()
+    response = client.post(url, {"action": "add", "player": fox.pk, "from_round": 1})
+    assert response.status_code in (200, 302)
+    assert cast.tournament.participants.filter(player=fox).exists() and Player.objects.count() == before
