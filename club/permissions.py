@@ -59,10 +59,11 @@ def is_club_staff(user: AnyUser, club: Club | None) -> bool:
 
 
 def player_of(user: AnyUser, club: Club | None) -> Player | None:
-    """The player of this club linked to the user's login, if any."""
+    """The player linked to the user's login, if any — at this club's events as anywhere: a player is a person of
+    the site who may play at any club (docs/persons.md); None without a club."""
     if club is None or not getattr(user, "is_authenticated", False):
         return None
-    return Player.objects.filter(club=club, user=cast("User", user)).first()  # authenticated above
+    return Player.objects.filter(user=cast("User", user)).first()  # authenticated above
 
 
 def _own_clubs(player: Player) -> list[Club]:
