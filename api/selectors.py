@@ -324,12 +324,11 @@ def game_detail(pk: int, user) -> dict[str, Any]:
                              .select_related("club", "judge", "replay_of").prefetch_related("protests__player")).get()
     secrets = can_see_secrets(user, game)
     view = protocol_view(game, show_secrets=secrets)
-    seats = [{"seat": s.number, "player_id": s.player_id, "nickname": s.nickname, "fouls": s.fouls, "role": s.role,
+    homes = home_clubs(s.player_id for s in view.seats)
+    seats = [{"seat": s.number, "player_id": s.player_id, "nickname": s.nickname, "club": homes.get(s.player_id),
+              "fouls": s.fouls, "role": s.role,
               "left": {"how": s.left.how, "at": s.left.at} if s.left else None, "main": _num(s.main),
               "extras": _num(s.extras), "total": _num(s.total)} for s in view.seats]
-    homes = home_clubs(s["player_id"] for s in seats)
-    for seat in seats:
-        seat["club"] = homes.get(seat["player_id"])
     nights = [{"index": n.index, "kill": n.kill if n.announced else None, "announced": n.announced,
                "don_check": n.don_check, "don_found_sheriff": n.don_found_sheriff, "sheriff_check": n.sheriff_check,
                "sheriff_found_black": n.sheriff_found_black} for n in view.nights]

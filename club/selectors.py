@@ -75,8 +75,10 @@ def clubs_of(player: Player) -> list[ClubMember]:
 def possible_copies(player: Player, limit: int = 10) -> list[Player]:
     """Players of his nickname elsewhere (another home club, or a guest without one) with no login: the copies a
     guest got in each club he visited before players were persons (docs/persons.md), offered to him to merge."""
-    return list(Player.objects.filter(nickname_key=player.nickname_key, user__isnull=True).exclude(pk=player.pk)
-                .exclude(club_id=player.club_id).select_related("club").order_by("pk")[:limit])
+    copies = Player.objects.filter(nickname_key=player.nickname_key, user__isnull=True).exclude(pk=player.pk)
+    if player.club_id is not None:  # his home club's namesake is another person (a nickname is unique there)
+        copies = copies.exclude(club_id=player.club_id)
+    return list(copies.select_related("club").order_by("pk")[:limit])
 
 
 def merged_into(pk: int) -> int | None:
