@@ -60,12 +60,6 @@ def member_players(club_or_clubs) -> QuerySet[Player]:
     return Player.objects.filter(Exists(members))
 
 
-def is_member(player: Player, club) -> bool:
-    """The player belongs to the club (a ClubMember row; his home club is one)."""
-    club_id = getattr(club, "pk", club)
-    return club_id is not None and ClubMember.objects.filter(player=player, club_id=club_id).exists()
-
-
 def clubs_of(player: Player) -> list[ClubMember]:
     """The player's memberships (club and the date he joined), his home club first, then by date joined."""
     rows = list(ClubMember.objects.filter(player=player).select_related("club").order_by("joined", "pk"))

@@ -193,3 +193,8 @@ _.co_players_over  # set by player_card, read by the card's template
 rate  # read by templates/ratings/_card_body.html (ratings/templatetags/ratings_tables.py RoleBar)
 label_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartLatest)
 date_y  # read by templates/ratings/_card_chart.html (ratings/templatetags/ratings_tables.py ChartFigure)
+all_games  # a schema field of the API's player (api/schemas.py PlayerCard)
+season_counts_guests  # the club's setting, read by name (ratings.standings.selectors._members_only, the settings form)
+merged_id  # PlayerMerge's column, read by club.selectors.merged_into
+member_since  # read by templates/ratings/player_card.html (ratings/card/selectors_everywhere.py ClubGames)
+schedule_all  # the whole Elo queued for the worker after ELO_K changed (docs/elo.md; the tests and the fault test)
