@@ -169,7 +169,7 @@ def test_a_guests_card_and_answers_keep_the_secrets_of_a_game_in_play():
     outsider.force_login(cast.outsider)
     for client in (Client(), outsider):
         assert leaks(client, urls, {}) == []
-        card = client.get(f"/players/{guest.pk}/").content.decode()
+        card = client.get(f"/players/{guest.pk}/?everywhere=1").content.decode()
         everywhere = card.split('data-testid="games-everywhere"', 1)[1]
         assert f'href="/games/{cast.game.pk}/"' not in everywhere  # the game in play is on no card yet
     data = json.loads(Client().get(f"/api/v1/players/{guest.pk}/").content)

@@ -79,10 +79,25 @@ def player_card(request, pk: int):
     body, _ = selectors.cached(parts, render_body)
     if request.htmx:
         return HttpResponse(body)
-    everywhere = games_everywhere(player, club_id=_int(request.GET.get("club")),
-                                  page=_int(request.GET.get("games_page")) or 1)
-    return render(request, "ratings/player_card.html", {"player": player, "body": body, "everywhere": everywhere,
+    # the games at every club: inline when the query asks for them (a filter, a page, no scripts), else sent after
+    # the page (`player_everywhere`), outside the cached card
+    inline = any(key in request.GET for key in ("everywhere", "club", "games_page"))
+    return render(request, "ratings/player_card.html", {"player": player, "body": body,
+                                                        "everywhere": _everywhere(request, player) if inline else None,
                                                         **_personal(request, player)})
+
+
+def _everywhere(request, player: Player):
+    return games_everywhere(player, club_id=_int(request.GET.get("club")),
+                            page=_int(request.GET.get("games_page")) or 1)
+
+
+def player_everywhere(request, pk: int):
+    """The card's games at every club (htmx swaps it in after the page); a plain request opens the card there."""
+    player = get_object_or_404(Player, pk=pk)
+    if not request.htmx:
+        return HttpResponseRedirect(f"{reverse('player_detail', args=[pk])}?everywhere=1#everywhere")
+    return render(request, "ratings/_card_everywhere.html", {"player": player, "everywhere": _everywhere(request, player)})
 
 
 def card_section(request, pk: int, section: str):

@@ -7,7 +7,6 @@ from django.core.management.base import BaseCommand, CommandError
 
 from club.models import Player
 from club.services import ServiceError
-from games.people.selectors import merge_lines
 from games.people.services import merge_players
 
 
@@ -30,5 +29,5 @@ class Command(BaseCommand):
             raise CommandError(f"refused: {exc.message}") from exc
         self.stdout.write(f"{'would move' if dry_run else 'moved'}: {plan.other.nickname} #{other} -> "
                           f"{plan.keep.nickname} #{keep}")
-        for label, count in merge_lines(plan):
-            self.stdout.write(f"  {label}: {count}")
+        for key, count in plan.moved.items():  # the plan's keys: a stable output for scripts
+            self.stdout.write(f"  {key}: {count}")
