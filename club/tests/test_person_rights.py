@@ -67,3 +67,22 @@ def test_the_real_name_is_for_the_staff_of_his_own_clubs_and_himself(world):
     assert permissions.can_see_private(admin_b, player)
     assert not permissions.can_edit_player(admin_b, player)  # ... but the profile stays his home club's
     assert permissions.can_edit_player(admin_a, player)
+
+
+def test_the_claim_page_and_his_own_card_offer_to_merge_his_guest_copies(world):
+    a, b, player, _admin_a, _admin_b = world
+    me = UserFactory(username="wanderer")
+    Player.objects.filter(pk=player.pk).update(user=me)
+    copy = Player.objects.create(club=b, nickname="Странник")  # the copy club B made of him as a guest
+    stranger = Player.objects.create(club=b, nickname="Другой")
+    client = Client()
+    client.force_login(me)
+    merge = f'{reverse("games:player_merge")}?keep={player.pk}&amp;other={copy.pk}'
+    for url in (reverse("claim_suggest"), reverse("player_detail", args=[player.pk])):
+        html = client.get(url).content.decode()
+        assert 'data-testid="own-copies"' in html and merge in html and f"other={stranger.pk}" not in html, url
+    # the merge page shows him what would move; only an admin of both clubs may confirm
+    page = client.get(merge.replace("&amp;", "&")).content.decode()
+    assert 'data-testid="merge-preview"' in page and 'data-testid="merge-confirm"' not in page
+    assert client.post(reverse("games:player_merge"), {"keep": player.pk, "other": copy.pk}).status_code == 403
+    assert Player.objects.filter(pk=copy.pk).exists()
