@@ -105,7 +105,7 @@ def _player_scope(request, player) -> tuple[list[Season], Season | None, Tournam
     seasons = selectors.club_seasons(player.club)
     tournament_id = _int(request.GET.get("tournament"))
     if tournament_id:
-        tournament = get_object_or_404(Tournament, pk=tournament_id, club_id=player.club_id)
+        tournament = get_object_or_404(Tournament, pk=tournament_id)  # any club's: he may have played there
         return seasons, None, tournament, selectors.tournament_scope(tournament)
     season = _season_from(request, seasons)
     return seasons, season, None, (selectors.season_scope(season) if season else None)
