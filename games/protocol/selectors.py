@@ -38,7 +38,7 @@ from games.rules.protocol import (
     Tally,
 )
 
-GAME_PREFETCH = ("seats__player__club", "days", "nights", "removals", "colours", "judge_extras", "adjustments")
+GAME_PREFETCH = ("seats__player", "days", "nights", "removals", "colours", "judge_extras", "adjustments")
 
 
 def with_protocol(games: QuerySet[Game], *, scores: bool = False) -> QuerySet[Game]:
