@@ -118,8 +118,8 @@ def player_list(request, club: Id | None = None, nickname: Nickname = "", page: 
 
 
 @api.get("/players/{player_id}/", response={200: s.PlayerCard, **READ}, tags=["players"], openapi_extra=OPTIONAL_TOKEN)
-def player_detail(request, player_id: Id, season: Id | None = None):
-    return selectors.player_card(player_id, season_id=season)
+def player_detail(request, player_id: Id, season: Id | None = None, club: Id | None = None):
+    return selectors.player_card(player_id, season_id=season, club_id=club)
 
 
 @api.get("/players/{player_id}/elo/", response={200: s.Page[s.EloPoint], **READ},

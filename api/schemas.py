@@ -36,7 +36,7 @@ class Club(Schema):
 
 class Player(Schema):
     id: int
-    club_id: int
+    club_id: int | None  # the home club; null for a guest without a membership
     nickname: str
     city: str
     active: bool
@@ -63,7 +63,23 @@ class SeasonRef(Schema):
     name: str
 
 
+class ClubMembership(Schema):
+    club_id: int
+    club: str
+    joined: dt.date
+    home: bool  # the player's home club
+
+
+class AllGames(Schema):
+    club_id: int | None  # the `?club=` the figures are for; null: every club of the site
+    games: int
+    wins: int
+    win_rate: float | None  # percent
+
+
 class PlayerCard(Player):
+    clubs: list[ClubMembership]  # his memberships, the home club first
+    all_games: AllGames  # his counted games at every club (or at `?club=`), each moving his one Elo
     season: SeasonRef | None
     games: int
     wins: int
@@ -106,6 +122,7 @@ class StandingRow(Schema):
     average: float
     decided_by: str | None
     provisional: bool
+    club: str | None = None  # the player's home club (null: a guest without one)
 
 
 class Standings(Schema):
@@ -223,6 +240,7 @@ class GameSeat(Schema):
     seat: int
     player_id: int
     nickname: str
+    club: str | None = None  # the seat's home club (null: a guest without one)
     fouls: int
     role: str | None  # null while secret
     left: Departure | None

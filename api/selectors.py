@@ -16,6 +16,7 @@ from api.keys import key_hash
 from api.models import ApiToken
 from api.readers import reader_in
 from club.models import Club, Player
+from club.selectors import clubs_of, member_players
 from games.live.selectors import spectator_days
 from games.models import Game, Protest, Tournament
 from games.permissions import can_see_secrets, game_access
@@ -33,7 +34,7 @@ from games.visibility import can_see_hidden, can_see_hidden_in, visible_games
 from leagues import selectors as league_selectors
 from leagues.models import Series
 from ratings.elo.selectors import elo_table, recomputing
-from ratings.models import EloChange, EloRating, PlayerStats, Season
+from ratings.models import EloChange, EloRating, PlayerGame, PlayerStats, Season
 from ratings.standings.selectors import (
     club_seasons,
     default_season,
@@ -83,10 +84,16 @@ def player_out(player: Player) -> dict[str, Any]:
             "active": player.active, "photo": player.photo.url if player.photo else None}
 
 
+def home_clubs(player_ids) -> dict[int, str | None]:
+    """Each player's home club's name (None for a guest without one), in one query."""
+    return dict(Player.objects.filter(pk__in=set(player_ids)).values_list("pk", "club__name"))
+
+
 def players(*, club_id: int | None, query: str) -> QuerySet[Player]:
+    """The site's players; `club_id`: that club's members (club.selectors.member_players)."""
     qs = Player.objects.order_by("nickname_key", "id")
     if club_id is not None:
-        qs = qs.filter(club_id=club_id)
+        qs = member_players(club_id).order_by("nickname_key", "id")
     if query:
         qs = qs.filter(nickname__icontains=query.strip())
     return qs
@@ -115,16 +122,28 @@ def _number(value, display: str) -> int | float | None:
     return int(value) if display == "integer" else float(value)
 
 
-def player_card(pk: int, *, season_id: int | None) -> dict[str, Any]:
-    """The figures of the player's card (the season's line, its statistics per role) and his club Elo."""
+def _all_games(player: Player, club_id: int | None) -> dict[str, Any]:
+    games = PlayerGame.objects.filter(player=player)
+    if club_id is not None:
+        games = games.filter(club_id=club_id)
+    count, wins = games.count(), games.filter(won=True).count()
+    return {"club_id": club_id, "games": count, "wins": wins, "win_rate": 100 * wins / count if count else None}
+
+
+def player_card(pk: int, *, season_id: int | None, club_id: int | None = None) -> dict[str, Any]:
+    """The figures of the player's card (the season's line, its statistics per role), his clubs, his games at
+    every club (or at `club_id`) and his one Elo."""
     player = _player(pk)
+    memberships = [{"club_id": m.club_id, "club": m.club.name, "joined": m.joined, "home": m.club_id == player.club_id}
+                   for m in clubs_of(player)]
     season = _season_of(player, season_id)
     stats = PlayerStats.objects.filter(scope__season=season, player=player).first() if season else None
-    elo = EloRating.objects.filter(club_id=player.club_id, player=player).first()
+    elo = EloRating.objects.filter(player=player).first()
     games, wins = (stats.games, stats.wins) if stats else (0, 0)
     roles = [{"role": ROLE_NAMES[line.letter], "letter": line.letter, "games": line.games, "wins": line.wins,
               "win_rate": line.win_rate} for line in role_lines(stats)]
-    return {**player_out(player), "season": {"id": season.pk, "name": season.name} if season else None,
+    return {**player_out(player), "clubs": memberships, "all_games": _all_games(player, club_id),
+            "season": {"id": season.pk, "name": season.name} if season else None,
             "games": games, "wins": wins, "win_rate": 100 * wins / games if games else None,
             "points": float(stats.total) if stats else 0.0,
             "average": float(stats.total / stats.games) if stats and stats.games else None,
@@ -150,6 +169,9 @@ def _rows(scope) -> dict[str, Any]:
              "wins": r.record.wins, "main": float(r.record.main), "extras": float(r.record.extras),
              "total": float(r.record.total), "average": float(r.average), "decided_by": r.decided_by_label or None,  # type: ignore[attr-defined]
              "provisional": r.provisional} for r in scope_rows(scope, provisional)]
+    homes = home_clubs(r["player_id"] for r in rows)
+    for row in rows:
+        row["club"] = homes.get(row["player_id"])
     return {"rows": rows, "provisional": any(r["provisional"] for r in rows)}
 
 
@@ -312,7 +334,9 @@ def game_detail(pk: int, user) -> dict[str, Any]:
                              .select_related("club", "judge", "replay_of").prefetch_related("protests__player")).get()
     secrets = can_see_secrets(user, game)
     view = protocol_view(game, show_secrets=secrets)
-    seats = [{"seat": s.number, "player_id": s.player_id, "nickname": s.nickname, "fouls": s.fouls, "role": s.role,
+    homes = home_clubs(s.player_id for s in view.seats)
+    seats = [{"seat": s.number, "player_id": s.player_id, "nickname": s.nickname, "club": homes.get(s.player_id),
+              "fouls": s.fouls, "role": s.role,
               "left": {"how": s.left.how, "at": s.left.at} if s.left else None, "main": _num(s.main),
               "extras": _num(s.extras), "total": _num(s.total)} for s in view.seats]
     nights = [{"index": n.index, "kill": n.kill if n.announced else None, "announced": n.announced,

@@ -244,7 +244,7 @@ def writes(runs: int) -> dict:
         for pending in list(PendingTail.objects.all()):
             kind, ident = pending.key.split(":")
             if kind == "elo":
-                services_elo.run_pending(int(ident))
+                services_elo.run_pending()
             else:
                 services.recompute_history.call(int(ident))
         DBTaskResult.objects.all().delete()
@@ -339,7 +339,7 @@ def recompute_season() -> dict:
         tails_cpu.append(time.process_time() - cpu)
     started, cpu = time.perf_counter(), time.process_time()
     with transaction.atomic():
-        elo_games = services_elo.recompute(largest.club_id, (largest.season.start, 0))
+        elo_games = services_elo.recompute((largest.season.start, 0))
     elo_s, elo_cpu = time.perf_counter() - started, time.process_time() - cpu
     return {"season": largest.season.name, "season_seats": largest.points.count(),
             "recompute_season_s": round(recompute_s, 2), "history_tail_s": round(statistics.median(tails), 3),

@@ -210,7 +210,7 @@ def player_card(tok: OverlayToken, player_id: int) -> PlayerCard | None:
         season = default_season(club_seasons(tok.club))
         scope, name = (season_scope(season), season.name) if season else (None, "")
     stats = PlayerStats.objects.filter(scope=scope, player=player).first() if scope else None
-    elo = EloRating.objects.filter(player=player, club_id=tok.club_id).values_list("elo", flat=True).first()
+    elo = EloRating.objects.filter(player=player).values_list("elo", flat=True).first()  # his one Elo
     return PlayerCard(player=player, initials=initials(player.nickname), photo_url=_photo_url(player),
                       scope_name=name, games=stats.games if stats else 0, total=stats.total if stats else 0,
                       rank=stats.rank if stats else None, elo=elo)

@@ -20,6 +20,14 @@ from django.db.models.utils import create_namedtuple_class
 CONFLICT_SQLSTATES = {"40001", "40P01", "55P03"}
 
 
+def site_lock(key: int) -> None:
+    """Inside a transaction: wait for any other transaction holding the same site-wide lock. PostgreSQL takes an
+    advisory transaction lock; SQLite has one writer at a time already (settings: transaction_mode IMMEDIATE)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 def is_conflict(error: BaseException) -> bool:
     """Whether a database error is a conflict with another writer (answer 409/503 then, never 500): SQLite's
     "database is locked" after the busy timeout, a PostgreSQL deadlock, serialization failure or lock timeout."""

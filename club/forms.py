@@ -21,7 +21,7 @@ class PlayerForm(forms.ModelForm):
         fields = ["nickname", "real_name", "city", "joined", "active", "photo"]
         widgets = {"joined": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args, club: Club, **kwargs):
+    def __init__(self, *args, club: Club | None, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.club = club
         self.fields["nickname"].widget.attrs["autofocus"] = True

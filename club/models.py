@@ -8,7 +8,7 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import RegexValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -92,12 +92,6 @@ class Club(models.Model):
                     "docs/rules.md I47) instead of the counts."),
     )
     created = models.DateTimeField(_("created"), auto_now_add=True)
-    # The club's Elo (docs/elo.md): everybody starts at elo_start; a game moves a player by elo_k × (result − expected).
-    elo_start = models.FloatField(_("starting Elo"), default=1000.0,
-                                  validators=[MinValueValidator(0.0), MaxValueValidator(10000.0)])
-    elo_k = models.FloatField(_("Elo K factor"), default=20.0,
-                              validators=[MinValueValidator(1.0), MaxValueValidator(200.0)],
-                              help_text=_("How far one game moves a player's Elo."))
     # club/axes_handler.py: failed logins from these addresses are not counted against the per-address limit
     # (every judge of a venue shares its address); the limits per login name still hold.
     trusted_addresses = models.TextField(
@@ -120,6 +114,13 @@ class Club(models.Model):
                                  validators=[validate_time_zone],
                                  help_text=_("Dates and times on the club's pages are shown in this zone."))
 
+    # The club's season rating (ratings/seasons): True counts every game played at the club's events, guests'
+    # too (as clubs always did); False keeps the table to the club's members (club.selectors.member_players).
+    season_counts_guests = models.BooleanField(
+        _("the season rating counts guests"), default=True,
+        help_text=_("On: everybody who played at the club's events is in its season rating. Off: only the club's "
+                    "members."))
+
     class Meta:
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
@@ -130,7 +131,11 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("club"))
+    """A person of the site. `club` is his home club (null: a guest without a membership); the clubs he belongs to
+    are his `ClubMember` rows (club.selectors.member_players reads a club's members), and he may play anywhere."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="players", verbose_name=_("home club"),
+                             null=True, blank=True)
     nickname = models.CharField(_("nickname"), max_length=NICKNAME_MAX_LENGTH)
     # Filled from the nickname on save; the uniqueness constraint is on this column.
     # Casefolding may lengthen a word ("ß" → "ss"), hence the wider column.
@@ -186,13 +191,57 @@ class Player(models.Model):
         if not self.nickname_key:
             raise ValidationError({"nickname": _("The nickname must not be empty.")})
         # The unique constraint is on nickname_key, which no form edits, so Django would skip it; check here so
-        # every ModelForm (ours and the admin's) shows the clash on the nickname field.
+        # every ModelForm (ours and the admin's) shows the clash on the nickname field. A nickname is unique among
+        # a club's home players (the club tells them apart by it); guests without a home club may share one.
         if self.club_id is not None:
             clash = Player.objects.filter(club_id=self.club_id, nickname_key=self.nickname_key).exclude(pk=self.pk)
             if clash.exists():
                 raise ValidationError(
                     {"nickname": _("A player with this nickname already exists in the club.")}, code="unique"
                 )
+
+
+class ClubMember(models.Model):
+    """A player's membership of a club, with the date he joined it. A player may belong to several clubs; his home
+    club (`Player.club`) is one of them. Staff roles are `Membership` rows, per club, apart from this."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="club_memberships",
+                               verbose_name=_("player"))
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members", verbose_name=_("club"))
+    joined = models.DateField(_("joined"), default=timezone.localdate)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("club member")
+        verbose_name_plural = _("club members")
+        ordering = ["joined", "pk"]
+        constraints = [models.UniqueConstraint(fields=["player", "club"], name="club_member_once")]
+        indexes = [models.Index(fields=["club", "player"])]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.club})"
+
+
+class PlayerMerge(models.Model):
+    """A merge of two players (club/services_merge.py): `merged_id` was removed and everything of his moved to
+    `kept`; his card's URL redirects to the kept one. `moved` counts what moved (the audit trail keeps it)."""
+
+    kept = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merged_from", verbose_name=_("kept"))
+    merged_id = models.PositiveIntegerField(_("merged player id"), unique=True)
+    merged_nickname = models.CharField(_("merged nickname"), max_length=NICKNAME_MAX_LENGTH)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                           related_name="+", verbose_name=_("by"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    moved = models.JSONField(_("moved"), default=dict)
+
+    class Meta:
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.merged_nickname} → {self.kept}"
 
 
 class Membership(models.Model):

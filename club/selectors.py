@@ -8,9 +8,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from club.models import Club, Player, PlayerClaim, nickname_key, parse_trusted_networks
+from club.models import Club, ClubMember, Player, PlayerClaim, PlayerMerge, nickname_key, parse_trusted_networks
 
 
 def get_site_club() -> Club | None:
@@ -50,8 +50,38 @@ def trusted_networks() -> list:
     return networks
 
 
+def member_players(club_or_clubs) -> QuerySet[Player]:
+    """The players who belong to a club (one Club, a club id, or several): those with a ClubMember row in it —
+    his home club or another. The one place that says who a club's members are."""
+    if isinstance(club_or_clubs, (Club, int)):
+        members = ClubMember.objects.filter(player=OuterRef("pk"), club=club_or_clubs)
+    else:
+        members = ClubMember.objects.filter(player=OuterRef("pk"), club__in=list(club_or_clubs))
+    return Player.objects.filter(Exists(members))
+
+
+def clubs_of(player: Player) -> list[ClubMember]:
+    """The player's memberships (club and the date he joined), his home club first, then by date joined."""
+    rows = list(ClubMember.objects.filter(player=player).select_related("club").order_by("joined", "pk"))
+    return sorted(rows, key=lambda m: m.club_id != player.club_id)
+
+
+def possible_copies(player: Player, limit: int = 10) -> list[Player]:
+    """Players of his nickname elsewhere (another home club, or a guest without one) with no login: the copies a
+    guest got in each club he visited before players were persons (docs/persons.md), offered to him to merge."""
+    copies = Player.objects.filter(nickname_key=player.nickname_key, user__isnull=True).exclude(pk=player.pk)
+    if player.club_id is not None:  # his home club's namesake is another person (a nickname is unique there)
+        copies = copies.exclude(club_id=player.club_id)
+    return list(copies.select_related("club").order_by("pk")[:limit])
+
+
+def merged_into(pk: int) -> int | None:
+    """The player a removed player `pk` was merged into (PlayerMerge), None if he was never merged."""
+    return PlayerMerge.objects.filter(merged_id=pk).values_list("kept_id", flat=True).first()
+
+
 def player_search(*, club: Club, query: str = "", active_only: bool = False) -> QuerySet[Player]:
-    players = Player.objects.filter(club=club)
+    players = member_players(club)
     key = nickname_key(query)
     if key:
         players = players.filter(nickname_key__contains=key)

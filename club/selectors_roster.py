@@ -1,6 +1,7 @@
 """Reads for adding many players at once: a pasted list matched against the club's players (known, new, repeated,
 too long; a new nickname that resembles a known one flagged as a likely typo). The club's roster paste
-(club/views_roster.py) and a tournament's participants paste (games.tournaments.selectors_roster) both use it."""
+(club/views_roster.py) and a tournament's participants paste (games.tournaments.selectors_roster) both use it;
+the tournament's and the sign-up list's also take «Ник (Клуб)», another club's member (club.selectors_people)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
+from club.selectors import member_players
+from club.selectors_people import Entry, find_entry, split_club
 
 MAX_PASTED = 200  # lines of one paste
 NEAR_RATIO = 0.75  # difflib's ratio above which a new nickname looks like a typo of a known one
@@ -27,6 +30,13 @@ class PastedLine:
     player: Player | None = None
     near: str = ""  # a known nickname the new one resembles: a typo?
     real_name: str = ""
+    club_name: str = ""  # «Ник (Клуб)»: the club named in brackets
+    guest: bool = False  # a new person without a membership (the named club has no member of that nickname)
+
+    @property
+    def entry(self) -> Entry:
+        """The line as club.services_people.person_for takes it."""
+        return Entry(self.nickname, self.club_name, None, self.player)
 
     @property
     def added(self) -> bool:
@@ -55,36 +65,40 @@ def similar_nickname(key: str, known_keys: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def match_pasted(club: Club, people: list[tuple[str, str]], *, registered: set[str]) -> list[PastedLine]:
-    """Each pasted (nickname, real name) matched against the club's players, case and spacing ignored: a
-    nickname key in `registered` is "registered" (skipped), one of the club's other players "known", a nickname
+def match_pasted(club: Club, people: list[tuple[str, str]], *, registered: set[str],
+                 other_clubs: bool = False) -> list[PastedLine]:
+    """Each pasted (nickname, real name) matched against the club's members, case and spacing ignored: a
+    nickname key in `registered` is "registered" (skipped), one of the club's other members "known", a nickname
     over the limit "too_long", one pasted twice "duplicate", anything else "new" (with the known nickname it
-    resembles, if any)."""
-    players = {p.nickname_key: p for p in Player.objects.filter(club=club)}
+    resembles, if any). With `other_clubs`, «Ник (Клуб)» is that club's member ("known"), or a new guest."""
+    players = {p.nickname_key: p for p in member_players(club)}
     by_key = {key: p.nickname for key, p in players.items()}
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     rows = []
-    for number, (nickname, real_name) in enumerate(people, 1):
+    for number, (text, real_name) in enumerate(people, 1):
+        nickname, club_name = split_club(text) if other_clubs else (text, "")
+        entry = find_entry(text, club) if club_name else None
         key = nickname_key(nickname)
-        player = players.get(key)
+        player = entry.player if entry is not None else players.get(key)
         if len(nickname) > NICKNAME_MAX_LENGTH or len(real_name) > REAL_NAME_MAX_LENGTH:
             status = "too_long"
-        elif key in seen:
+        elif (key, club_name.casefold()) in seen:
             status = "duplicate"
-        elif key in registered:
+        elif key in registered and (entry is None or player is not None):
             status = "registered"
         else:
             status = "known" if player else "new"
         near = ""
-        if status == "new":
+        if status == "new" and entry is None:
             close = similar_nickname(key, by_key)
             near = by_key[close] if close else ""
-        seen.add(key)
-        rows.append(PastedLine(number, nickname, status, player, near, real_name))
+        seen.add((key, club_name.casefold()))
+        rows.append(PastedLine(number, nickname, status, player, near, real_name, club_name,
+                               guest=entry is not None and entry.guest))
     return rows
 
 
 def roster_preview(club: Club, text: str) -> list[PastedLine]:
     """The club's roster paste: every player already in the club is "registered" (left as he is)."""
-    return match_pasted(club, pasted_people(text), registered=set(Player.objects.filter(club=club)
+    return match_pasted(club, pasted_people(text), registered=set(member_players(club)
                                                                    .values_list("nickname_key", flat=True)))

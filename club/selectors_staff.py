@@ -74,5 +74,5 @@ def login_search(query: str) -> list[LoginChoice]:
     for user in users:
         player = players.get(user.pk)
         choices.append(LoginChoice(user, user.get_username(), player.nickname if player else user.get_full_name(),
-                                   player.club.name if player else ""))
+                                   player.club.name if player and player.club else ""))
     return choices

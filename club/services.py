@@ -45,7 +45,8 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied(_("You are not allowed to do this."))
 
 
-def _checked_nickname(*, club: Club, nickname: str, exclude_pk: int | None = None) -> str:
+def _checked_nickname(*, club: Club | None, nickname: str, exclude_pk: int | None = None) -> str:
+    """A nickname is unique among a club's home players; guests without a home club may share one."""
     nickname = clean_nickname(nickname)
     if not nickname:
         raise ServiceError(_("The nickname must not be empty."), field="nickname")
@@ -54,7 +55,7 @@ def _checked_nickname(*, club: Club, nickname: str, exclude_pk: int | None = Non
             _("The nickname must be at most %(max)d characters long.") % {"max": NICKNAME_MAX_LENGTH},
             field="nickname",
         )
-    clash = Player.objects.filter(club=club, nickname_key=nickname_key(nickname))
+    clash = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)) if club else Player.objects.none()
     if exclude_pk is not None:
         clash = clash.exclude(pk=exclude_pk)
     if clash.exists():
@@ -106,7 +107,7 @@ def player_update(*, player: Player, by, **changes: Any) -> Player:
     if unknown:
         raise TypeError(f"player_update got unknown fields: {sorted(unknown)}")
     player = Player.objects.select_for_update().get(pk=player.pk)
-    _require(permissions.is_club_admin(by, player.club))
+    _require(permissions.can_edit_player(by, player))
     if "nickname" in changes:
         changes["nickname"] = _checked_nickname(club=player.club, nickname=changes["nickname"], exclude_pk=player.pk)
     for field, value in changes.items():
@@ -134,7 +135,7 @@ def claim_create(*, user, player: Player) -> PlayerClaim:
 @transaction.atomic
 def claim_decide(*, claim: PlayerClaim, by, approve: bool, note: str = "") -> PlayerClaim:
     claim = PlayerClaim.objects.select_for_update().select_related("player__club", "user").get(pk=claim.pk)
-    _require(permissions.is_club_admin(by, claim.player.club))
+    _require(permissions.can_edit_player(by, claim.player))
     if claim.status != PlayerClaim.Status.PENDING:
         raise ServiceError(_("This claim has already been decided."))
     if approve:
@@ -157,7 +158,7 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool, note: str = "") -> Pl
 def player_create_login(*, player: Player, by, username: str, password: str):
     """A club admin creates the login of a player directly and links it."""
     player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
-    _require(permissions.is_club_admin(by, player.club))
+    _require(permissions.can_edit_player(by, player))
     if player.user_id is not None:
         raise ServiceError(_("This player is already linked to a login."))
     username = username.strip()

@@ -186,6 +186,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
 
 # Processes a full rebuild of the ratings may use (club.processes; ratings.standings.services.recompute_all)
 REBUILD_WORKERS = env_int("REBUILD_WORKERS", 2)
+# The site's one Elo (docs/elo.md): a player has one Elo wherever he plays, so K and the starting value are the
+# site's, not a club's. Changing either needs `manage.py rebuild_ratings` (the whole history is replayed).
+ELO_K = env_int("ELO_K", 20)
+ELO_START = env_int("ELO_START", 1000)
+if not (1 <= ELO_K <= 200 and 0 <= ELO_START <= 10000):
+    raise ImproperlyConfigured(f"ELO_K={ELO_K} must be 1…200 and ELO_START={ELO_START} 0…10000")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

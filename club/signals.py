@@ -1,5 +1,5 @@
-"""Keep /admin/ access in step with the club-admin memberships, and the cached time zone and look with the club,
-however they are edited."""
+"""Keep /admin/ access in step with the club-admin memberships, the cached time zone and look with the club, and a
+player's home club among his memberships, however they are edited."""
 
 from django.conf import settings
 from django.core.cache import cache
@@ -8,7 +8,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from club import shell
-from club.models import Club, Membership, Player
+from club.models import Club, ClubMember, Membership, Player
 from club.selectors import TIME_ZONE_CACHE_KEY
 from club.services import sync_admin_access
 
@@ -39,3 +39,13 @@ def membership_changed(sender, instance: Membership, raw: bool = False, **kwargs
 def person_changed(sender, **kwargs) -> None:
     """A player renamed, claimed or unlinked, a user renamed: the header's kept names (club.shell) are read afresh."""
     shell.people_changed()
+
+
+@receiver(post_save, sender=Player, dispatch_uid="club_player_home_member")
+def player_saved(sender, instance: Player, raw: bool = False, **kwargs) -> None:
+    """A player's home club is one of his clubs: saving a player with a home club makes him its member (from the
+    day he joined), however he was made (a form, the admin, a sign-up, the judge's screen). A bulk insert (the
+    protocol import) writes the membership itself."""
+    if raw or instance.club_id is None:
+        return
+    ClubMember.objects.get_or_create(player=instance, club_id=instance.club_id, defaults={"joined": instance.joined})

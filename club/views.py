@@ -37,7 +37,7 @@ def _club_for_admin(request) -> Club:
 
 def _player_for_admin(request, pk: int) -> Player:
     player = get_object_or_404(Player.objects.select_related("club", "user"), pk=pk)
-    if not permissions.is_club_admin(request.user, player.club):
+    if not permissions.can_edit_player(request.user, player):
         raise PermissionDenied
     return player
 
@@ -165,7 +165,7 @@ def claim_list(request):
 @require_POST
 def claim_decide(request, pk: int):
     claim = get_object_or_404(PlayerClaim.objects.select_related("player__club"), pk=pk)
-    if not permissions.is_club_admin(request.user, claim.player.club):
+    if not permissions.can_edit_player(request.user, claim.player):
         raise PermissionDenied
     form = ClaimDecisionForm(request.POST)
     if not form.is_valid():

@@ -20,6 +20,11 @@ protest_settled(sender=Game, game_ids, tournament_ids, club_ids)
     A protest on these games was rejected: no score changed, but they are no longer under protest, so whatever
     marked their rows provisional is stale. (An upheld protest rescores the game and sends `scores_changed`.)
 
+players_merged(sender=Player, keep_id, other_id)
+    `games.people.services.merge_players` moved everything of player `other_id` to `keep_id` and is about to delete
+    him: a receiver moves its own rows of him (ratings: the lot). Sent in the merge's transaction, before the
+    `scores_changed` of his games.
+
 lots_imported(sender=Tournament, tournament_id, lots)
     An import carried the stored lot of a tournament (`lots`: player id -> lot number, drawn once, 000 T6.2.4,
     002 III.14.6). Sent in the import's transaction before the tournament is scored, so the ranking uses it.
@@ -30,6 +35,7 @@ from django.dispatch import Signal
 scores_changed = Signal()
 protest_settled = Signal()
 lots_imported = Signal()
+players_merged = Signal()
 
 
 def ids(values) -> list[int]:

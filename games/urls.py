@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("games.protests.urls")),
     path("", include("games.tournaments.signups.urls")),
     path("", include("games.histories.urls")),
+    path("", include("games.people.urls")),
 ]

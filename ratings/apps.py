@@ -1,5 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate, post_save, pre_save
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -27,9 +27,5 @@ class RatingsConfig(AppConfig):
         signals.scores_changed.connect(receivers.scores_changed, dispatch_uid="ratings.scores_changed")
         signals.protest_settled.connect(receivers.protest_settled, dispatch_uid="ratings.protest_settled")
         signals.lots_imported.connect(receivers.lots_imported, dispatch_uid="ratings.lots_imported")
+        signals.players_merged.connect(receivers.players_merged, dispatch_uid="ratings.players_merged")
         post_migrate.connect(receivers.migrated, sender=self, dispatch_uid="ratings.migrated")
-
-        from club.models import Club
-
-        pre_save.connect(receivers.club_elo_before, sender=Club, dispatch_uid="ratings.club_elo_before")
-        post_save.connect(receivers.club_elo_after, sender=Club, dispatch_uid="ratings.club_elo_after")

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-
-def pending_key(club_id: int) -> str:
-    """The club's queued Elo recompute (docs/elo.md)."""
-    return f"elo:{club_id}"
+ELO_KEY = "elo:site"  # the site's queued Elo recompute (docs/elo.md): one Elo per player, wherever he plays
 
 
 def history_key(scope_id: int) -> str:

@@ -200,7 +200,8 @@ class RatingPoint(models.Model):
 
 
 class EloChange(models.Model):
-    """One player's Elo change in one counted game (docs/elo.md), in the club's order of games (date, game id)."""
+    """One player's Elo change in one counted game (docs/elo.md), in the site's order of games (date, game id);
+    `club` is the game's club."""
 
     # indexed as the first column of the constraint (game, player) and the indexes (club, …), (player, …) below
     club = derived_key("club.Club", related_name="+", db_index=False)
@@ -223,15 +224,15 @@ class EloChange(models.Model):
 
 
 class EloRating(models.Model):
-    """A player's current Elo in his club: the `after` of his last EloChange (the club Elo table)."""
+    """A player's one current Elo (site-wide): the `after` of his last EloChange (a club's Elo table lists its
+    members' rows)."""
 
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="+")
     player = models.OneToOneField("club.Player", on_delete=models.CASCADE, related_name="elo")
     elo = models.FloatField()
     games = models.PositiveIntegerField()
 
     class Meta:
-        indexes = [models.Index(fields=["club", "-elo"])]
+        indexes = [models.Index(fields=["-elo"])]
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.elo:.0f}"

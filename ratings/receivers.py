@@ -9,8 +9,7 @@ from __future__ import annotations
 from django.db.migrations.operations import AddField
 
 from club.task_queue import enqueue
-from ratings.elo import services as services_elo
-from ratings.models import PlayerGame
+from ratings.models import Lot, PlayerGame
 from ratings.standings import services
 from ratings.standings.rebuild import rebuild_task
 from ratings.statistics.registry import FACT_KEYS, STAT_FIELDS
@@ -28,21 +27,14 @@ def protest_settled(sender, *, tournament_ids, club_ids, **kwargs) -> None:
     services.invalidate_standings(tournament_ids, club_ids)
 
 
+def players_merged(sender, *, keep_id, other_id, **kwargs) -> None:
+    """Two players became one (games.people.services): the removed one's lots are the kept one's (the merge is
+    refused when both played one tournament, so no tournament has a lot of each)."""
+    Lot.objects.filter(player_id=other_id).update(player_id=keep_id)
+
+
 def lots_imported(sender, *, tournament_id, lots, **kwargs) -> None:
     services.store_lots(tournament_id, lots)
-
-
-def club_elo_before(sender, instance, **kwargs) -> None:
-    """Remember the club's stored Elo settings, to see in `club_elo_after` whether a save changed them."""
-    instance._elo_stored = (type(instance).objects.filter(pk=instance.pk).values_list("elo_start", "elo_k").first()
-                            if instance.pk else None)
-
-
-def club_elo_after(sender, instance, created, **kwargs) -> None:
-    """The club admin changed the starting Elo or K: the whole Elo history is recomputed (by the worker)."""
-    stored = getattr(instance, "_elo_stored", None)
-    if not created and stored is not None and stored != (instance.elo_start, instance.elo_k):
-        services_elo.schedule_all(instance.pk)
 
 
 # The tables a statistic's columns are added to: the PlayerGame facts and the PlayerStats aggregates.

@@ -34,7 +34,8 @@ def heal() -> int:
             if marker is None or marker.attempts >= MAX_ATTEMPTS or not stale_reason(marker):
                 continue
             kind, _, target = key.partition(":")
-            requeue(TASKS[kind], marker, int(target), attempts=marker.attempts + 1)
+            args = (int(target),) if target.isdigit() else ()  # "history:<scope id>"; the Elo's "elo:site" takes none
+            requeue(TASKS[kind], marker, *args, attempts=marker.attempts + 1)
             queued += 1
     return queued
 

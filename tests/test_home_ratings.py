@@ -34,12 +34,12 @@ def test_the_home_page_shows_the_seasons_top_ten_in_standings_order(scene):
 
 def test_the_home_page_shows_the_elo_top_five_in_elo_order(scene):
     club = Club.objects.get()
-    ratings = list(EloRating.objects.filter(club=club).values_list("player__nickname", "elo"))
+    ratings = list(EloRating.objects.filter(player__club=club).values_list("player__nickname", "elo"))
     assert len(ratings) > 5
     # the top of the table moved: the lowest rated player now leads, so the page cannot show an older order
     lowest = min(ratings, key=lambda row: row[1])[0]
-    EloRating.objects.filter(club=club, player__nickname=lowest).update(elo=3000)
-    expected = [nick for nick, _elo in sorted(EloRating.objects.filter(club=club)
+    EloRating.objects.filter(player__club=club, player__nickname=lowest).update(elo=3000)
+    expected = [nick for nick, _elo in sorted(EloRating.objects.filter(player__club=club)
                                               .values_list("player__nickname", "elo"), key=lambda row: -row[1])]
     elo = _section(Client().get("/").content.decode(), "home-elo")
     assert _names(elo) == expected[:5] and _names(elo)[0] == lowest

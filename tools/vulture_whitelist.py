@@ -204,3 +204,8 @@ gaining_version  # a schema field of the API's series standings (api/schemas.py)
 computed  # when the worker stored a series' standings: for /admin/ and whoever reads the table (leagues/models.py)
 mean_elo  # read by templates/leagues/_tournament_strength.html (leagues/selectors.py Strength)
 top_mean_elo  # read by templates/leagues/_tournament_strength.html (leagues/selectors.py Strength)
+all_games  # a schema field of the API's player (api/schemas.py PlayerCard)
+season_counts_guests  # the club's setting, read by name (ratings.standings.selectors._members_only, the settings form)
+merged_id  # PlayerMerge's column, read by club.selectors.merged_into
+member_since  # read by templates/ratings/player_card.html (ratings/card/selectors_everywhere.py ClubGames)
+schedule_all  # the whole Elo queued for the worker after ELO_K changed (docs/elo.md; the tests and the fault test)

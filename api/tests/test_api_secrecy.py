@@ -153,3 +153,28 @@ def test_tokens_of_a_two_club_staff_member_and_the_superuser_read_another_club_a
         shown = _answers(session, urls, {})
         assert shown[f"/api/v1/games/{world.hidden_b.pk}/"][0] == 200
         assert f"/api/v1/games/{world.playing_b.pk}/" in leaks(session, urls, {})
+
+
+def test_a_guests_card_and_answers_keep_the_secrets_of_a_game_in_play():
+    """One person, many clubs: a guest without a home club sits in the game in play; his API answers and his one
+    card (the games at every club) show nothing of it to anyone but its judges."""
+    from club.models import ClubMember, Player
+
+    cast = cast_in_night_one()
+    guest = cast.game.seats.get(number=1).player
+    Player.objects.filter(pk=guest.pk).update(club=None)
+    ClubMember.objects.filter(player=guest).delete()
+    urls = [url.replace(f"/players/{cast.players[0].pk}/", f"/players/{guest.pk}/") for url in every_get_url(cast)]
+    assert f"/api/v1/players/{guest.pk}/" in urls
+    outsider = Client()
+    outsider.force_login(cast.outsider)
+    for client in (Client(), outsider):
+        assert leaks(client, urls, {}) == []
+        card = client.get(f"/players/{guest.pk}/?everywhere=1").content.decode()
+        everywhere = card.split('data-testid="games-everywhere"', 1)[1]
+        assert f'href="/games/{cast.game.pk}/"' not in everywhere  # the game in play is on no card yet
+    data = json.loads(Client().get(f"/api/v1/players/{guest.pk}/").content)
+    assert data["club_id"] is None and data["clubs"] == [] and data["all_games"]["games"] == 0
+    seat = next(s for s in json.loads(Client().get(f"/api/v1/games/{cast.game.pk}/").content)["seats"]
+                if s["seat"] == 1)
+    assert seat["club"] is None and seat["role"] is None

@@ -102,9 +102,9 @@ class FirstRunForm(PasswordTwiceMixin, ClubForm):
 
 
 class ClubSettingsForm(ClubForm):
-    """Everything of the club its admin sets: name, city, look, rules, Elo, venue addresses, time zone."""
+    """Everything of the club its admin sets: name, city, look, rules, the season rating's guests, venue addresses, time zone."""
 
-    CLUB_FIELD_NAMES = ("name", "city", "accent_color", "default_ruleset", "time_zone", "elo_start", "elo_k",
+    CLUB_FIELD_NAMES = ("name", "city", "accent_color", "default_ruleset", "time_zone", "season_counts_guests",
                         "judge_timer_autostart", "judge_records_voters", "trusted_addresses")
 
     logo = forms.FileField(label=_("Logo"), required=False, help_text=LOGO_HELP, widget=LOGO_WIDGET)
@@ -112,14 +112,15 @@ class ClubSettingsForm(ClubForm):
 
     class Meta:
         model = Club
-        fields = ["name", "city", "accent_color", "default_ruleset", "elo_start", "elo_k", "judge_timer_autostart",
+        fields = ["name", "city", "accent_color", "default_ruleset", "season_counts_guests", "judge_timer_autostart",
                   "judge_records_voters", "trusted_addresses"]
         widgets = {"trusted_addresses": forms.Textarea(attrs={"rows": 3})}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.order_fields(["name", "city", "logo", "remove_logo", "accent_color", "default_ruleset",
-                           "time_zone", "elo_start", "elo_k", "judge_timer_autostart", "judge_records_voters", "trusted_addresses"])
+                           "time_zone", "season_counts_guests", "judge_timer_autostart", "judge_records_voters",
+                           "trusted_addresses"])
 
     def clean_trusted_addresses(self):
         text = self.cleaned_data["trusted_addresses"]

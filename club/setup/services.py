@@ -18,7 +18,7 @@ from club.models import Club, Membership
 from club.services import ServiceError, membership_set
 
 # The fields of the club its admin edits on the settings page (the logo goes through `_logo_content`).
-CLUB_FIELDS = ("name", "city", "accent_color", "default_ruleset", "time_zone", "elo_start", "elo_k",
+CLUB_FIELDS = ("name", "city", "accent_color", "default_ruleset", "time_zone", "season_counts_guests",
                "judge_timer_autostart", "judge_records_voters", "trusted_addresses")
 # PostgreSQL: the key of the transaction's advisory lock that lets one first run at a time check the empty site.
 _FIRST_RUN_LOCK = 0x6D616663  # "mafc"

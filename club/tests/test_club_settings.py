@@ -22,7 +22,7 @@ def _rulesets():
 def _data(club: Club, **changes) -> dict:
     data = {"name": club.name, "city": club.city, "accent_color": club.accent_color,
             "default_ruleset": club.default_ruleset_id or _rulesets()[0].pk, "time_zone": club.time_zone,
-            "elo_start": club.elo_start, "elo_k": club.elo_k, "judge_timer_autostart": "on",
+            "season_counts_guests": "on" if club.season_counts_guests else "", "judge_timer_autostart": "on",
             "trusted_addresses": club.trusted_addresses}
     data.update(changes)
     return data
@@ -40,13 +40,13 @@ def test_the_club_admin_changes_every_setting_on_the_page(cast, client, settings
     ruleset = _rulesets()[1]
     response = client.post(reverse("club_settings"), _data(
         cast.club, name="Полночь-2", city="Самара", accent_color="#2e7d32", default_ruleset=ruleset.pk,
-        time_zone="Asia/Yekaterinburg", elo_k="32", elo_start="1500", judge_timer_autostart="",
+        time_zone="Asia/Yekaterinburg", season_counts_guests="", judge_timer_autostart="",
         trusted_addresses="203.0.113.0/28\n198.51.100.7", logo=_png()))
     assert response.status_code == 302
     club = Club.objects.get(pk=cast.club.pk)
-    assert (club.name, club.city, club.accent_color, club.default_ruleset, club.time_zone, club.elo_k,
-            club.elo_start, club.judge_timer_autostart) == (
-        "Полночь-2", "Самара", "#2e7d32", ruleset, "Asia/Yekaterinburg", 32.0, 1500.0, False)
+    assert (club.name, club.city, club.accent_color, club.default_ruleset, club.time_zone,
+            club.season_counts_guests, club.judge_timer_autostart) == (
+        "Полночь-2", "Самара", "#2e7d32", ruleset, "Asia/Yekaterinburg", False, False)
     assert club.trusted_addresses == "203.0.113.0/28\n198.51.100.7"
     with Image.open(club.logo.path) as logo:
         assert logo.format == "PNG"  # re-encoded by club.pictures (the LOGO rule: a PNG)
@@ -76,7 +76,6 @@ def test_a_superuser_may_change_the_settings(cast, client, django_user_model):
     ({"trusted_addresses": "10.0.0.0/8"}, "trusted_addresses", "/16"),
     ({"time_zone": "Europe/Atlantis"}, "time_zone", "Europe/Atlantis"),
     ({"accent_color": "#12345"}, "accent_color", "#RRGGBB"),
-    ({"elo_k": "0"}, "elo_k", "1"),
     ({"name": "Рассвет"}, "name", ""),  # another club's name
     ({"name": ""}, "name", ""),
 ])

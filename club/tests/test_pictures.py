@@ -186,7 +186,7 @@ def _logo_form(client, cast, data: bytes | None, *, clear: bool = False):
     url = reverse("admin:club_club_change", args=[cast.club.pk])
     form = client.get(url).context["adminform"].form
     post = {name: value for name, value in form.initial.items() if value and name != "logo"}
-    post.update({"name": cast.club.name, "elo_start": "1000", "elo_k": "20", "judge_timer_autostart": "on",
+    post.update({"name": cast.club.name, "judge_timer_autostart": "on",
                  "default_ruleset": ""})
     if data is not None:
         post["logo"] = craft.upload(data, "logo.png", "image/png")

@@ -103,7 +103,7 @@ def test_the_club_admin_sets_the_trusted_addresses_in_the_admin_and_a_bad_one_is
     url = reverse("admin:club_club_change", args=[club.pk])
     form = client.get(url).context["adminform"].form
     data = {name: value for name, value in form.initial.items() if value}  # no empty logo file
-    data.update({"name": club.name, "elo_start": "1000", "elo_k": "20", "judge_timer_autostart": "on"})
+    data.update({"name": club.name, "judge_timer_autostart": "on"})
     data["default_ruleset"] = ""
     refused = client.post(url, {**data, "trusted_addresses": "10.0.0.0/8"})
     assert refused.status_code == 200 and "слишком широкая" in refused.content.decode()

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname
 from club.selectors import near_namesakes
+from club.selectors_people import find_entry
+from club.services_people import person_for
 from games.i18n import role_letter
 from games.live.actions import Action, NoInput, SeatNumber, flag, row_id, seat_number, text
 from games.live.base import ActionResult, Ctx
@@ -38,30 +40,37 @@ def _not_from_schedule(ctx: Ctx) -> None:
                      "on the schedule page."))
 
 
+def _typed_player(ctx: Ctx, payload: SeatInput, club) -> Player:
+    """The player a typed nickname means: «Ник» the club's member, «Ник (Клуб)» that club's (club.selectors_people);
+    nobody: a new one only when asked (a new home player of the club, or a guest without a membership)."""
+    nickname = clean_nickname(payload.nickname)
+    if not nickname:
+        ctx.refuse(_("Enter a nickname."))
+    if len(nickname) > NICKNAME_MAX_LENGTH:
+        ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
+    entry = find_entry(nickname, club)
+    if entry.player is not None:
+        return entry.player
+    if not (payload.create or payload.namesake):
+        ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": entry.nickname})
+    near = [] if payload.namesake or entry.guest else near_namesakes(club=club, nickname=entry.nickname)
+    if near:
+        ctx.refuse(_("“%(known)s” is already a player of the club: tap her or him, or confirm the new player "
+                     "“%(nick)s”.") % {"known": near[0].nickname, "nick": entry.nickname})
+    return person_for(entry, club)
+
+
 def _seat(ctx: Ctx, payload: SeatInput) -> ActionResult:
     """Put a club player at a seat: by id, or by nickname (a new player is added to the club when asked)."""
     _not_from_schedule(ctx)
     number = payload.seat
     club = ctx.game.club
-    if payload.player_id:
-        player = Player.objects.filter(club=club, pk=payload.player_id).first()
+    if payload.player_id:  # any club's player: a guest plays as himself (docs/persons.md)
+        player = Player.objects.filter(pk=payload.player_id).first()
         if player is None:
             ctx.refuse(_("No such player in the club."))
     else:
-        nickname = clean_nickname(payload.nickname)
-        if not nickname:
-            ctx.refuse(_("Enter a nickname."))
-        if len(nickname) > NICKNAME_MAX_LENGTH:
-            ctx.refuse(_("A nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH})
-        player = Player.objects.filter(club=club, nickname_key=nickname_key(nickname)).first()
-        if player is None:
-            if not (payload.create or payload.namesake):
-                ctx.refuse(_("No player “%(nick)s” in the club; add them as a new player.") % {"nick": nickname})
-            near = [] if payload.namesake else near_namesakes(club=club, nickname=nickname)
-            if near:
-                ctx.refuse(_("“%(known)s” is already a player of the club: tap her or him, or confirm the new player "
-                             "“%(nick)s”.") % {"known": near[0].nickname, "nick": nickname})
-            player = Player.objects.create(club=club, nickname=nickname, nickname_key=nickname_key(nickname))
+        player = _typed_player(ctx, payload, club)
     if judge_among(ctx.game.judge_id, [player]) is not None:
         ctx.refuse(judge_seated_message(ctx.game.table, player))
     taken = Seat.objects.filter(game=ctx.game, player=player).exclude(number=number).first()

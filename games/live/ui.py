@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from club.models import Player
+from club.selectors import member_players
 from games.live.problems import problem_groups
 from games.live.screen import judge_screen
 from games.models import Game, Seat
@@ -108,7 +109,8 @@ def game_place(game: Game) -> str:
 
 
 def recent_players(game: Game, exclude: set[int]) -> list[Player]:
-    """The club's players by their latest game (most recent first), then the rest of the active players."""
+    """The players of the club's games by their latest game there (most recent first; guests too), then the rest of
+    the club's active members."""
     recent_ids = list(Seat.objects.filter(game__club_id=game.club_id).exclude(game_id=game.pk)
                       .values("player_id").annotate(last=Max("game__date")).order_by("-last", "player_id")
                       .values_list("player_id", flat=True)[:RECENT_PLAYERS + 10])
@@ -116,7 +118,7 @@ def recent_players(game: Game, exclude: set[int]) -> list[Player]:
     ordered = [players[pk] for pk in recent_ids if pk in players and pk not in exclude]
     if len(ordered) < RECENT_PLAYERS:
         seen = {p.pk for p in ordered} | exclude
-        ordered += list(Player.objects.filter(club_id=game.club_id, active=True).exclude(pk__in=seen)
+        ordered += list(member_players(game.club_id).filter(active=True).exclude(pk__in=seen)
                         .order_by("nickname_key")[:RECENT_PLAYERS - len(ordered)])
     return ordered[:RECENT_PLAYERS]
 

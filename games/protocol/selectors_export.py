@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from club.models import Player
 from games.models import Game, Seat, Tournament
 from games.protocol.selectors import protocol_of, with_protocol
 from games.rules.interchange import FORMAT, points_json, protocol_to_dict
@@ -54,11 +55,22 @@ def protest_to_dict(protest) -> dict[str, Any]:
     return data
 
 
-def game_to_dict(game: Game, *, with_score: bool = True) -> dict[str, Any]:
+def home_clubs(**seats) -> dict[int, str | None]:
+    """The home club's name of every player seated in the games the `seats__…` filter names (None: a guest
+    without one), in one query."""
+    found = Player.objects.filter(**{f"seats__{key}": value for key, value in seats.items()})
+    return dict(found.values_list("pk", "club__name").distinct())
+
+
+def game_to_dict(game: Game, *, with_score: bool = True, homes: dict[int, str | None] | None = None) -> dict[str, Any]:
     data = protocol_to_dict(protocol_of(game))
-    if with_score:
-        seats = {s.number: s for s in game.seats.all()}
-        for entry in data["seats"]:
+    seats = {s.number: s for s in game.seats.all()}
+    homes = home_clubs(game=game) if homes is None else homes
+    for entry in data["seats"]:
+        home = homes.get(seats[entry["seat"]].player_id)
+        if home is not None:  # the seat's home club (a guest without one has none): an import finds the person
+            entry["club"] = home
+        if with_score:
             entry["score"] = score_dict(seats[entry["seat"]])
     # The extension fields: status, decided protests and what they changed (games/rules/interchange.py).
     data["status"] = game.status
@@ -92,9 +104,10 @@ def export_tournament(tournament: Tournament, *, include_hidden: bool = True) ->
     lots = {lot.player.nickname: lot.number for lot in tournament.lots.select_related("player").order_by("number")}
     if lots:
         header["lots"] = lots  # the stored lot (000 T6.2.4 / 002 III.14.6), so a re-import ranks identically
+    games = list(tournament_games(tournament))
+    homes = home_clubs(game__tournament=tournament)
     return {
         "format": FORMAT,
         "tournament": header,
-        "games": [game_to_dict(g) for g in tournament_games(tournament)
-                  if include_hidden or not g.results_hidden],
+        "games": [game_to_dict(g, homes=homes) for g in games if include_hidden or not g.results_hidden],
     }

@@ -19,6 +19,8 @@ so that an export imported into an empty database gives the same standings (000 
   or annulled by the team vote of 003 l.127) does not count. Without it: `finished` when there is a result, else
   `in_progress`.
 - `signed_at`: ISO date-time of the signature (with `status: signed`).
+- `seats[].club`: the seat's player's home club, by its name (docs/persons.md): an import attaches that club's
+  member of the nickname instead of making a copy; without it the seat is the importing club's player.
 - `replay_of`: the number of the annulled game (of the same tournament) this game replays.
 - `version`: the game's version on the site that made the file (every write there bumps it). An import re-writes
   a stored game only when its current version is the file's; a file without it re-writes only games nobody
@@ -221,8 +223,9 @@ def _seats(r: Reader, value: Any, *, summary: bool) -> list[SeatEntry]:
             r.fail(f"{path}.role", N_("must be one of К, Ч, Ш, Д (000 P7.4.1), got %(got)s"), got=repr(role))
             role = None
         fouls = r.integer(s.get("fouls", 0), f"{path}.fouls", low=0, high=4)
+        club = (r.text(s.get("club"), f"{path}.club", optional=True) or "").strip()  # the home club's name
         if number is not None:
-            entry = SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0)
+            entry = SeatEntry(seat=number, player=player, role=role, fouls=fouls or 0, club=club)
             read_summary_seat(r, s, path, entry, summary=summary)
             seats.append(entry)
     present = {s.seat for s in seats}

@@ -160,6 +160,8 @@ def day_to_dict(d: Day) -> dict[str, Any]:
 
 def seat_to_dict(p: Protocol, s: SeatEntry) -> dict[str, Any]:
     seat: dict[str, Any] = {"seat": s.seat, "player": s.player, "role": s.role, "fouls": s.fouls}
+    if s.club:
+        seat["club"] = s.club
     if p.summary and s.first_night_killed is not None:
         seat["first_night_killed"] = s.first_night_killed
     if p.summary and s.out is not None:

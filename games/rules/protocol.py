@@ -54,6 +54,7 @@ class SeatEntry:
     fouls: int = 0  # 0..4 (000 D6.5, 002 II.2.1, 003 l.123)
     # a summary protocol only: the Night-1 victim marker (None: not said), and how and in which round (Day N /
     # Night N) the seat left, when the sheet gives it
+    club: str = ""  # the player's home club's name (mafclub/1's optional "club"); "" when not given
     first_night_killed: bool | None = None
     out: SeatOut | None = None
 

@@ -60,6 +60,8 @@ OLD_URLS = [
     ("results_template", {}, "/games/import/results-template.xlsx"),
     ("protocol_template", {}, "/games/import/protocol-template.xlsx"),
     ("tournament_mafiaratings", {"pk": 7}, "/games/tournaments/7/mafiaratings.json"),
+    # one person, many clubs: merging two players' cards (games.people)
+    ("player_merge", {}, "/games/players/merge/"),
 ]
 
 

@@ -9,7 +9,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from club.selectors import person_name
+from club.models import Player
+from club.selectors import member_players, person_name
 from games.tournaments.services import MAX_ROUNDS
 
 # What «Команда» and «Родственники» do (games.tournaments.services: the seating keeps such pairs apart, and a
@@ -28,17 +29,25 @@ def _confirm_field() -> forms.BooleanField:
                                       "change"), required=False)
 
 
+NICKNAME_WITH_CLUB = 60 + 2 + 120 + 2  # «Ник (Клуб)»: a nickname, the club's name in brackets
+
+
 class ParticipantForm(forms.Form):
     player: forms.ModelChoiceField[Any] = forms.ModelChoiceField(label=_("Club player"), queryset=None, required=False)
-    nickname = forms.CharField(label=_("or a new player's nickname"), max_length=60, required=False)
+    nickname = forms.CharField(label=_("or a new player's nickname"), max_length=NICKNAME_WITH_CLUB, required=False,
+                               help_text=_("Another club's player: «Nick (Club)»; a new one there becomes a guest."))
     team = forms.CharField(label=_("Team"), max_length=120, required=False, help_text=TEAM_HELP)
     family = forms.CharField(label=_("Relatives"), max_length=120, required=False, help_text=FAMILY_HELP)
     from_round = forms.IntegerField(label=_("Plays from round"), min_value=1, max_value=MAX_ROUNDS, initial=1)
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, **kwargs)
-        cast("forms.ModelChoiceField[Any]", self.fields["player"]).queryset = (
-            tournament.club.players.exclude(participations__tournament=tournament).order_by("nickname"))
+        field = cast("forms.ModelChoiceField[Any]", self.fields["player"])
+        # any club's player may be registered (an open tournament: «find a player of any club» posts his id); the
+        # list offers the club's members
+        field.queryset = Player.objects.exclude(participations__tournament=tournament)
+        members = member_players(tournament.club).exclude(participations__tournament=tournament).order_by("nickname")
+        field.widget.choices = [("", "---------"), *((p.pk, p.nickname) for p in members)]
 
     def clean(self):
         super().clean()

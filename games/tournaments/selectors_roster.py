@@ -15,7 +15,8 @@ def roster_preview(tournament: Tournament, text: str) -> list[PastedLine]:
     preview as the club's roster paste): known, new, repeated in the paste, already registered, too long; a new
     one that resembles a known nickname is flagged as a likely typo."""
     registered = set(tournament.participants.values_list("player__nickname_key", flat=True))
-    return match_pasted(tournament.club, [(nickname, "") for nickname in pasted_lines(text)], registered=registered)
+    return match_pasted(tournament.club, [(nickname, "") for nickname in pasted_lines(text)], registered=registered,
+                        other_clubs=True)
 
 
 @dataclass

@@ -19,10 +19,12 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname
 from club.permissions import is_club_admin, is_judge
 from club.selectors import person_name
+from club.selectors_people import find_entry
 from club.services import ServiceError
+from club.services_people import person_for
 from games import signals
 from games.audit import log_action
 from games.models import Game, Participant, Seat, SeatLock, Tournament, TournamentJudge
@@ -71,7 +73,8 @@ def _note(game: Game, by, reason: str) -> None:
 
 def participant_add(*, tournament: Tournament, by, player: Player | None = None, nickname: str = "",
                     team: str = "", family: str = "", from_round: int = 1) -> Participant:
-    """Register a club player (or a new player by nickname); late entry: `from_round` > 1."""
+    """Register a player of any club (or one typed by nickname: «Ник» the club's, «Ник (Клуб)» another club's
+    member, or a new guest; club.selectors_people); late entry: `from_round` > 1."""
     _require(by, tournament)
     with transaction.atomic():
         tournament = _locked(tournament)
@@ -79,12 +82,7 @@ def participant_add(*, tournament: Tournament, by, player: Player | None = None,
             nickname = clean_nickname(nickname)
             if not nickname:
                 raise ServiceError(_("Player: choose a club player or enter a new player's nickname."))
-            player = Player.objects.filter(club=tournament.club, nickname_key=nickname_key(nickname)).first()
-            if player is None:
-                player = Player.objects.create(club=tournament.club, nickname=nickname,
-                                               nickname_key=nickname_key(nickname))
-        if player.club_id != tournament.club_id:
-            raise ServiceError(_("Player: not a player of this club."))
+            player = person_for(find_entry(nickname, tournament.club), tournament.club)
         _refuse_judging_player(tournament, [player])
         existing = tournament.participants.filter(player=player).first()
         if existing is not None:
@@ -100,7 +98,7 @@ def participant_add(*, tournament: Tournament, by, player: Player | None = None,
 
 
 def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -> list[Participant]:
-    """Register several club players at once, in the given order, numbered after the last participant; players
+    """Register several players (of any club) at once, in the given order, numbered after the last participant; players
     already registered (or given twice) are skipped. One transaction: all are added or none. Returns the new rows.
 
     The entry point for every "add many" path: a pasted list, an earlier event's players, the sign-ups."""
@@ -113,8 +111,6 @@ def participants_add(*, tournament: Tournament, players: Iterable[Player], by) -
         players = list(players)
         _refuse_judging_player(tournament, [p for p in players if p.pk not in registered])
         for player in players:
-            if player.club_id != tournament.club_id:
-                raise ServiceError(_("Player: %(nick)s is not a player of this club.") % {"nick": player.nickname})
             if player.pk in registered:
                 continue
             registered.add(player.pk)
@@ -135,8 +131,9 @@ def _refuse_judging_player(tournament: Tournament, players: list[Player]) -> Non
 
 
 def participants_paste(*, tournament: Tournament, by, text: str) -> list[Participant]:
-    """Register the pasted nicknames (one per line, as `roster_preview` shows them): known players are matched, new
-    ones are created as club players; repeated lines and participants already registered are skipped."""
+    """Register the pasted nicknames (one per line, as `roster_preview` shows them): known players are matched (a
+    «Ник (Клуб)» line: that club's member), new ones are created (club.services_people: the club's new players, or
+    guests without a membership); repeated lines and participants already registered are skipped."""
     _require(by, tournament)
     rows = roster_preview(tournament, text)
     if not rows:
@@ -151,10 +148,7 @@ def participants_paste(*, tournament: Tournament, by, text: str) -> list[Partici
             if row.status == "known" and row.player is not None:
                 players.append(row.player)
             elif row.status == "new":
-                player, _created = Player.objects.get_or_create(
-                    club=tournament.club, nickname_key=nickname_key(row.nickname),
-                    defaults={"nickname": row.nickname})
-                players.append(player)
+                players.append(person_for(row.entry, tournament.club))
         return participants_add(tournament=tournament, players=players, by=by)
 
 

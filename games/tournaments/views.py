@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from club.downloads import json_download
 from club.selectors import get_site_club
+from club.selectors_people import search_people
 from club.services import ServiceError
 from games.models import ClubEvening, Game, Tournament
 from games.page_cache import club_generation
@@ -271,7 +272,10 @@ def form_errors(form) -> str:
 
 def _participants_context(request, tournament: Tournament, **forms_given) -> dict:
     events = earlier_events(tournament)
+    find = request.GET.get("find", "").strip()[:60]
+    found = search_people(find, exclude=tournament.participants.values("player_id")) if find else []
     return {"tournament": tournament, "can_manage": can_manage_schedule(request.user, tournament),
+            "find": find, "found": found,
             "participants": tournament.participants.select_related("player").order_by("number"),
             "form": ParticipantForm(tournament=tournament), "withdraw": WithdrawForm(),
             "paste": PasteForm(), "copy": CopyForm(events=events), "events": events,

@@ -9,4 +9,5 @@ urlpatterns = [
     path("players/", views_card.player_list, name="player_list"),
     path("players/<int:pk>/", views_card.player_card, name="player_detail"),
     path("players/<int:pk>/card/<slug:section>/", views_card.card_section, name="player_card_section"),
+    path("players/<int:pk>/everywhere/", views_card.player_everywhere, name="player_everywhere"),
 ]

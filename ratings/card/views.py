@@ -25,6 +25,7 @@ from club import selectors as club_selectors
 from club.models import Player
 from ratings.card import selectors as selectors_card
 from ratings.card import selectors_list
+from ratings.card.selectors_everywhere import games_everywhere
 from ratings.standings import selectors
 from ratings.standings import selectors_tables as tables
 from ratings.standings.views import _int, _player_scope
@@ -37,9 +38,11 @@ def _personal(request, player: Player) -> dict:
     own_claim = club_selectors.pending_claim_of(user=user)
     return {
         "can_see_private": permissions.can_see_private(user, player),
-        "can_edit": permissions.is_club_admin(user, player.club),
+        "can_edit": permissions.can_edit_player(user, player),
         "can_change_photo": permissions.can_change_photo(user, player),
         "own_claim": own_claim,
+        "copies": (club_selectors.possible_copies(player)
+                   if player.user_id is not None and player.user_id == user.pk else []),
         "can_claim": (user.is_authenticated and player.user_id is None and own_claim is None
                       and not Player.objects.filter(user=user).exists()),
     }
@@ -52,7 +55,13 @@ def _card_parts(player: Player, seasons, season, tournament, scope) -> tuple:
 
 
 def player_card(request, pk: int):
-    player = get_object_or_404(Player.objects.select_related("club", "user", "elo"), pk=pk)
+    player = Player.objects.select_related("club", "user", "elo").filter(pk=pk).first()
+    if player is None:  # a merged player's card: the kept one's (club.services_merge), with the same query
+        kept = club_selectors.merged_into(pk)
+        if kept is None:
+            raise Http404
+        query = request.META.get("QUERY_STRING", "")
+        return redirect(reverse("player_detail", args=[kept]) + (f"?{query}" if query else ""), permanent=True)
     seasons, season, tournament, scope = _player_scope(request, player)
     page = _int(request.GET.get("page")) or 1
     whole = request.GET.get("all") == "1"  # the sections inline: the card without scripts
@@ -70,7 +79,25 @@ def player_card(request, pk: int):
     body, _ = selectors.cached(parts, render_body)
     if request.htmx:
         return HttpResponse(body)
-    return render(request, "ratings/player_card.html", {"player": player, "body": body, **_personal(request, player)})
+    # the games at every club: inline when the query asks for them (a filter, a page, no scripts), else sent after
+    # the page (`player_everywhere`), outside the cached card
+    inline = any(key in request.GET for key in ("everywhere", "club", "games_page"))
+    return render(request, "ratings/player_card.html", {"player": player, "body": body,
+                                                        "everywhere": _everywhere(request, player) if inline else None,
+                                                        **_personal(request, player)})
+
+
+def _everywhere(request, player: Player):
+    return games_everywhere(player, club_id=_int(request.GET.get("club")),
+                            page=_int(request.GET.get("games_page")) or 1)
+
+
+def player_everywhere(request, pk: int):
+    """The card's games at every club (htmx swaps it in after the page); a plain request opens the card there."""
+    player = get_object_or_404(Player, pk=pk)
+    if not request.htmx:
+        return HttpResponseRedirect(f"{reverse('player_detail', args=[pk])}?everywhere=1#everywhere")
+    return render(request, "ratings/_card_everywhere.html", {"player": player, "everywhere": _everywhere(request, player)})
 
 
 def card_section(request, pk: int, section: str):

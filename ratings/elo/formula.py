@@ -7,7 +7,7 @@ team's average (MafiaRatings' team-average Elo):
     expected(team) = 1 / (1 + 10 ** ((R_other − R_team) / 400))
 
 and after the game every player's Elo changes by K × (result − expected), result 1 for a win, 0 for a loss and ½
-for a draw. K and the starting value are club settings (`Club.elo_k`, `Club.elo_start`).
+for a draw. K and the starting value are the site's settings (`ELO_K`, `ELO_START`; one Elo per player).
 """
 
 from __future__ import annotations

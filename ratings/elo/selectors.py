@@ -1,10 +1,11 @@
-"""Reads of the club Elo (docs/elo.md): the Elo table, a game's changes, a player's Elo line."""
+"""Reads of the Elo (docs/elo.md; one per player, site-wide): a club's Elo table, a game's changes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ratings.keys import pending_key
+from club.selectors import member_players
+from ratings.keys import ELO_KEY
 from ratings.models import EloChange, EloRating, PendingTail
 
 
@@ -18,10 +19,10 @@ class EloRow:
 
 
 def elo_table(club) -> list[EloRow]:
-    """The club's players by current Elo (highest first; equal Elo by nickname)."""
+    """The club's members by their one Elo (highest first; equal Elo by nickname)."""
     if club is None:
         return []
-    rows = (EloRating.objects.filter(club=club).order_by("-elo", "player__nickname")
+    rows = (EloRating.objects.filter(player__in=member_players(club)).order_by("-elo", "player__nickname")
             .values_list("player_id", "player__nickname", "elo", "games"))
     return [EloRow(i, pid, nick, elo, games) for i, (pid, nick, elo, games) in enumerate(rows, start=1)]
 
@@ -31,8 +32,8 @@ def elo_json(club) -> dict:
 
 
 def recomputing(club) -> bool:
-    """A long Elo recompute of the club is queued or running: the pages say "пересчитывается"."""
-    return club is not None and PendingTail.objects.filter(key=pending_key(club.pk)).exists()
+    """A long Elo recompute is queued or running (the site's one Elo): the pages say "пересчитывается"."""
+    return club is not None and PendingTail.objects.filter(key=ELO_KEY).exists()
 
 
 def game_elo(game) -> dict[int, EloChange]:

@@ -32,11 +32,13 @@ from typing import Any
 from django.db import connection, transaction
 from django_tasks import task
 
+from club.db import site_lock
 from club.models import Club
 from club.processes import run_parts, usable_workers
 from games.models import Game
 from games.protocol.services.scoring import lock_scoring_scope
 from ratings.elo import services as services_elo
+from ratings.elo.services import ELO_LOCK
 from ratings.models import PlayerGame, RatingScope
 from ratings.standings import services
 
@@ -72,7 +74,7 @@ def rebuild(club: Club | None = None, *, workers: int | None = None, progress: P
     scopes = [("scope", pk) for pk in RatingScope.objects.filter(club_id__in=club_ids).order_by("pk")
               .values_list("pk", flat=True)]
     summary.scopes = sum(_run("scopes", scopes, workers, progress))
-    _run("elo", [("elo", pk) for pk in club_ids], workers, progress)
+    _run("elo", [("elo", None)], workers, progress)  # the site's one Elo: every club's games, in order
     summary.players = PlayerGame.objects.filter(club_id__in=club_ids).values("player_id").distinct().count()
     return summary
 
@@ -117,9 +119,8 @@ def _part(part: tuple[Any, ...]) -> int:
                 return 0
             services.recompute_scope(scope)
             return 1
-        club = Club.objects.select_for_update().filter(pk=part[1]).first()
-        if club is not None:
-            services_elo.recompute(club.pk, club=club)
+        site_lock(ELO_LOCK)
+        services_elo.recompute()
         return 0
 
 

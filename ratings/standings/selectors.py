@@ -22,10 +22,12 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from club.db import CompiledRead
+from club.models import Club
+from club.selectors import member_players
 from games.models import Protest, Seat, Tournament
 from games.rules.interchange import points_json
 from games.visibility import counting_games
-from ratings.keys import history_key, pending_key
+from ratings.keys import ELO_KEY, history_key
 from ratings.models import PendingTail, PlayerGame, PlayerStats, RatingScope, Season
 from ratings.standings.ranking import PlayerRecord, StandingRow
 from ratings.statistics.registry import tiebreaker_label
@@ -90,13 +92,27 @@ def label_of(name: str) -> str:
     return tiebreaker_label(name)
 
 
+def _members_only(scope: RatingScope) -> bool:
+    """A season of a club that counts only its members (Club.season_counts_guests off; docs/persons.md)."""
+    return (scope.kind == RatingScope.Kind.SEASON
+            and not Club.objects.filter(pk=scope.club_id).values_list("season_counts_guests", flat=True).first())
+
+
 def scope_rows(scope: RatingScope, provisional: set[int] | None = None) -> list[StandingRow]:
+    """The scope's table from the stored rows; a season of a club that leaves guests out lists its members only,
+    each ranked among them (the stored order, ties kept)."""
     if provisional is None:
         provisional = provisional_players(scope)
     rows = []
-    for s in PlayerStats.objects.filter(scope=scope).select_related("player").order_by("rank", "id"):
+    stats = PlayerStats.objects.filter(scope=scope).select_related("player").order_by("rank", "id")
+    members_only = _members_only(scope)
+    if members_only:
+        stats = stats.filter(player__in=member_players(scope.club_id))
+    ranks: dict[int, int] = {}
+    for position, s in enumerate(stats, start=1):
+        rank = ranks.setdefault(s.rank, position) if members_only else s.rank
         record = PlayerRecord.of(s.player.nickname, s)
-        row = StandingRow(s.rank, s.player.nickname, record, s.decided_by or None,
+        row = StandingRow(rank, s.player.nickname, record, s.decided_by or None,
                           provisional=s.player_id in provisional, player_id=s.player_id)
         row.decided_by_label = label_of(s.decided_by)  # type: ignore[attr-defined]
         row.average = s.total / s.games if s.games else Decimal(0)  # type: ignore[attr-defined]
@@ -114,7 +130,7 @@ def tournament_standings(tournament: Tournament) -> list[StandingRow]:
 def standings_recomputing(tournament: Tournament) -> bool:
     """The tournament's rating history (or the club's Elo) is queued for the task worker: figures may still move."""
     return (history_pending(tournament_scope(tournament))
-            or PendingTail.objects.filter(key=pending_key(tournament.club_id)).exists())
+            or PendingTail.objects.filter(key=ELO_KEY).exists())
 
 
 def standings_json(tournament: Tournament) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from club.selectors import member_players
 from ratings.models import EloRating, PlayerStats, Season
 from ratings.standings.selectors import cached_value, club_seasons, default_season, season_scope
 
@@ -38,9 +39,9 @@ def season_top(club, limit: int = TOP) -> tuple[Season | None, list[TopRow]]:
 
 
 def elo_top(club, limit: int = ELO_TOP) -> list[TopRow]:
-    """The club's highest Elo (one indexed query: club, -elo)."""
+    """The club's members' highest Elo."""
     if club is None:
         return []
-    rows = (EloRating.objects.filter(club=club).order_by("-elo", "player__nickname")
+    rows = (EloRating.objects.filter(player__in=member_players(club)).order_by("-elo", "player__nickname")
             .values_list("player_id", "player__nickname", "games", "elo")[:limit])
     return [TopRow(rank, pid, nick, games, elo) for rank, (pid, nick, games, elo) in enumerate(rows, start=1)]

@@ -34,7 +34,6 @@ from django.utils import timezone
 from django_tasks import task
 
 from club.db import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows, values_rows
-from club.models import Club
 from club.processes import part_transaction, run_parts, usable_workers
 from games.models import Game, Tournament
 from ratings.elo import services as services_elo
@@ -218,9 +217,8 @@ def recompute_all(club=None, *, workers: int | None = None) -> int:
         dates_by_club.setdefault(club_id, set()).add(date)
     seasons = _season_scopes(dates_by_club)
     tournaments = _tournament_scopes(tournament_ids)
-    clubs = Club.objects.values_list("pk", flat=True) if club is None else [club.pk]
     # The longest parts first (a club's Elo, a season's history), so that the processes finish together.
-    parts = [("elo", club_id) for club_id in clubs] + [("scopes", [s.pk]) for s in seasons]
+    parts = [("elo", None)] + [("scopes", [s.pk]) for s in seasons]  # the site's one Elo
     parts += [("scopes", [s.pk for s in tournaments[i:i + SCOPES_PER_TRANSACTION]])
               for i in range(0, len(tournaments), SCOPES_PER_TRANSACTION)]
     if workers == 1:
@@ -234,7 +232,7 @@ def recompute_all(club=None, *, workers: int | None = None) -> int:
 
 def _rebuild_part(part: tuple[str, Any], found: dict[int, RatingScope] | None = None) -> int:
     """One part of `recompute_all` in its own transaction: ("facts", (first, last game id)) the PlayerGame rows of
-    those games, ("scopes", [scope ids]) their tables and histories, ("elo", club id) the club's Elo. Returns
+    those games, ("scopes", [scope ids]) their tables and histories, ("elo", None) the site's Elo. Returns
     the scopes rebuilt."""
     kind, what = part
     with part_transaction():
@@ -242,7 +240,7 @@ def _rebuild_part(part: tuple[str, Any], found: dict[int, RatingScope] | None = 
             store_player_games(counted_games().filter(pk__gte=what[0], pk__lte=what[1]))
             return 0
         if kind == "elo":
-            services_elo.recompute(what)
+            services_elo.recompute()
             return 0
         scopes = ([found[pk] for pk in what] if found is not None else list(
             RatingScope.objects.select_related("season", "tournament", "ruleset").filter(pk__in=what)))

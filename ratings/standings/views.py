@@ -2,6 +2,7 @@
 
 import csv
 
+from django.conf import settings
 from django.http import Http404, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -106,7 +107,7 @@ def _player_scope(request, player) -> tuple[list[Season], Season | None, Tournam
     seasons = selectors.club_seasons(player.club)
     tournament_id = _int(request.GET.get("tournament"))
     if tournament_id:
-        tournament = get_object_or_404(Tournament, pk=tournament_id, club_id=player.club_id)
+        tournament = get_object_or_404(Tournament, pk=tournament_id)  # any club's: he may have played there
         return seasons, None, tournament, selectors.tournament_scope(tournament)
     season = _season_from(request, seasons)
     return seasons, season, None, (selectors.season_scope(season) if season else None)
@@ -149,4 +150,4 @@ def club_elo(request):
     return render(request, "ratings/elo.html", {
         "club": club, "rows": SimpleLazyObject(lambda: selectors_elo.elo_table(club)),
         "elo_generation": club_generation(club.pk) if club is not None else "",
-        "recomputing": selectors_elo.recomputing(club)})
+        "recomputing": selectors_elo.recomputing(club), "elo_start": settings.ELO_START, "elo_k": settings.ELO_K})

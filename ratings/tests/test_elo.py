@@ -8,6 +8,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -16,6 +17,7 @@ from games.protocol.services.scoring import score_games
 from games.visibility import COUNTED
 from ratings.elo import formula as elo
 from ratings.elo import services as services_elo
+from ratings.keys import ELO_KEY
 from ratings.models import EloChange, EloRating, PendingTail
 
 from .conftest import card_html, generated, make_tournament
@@ -55,13 +57,12 @@ def replayed(club) -> dict[int, float]:
     for g in Game.objects.filter(club=club, status__in=COUNTED).exclude(result="").order_by("date", "pk"):
         games.append([elo.Seat(s.player_id, elo.team_of(s.role), services_elo._score(g.result, elo.team_of(s.role)))
                       for s in g.seats.order_by("number")])
-    return elo.replay(games, k=club.elo_k, start=club.elo_start)
+    return elo.replay(games, k=django_settings.ELO_K, start=django_settings.ELO_START)
 
 
 @pytest.fixture
-def two_tournaments(club):
-    club.elo_k, club.elo_start = 32, 1500
-    club.save()
+def two_tournaments(club, settings):
+    settings.ELO_K, settings.ELO_START = 32, 1500  # the site's K and start (docs/elo.md), not the defaults
     first = make_tournament(club, "Осень", start=dt.date(2026, 3, 1))
     second = make_tournament(club, "Зима", start=dt.date(2026, 4, 1))
     generated(first, 6, seed=3, start=dt.date(2026, 3, 1), pool=POOL)
@@ -71,7 +72,7 @@ def two_tournaments(club):
 
 @pytest.mark.django_db
 def test_stored_elo_equals_a_replay_with_the_clubs_k_and_start(two_tournaments, club):
-    stored = dict(EloRating.objects.filter(club=club).values_list("player_id", "elo"))
+    stored = dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo"))
     assert stored == replayed(club)
     assert EloChange.objects.filter(club=club).count() == 12 * 10
     first = EloChange.objects.filter(club=club).order_by("date", "game_id").first()
@@ -88,7 +89,7 @@ def test_a_reversed_early_result_recomputes_every_later_game(two_tournaments, cl
     early.result = "black" if early.result != "black" else "red"
     early.save()
     score_games(game=early)
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
     assert EloChange.objects.get(game_id=last.game_id, player_id=last.player_id).after != last.after
 
 
@@ -100,8 +101,8 @@ def test_an_annulled_game_drops_its_changes(two_tournaments, club):
     annulled.save()
     score_games(game=annulled)
     assert not EloChange.objects.filter(game=annulled).exists()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
-    games = dict(EloRating.objects.filter(club=club).values_list("player_id", "games"))
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
+    games = dict(EloRating.objects.filter(player__club=club).values_list("player_id", "games"))
     assert sum(games.values()) == 11 * 10
 
 
@@ -114,7 +115,7 @@ def test_a_long_tail_is_queued_as_a_task_and_the_task_brings_it_up_to_date(two_t
 
     def spy(*args, **kwargs):
         # while the task runs its PendingTail is there: the pages say "пересчитывается"
-        ran.append(PendingTail.objects.filter(key=services_elo.pending_key(club.pk)).exists())
+        ran.append(PendingTail.objects.filter(key=ELO_KEY).exists())
         return original(*args, **kwargs)
 
     monkeypatch.setattr(type(services_elo.recompute_elo), "call", lambda self, *a, **k: spy(*a, **k))
@@ -124,21 +125,21 @@ def test_a_long_tail_is_queued_as_a_task_and_the_task_brings_it_up_to_date(two_t
     score_games(game=early)
     assert ran == [True]  # the immediate backend ran the queued task
     assert not PendingTail.objects.exists()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
 
 
 @pytest.mark.django_db
 def test_a_pending_tail_absorbs_later_changes_and_the_task_covers_them(two_tournaments, club):
     first, second = two_tournaments
     g1, g2 = first.games.order_by("number")[3], second.games.order_by("number")[0]
-    PendingTail.objects.create(key=services_elo.pending_key(club.pk), since_date=g2.date, since_game=g2.pk)
-    services_elo.schedule(club.pk, (g1.date, g1.pk))  # an earlier change: the queued start moves back
+    PendingTail.objects.create(key=ELO_KEY, since_date=g2.date, since_game=g2.pk)
+    services_elo.schedule((g1.date, g1.pk))  # an earlier change: the queued start moves back
     pending = PendingTail.objects.get()
     assert (pending.since_date, pending.since_game) == (g1.date, g1.pk)
     EloChange.objects.filter(game=g2).update(delta=0)  # stale rows the task must rewrite
-    assert services_elo.run_pending(club.pk) > 0
+    assert services_elo.run_pending() > 0
     assert not PendingTail.objects.exists()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
 
 
 # ---------------------------------------------------------------------------------------------- contract
@@ -173,10 +174,10 @@ def test_the_club_elo_page_lists_players_by_elo_and_says_when_a_recompute_is_pen
     response = client.get(reverse("ratings:club_elo"))
     html = response.content.decode()
     assert response.status_code == 200 and 'data-testid="elo-table"' in html
-    top = EloRating.objects.filter(club=club).order_by("-elo").select_related("player").first()
+    top = EloRating.objects.filter(player__club=club).order_by("-elo").select_related("player").first()
     assert html.index(top.player.nickname) < html.index("</table>")
     assert "пересчитыва" not in html
-    PendingTail.objects.create(key=services_elo.pending_key(club.pk), since_date=dt.date(2026, 3, 1), since_game=1)
+    PendingTail.objects.create(key=ELO_KEY, since_date=dt.date(2026, 3, 1), since_game=1)
     html = client.get(reverse("ratings:club_elo")).content.decode()
     assert 'data-testid="elo-recomputing"' in html and "пересчитывается" in html
 
@@ -194,7 +195,7 @@ def test_the_protocol_page_shows_each_players_elo_change(two_tournaments, club, 
 
 @pytest.mark.django_db
 def test_the_profile_chart_draws_the_elo_line(two_tournaments, club, client):
-    player = EloRating.objects.filter(club=club).order_by("-games").first().player
+    player = EloRating.objects.filter(player__club=club).order_by("-games").first().player
     html = card_html(client, player)
     assert 'data-series="elo"' in html
     figure = html.split('data-series="elo"', 1)[1]
@@ -204,13 +205,10 @@ def test_the_profile_chart_draws_the_elo_line(two_tournaments, club, client):
 
 
 @pytest.mark.django_db
-def test_changing_the_clubs_k_recomputes_every_game_through_the_worker(two_tournaments, club):
-    before = dict(EloRating.objects.filter(club=club).values_list("player_id", "elo"))
-    club.elo_k = 10
-    club.save()
-    after = dict(EloRating.objects.filter(club=club).values_list("player_id", "elo"))
+def test_a_new_site_k_recomputes_every_game_through_the_worker(two_tournaments, club, settings):
+    before = dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo"))
+    settings.ELO_K = 10
+    services_elo.schedule_all()  # what rebuild_ratings does after ELO_K changed (docs/elo.md)
+    after = dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo"))
     assert after != before and after == replayed(club)
     assert not PendingTail.objects.exists()
-    club.name = "Полночь-2"  # a save that does not touch the Elo settings recomputes nothing
-    club.save()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == after

@@ -111,7 +111,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
     tournaments = [w.tournament.pk, w.empty_tournament.pk]
     return {
         "player_detail": [w.player.pk], "player_edit": [w.player.pk], "player_claim": [w.player.pk],
-        "player_photo": [w.player.pk], "player_card_section": [w.player.pk],
+        "player_photo": [w.player.pk], "player_card_section": [w.player.pk], "player_everywhere": [w.player.pk],
         "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
         "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
         "games:tournament_mafiaratings": tournaments,
@@ -154,7 +154,9 @@ def params(w: World) -> Params:
     queries = {
         "ratings:club_rating": [f"?season={w.season.pk}"],
         "ratings:club_stats": [f"?season={w.season.pk}"],
-        "player_detail": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2", "?all=1"],
+        "player_detail": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}&page=2", "?all=1",
+                          "?everywhere=1", f"?club={w.season.club_id}&games_page=2"],
+        "player_everywhere": [f"?club={w.season.club_id}"],
         "player_card_section": [f"?tournament={w.tournament.pk}", f"?season={w.season.pk}"],
         "ratings:player_history_csv": [f"?tournament={w.tournament.pk}"],
         "games:judge_players": ["?q=Ли"],

@@ -40,7 +40,7 @@ def _stored() -> dict[str, list[tuple]]:
         "tables": _rows(PlayerStats, ("scope_id", "player_id")),
         "history": _rows(RatingPoint, ("scope_id", "seq", "player_id")),
         "elo": _rows(EloChange, ("club_id", "date", "game_id", "player_id")),
-        "ratings": _rows(EloRating, ("club_id", "player_id")),
+        "ratings": _rows(EloRating, ("player_id",)),
     }
 
 

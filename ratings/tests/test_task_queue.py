@@ -22,6 +22,7 @@ from games.protocol.services.scoring import score_games
 from games.visibility import COUNTED
 from ratings import services_tasks
 from ratings.elo import services as services_elo
+from ratings.keys import ELO_KEY
 from ratings.models import EloChange, EloRating, PendingTail, RatingPoint, RatingScope
 from ratings.standings import services
 from ratings.tasks import stale_reason
@@ -38,7 +39,7 @@ def elo_rows(club):
 
 
 def marker(club) -> PendingTail:
-    return PendingTail.objects.get(key=services_elo.pending_key(club.pk))
+    return PendingTail.objects.get(key=ELO_KEY)
 
 
 def claimed_by(task_id: str, worker: str) -> None:
@@ -57,8 +58,8 @@ def run_queued() -> None:
 def queued_k_change(two_tournaments, club, settings):  # noqa: F811
     """The club admin changed K with the database backend: the recompute waits for a worker."""
     settings.TASKS = DB_TASKS
-    club.elo_k = 10
-    club.save()
+    settings.ELO_K = 10
+    services_elo.schedule_all()  # what rebuild_ratings queues after ELO_K changed
     return marker(club)
 
 
@@ -81,7 +82,7 @@ def test_a_task_whose_worker_died_is_marked_lost_and_the_sweep_queues_a_fresh_on
     assert DBTaskResult.objects.get(pk=fresh.task_id).status == TaskResultStatus.READY
     run_queued()
     assert not PendingTail.objects.exists()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
     assert task_queue.summary()["stale"] == 0
 
 
@@ -111,16 +112,15 @@ def test_a_later_game_result_requeues_when_the_marker_is_stale(queued_k_change, 
     assert fresh.task_id != queued_k_change.task_id
     assert DBTaskResult.objects.get(pk=fresh.task_id).status == TaskResultStatus.READY
     run_queued()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
 
 
 def test_a_settings_change_requeues_a_stale_marker(queued_k_change, club):
     claimed_by(queued_k_change.task_id, "killed-worker")
-    club.elo_k = 20
-    club.save()
+    services_elo.schedule_all()
     assert stale_reason(marker(club)) is None
     run_queued()
-    assert dict(EloRating.objects.filter(club=club).values_list("player_id", "elo")) == replayed(club)
+    assert dict(EloRating.objects.filter(player__club=club).values_list("player_id", "elo")) == replayed(club)
 
 
 def test_a_task_that_keeps_dying_is_queued_at_most_max_attempts_times_then_shown_stuck(queued_k_change, club):
@@ -134,24 +134,24 @@ def test_a_task_that_keeps_dying_is_queued_at_most_max_attempts_times_then_shown
     call_command("tasks", "--format", "json", stdout=out)
     data = json.loads(out.getvalue())
     assert (data["queued"], data["running"], data["failed"], data["stale"]) == (0, 0, 3, 1)
-    assert data["stale_work"] == [{"key": f"elo:{club.pk}", "since": "0001-01-01 #0",
+    assert data["stale_work"] == [{"key": ELO_KEY, "since": "0001-01-01 #0",
                                    "task_id": marker(club).task_id, "why": "task failed"}]
 
 
 def test_a_marker_from_before_task_ids_is_stale_only_after_a_grace(club):
-    PendingTail.objects.create(key=services_elo.pending_key(club.pk), since_date=dt.date.min, since_game=0)
+    PendingTail.objects.create(key=ELO_KEY, since_date=dt.date.min, since_game=0)
     assert stale_reason(marker(club)) is None
     PendingTail.objects.update(queued_at=dt.datetime(2020, 1, 1, tzinfo=dt.UTC))
     assert stale_reason(marker(club)) == "no task"
 
 
-def test_the_elo_task_run_twice_gives_the_same_result(two_tournaments, club):  # noqa: F811
-    club.elo_k = 10
-    club.save()
+def test_the_elo_task_run_twice_gives_the_same_result(two_tournaments, club, settings):  # noqa: F811
+    settings.ELO_K = 10
+    services_elo.schedule_all()
     once = elo_rows(club)
-    PendingTail.objects.create(key=services_elo.pending_key(club.pk), since_date=dt.date.min, since_game=0)
-    services_elo.recompute_elo.call(club.pk)  # the second run of a task that already did its work
-    services_elo.recompute_elo.call(club.pk)  # and one that finds its marker gone
+    PendingTail.objects.create(key=ELO_KEY, since_date=dt.date.min, since_game=0)
+    services_elo.recompute_elo.call()  # the second run of a task that already did its work
+    services_elo.recompute_elo.call()  # and one that finds its marker gone
     assert elo_rows(club) == once and not PendingTail.objects.exists()
 
 

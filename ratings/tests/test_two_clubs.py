@@ -237,7 +237,7 @@ def test_posts_naming_the_other_club_are_refused_and_change_nothing(clubs, greed
     assert snapshot() == before
     # His own club he may still edit (the positive control).
     response = client.post(reverse("admin:club_club_change", args=[mine.club.pk]),
-                           {"name": "Альфа-2", "city": "", "elo_start": 1000, "elo_k": 20, "accent_color": "#0d6efd",
+                           {"name": "Альфа-2", "city": "", "accent_color": "#0d6efd",
                             "time_zone": "Europe/Moscow"})
     assert response.status_code == 302
     assert Club.objects.get(pk=mine.club.pk).name == "Альфа-2"

@@ -19,8 +19,10 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from club.db import is_conflict
-from club.models import NICKNAME_MAX_LENGTH, Club, Player, clean_nickname, nickname_key
+from club.models import NICKNAME_MAX_LENGTH, Club, ClubMember, Player, clean_nickname, nickname_key
 from club.permissions import is_club_admin
+from club.selectors import member_players
+from club.selectors_people import club_named
 from club.services import ServiceError
 from games import signals
 from games.i18n import problem_line, problem_text
@@ -282,9 +284,11 @@ def _check_document(label, doc, target_club: Club, report) -> RuleSetVersion | N
 def _store_document(target_club: Club, doc, version: RuleSetVersion, report: ImportReport) -> None:
     """Write one checked document: its tournament, players, games, protest decisions and lots, then score it."""
     tournament = _upsert_tournament(target_club, doc.tournament, version)
-    nicknames = [s.player for p in doc.games for s in p.seats]
-    nicknames += [pr.player for r in doc.records.values() for pr in r.protests if pr.player]
-    players = _players_by_key(target_club, nicknames, report)
+    entries = [(s.player, s.club) for p in doc.games for s in p.seats]
+    seated_keys = {nickname_key(nickname) for nickname, _club in entries}  # a protest names a seated player
+    entries += [(pr.player, "") for r in doc.records.values() for pr in r.protests
+                if pr.player and nickname_key(pr.player) not in seated_keys]
+    players = _players_by_key(target_club, entries, report)
     # A one-game document changes only that game's scores and the Ci of the games it moves (games.protocol.services.scoring):
     # who sat in it before is read before it is rewritten.
     one = doc.games[0].number if len(doc.games) == 1 else None
@@ -330,14 +334,54 @@ def _upsert_tournament(club: Club, header, version: RuleSetVersion) -> Tournamen
     return tournament
 
 
-def _players_by_key(club: Club, nicknames: Iterable[str], report: ImportReport) -> dict[str, Player]:
-    wanted = {nickname_key(n): clean_nickname(n) for n in nicknames}
-    found = {p.nickname_key: p for p in Player.objects.filter(club=club, nickname_key__in=list(wanted))}
-    missing = [Player(club=club, nickname=nick, nickname_key=key) for key, nick in wanted.items() if key not in found]
+def seat_key(nickname: str, club: str = "") -> str:
+    """The key a document's seat finds its person by: the nickname's, and with a home club named (mafclub/1's
+    optional per-seat "club") that club's too — two namesakes of two clubs at one table stay two people."""
+    key = nickname_key(nickname)
+    return f"{key}\x1f{nickname_key(club)}" if club else key
+
+
+def _players_by_key(club: Club, entries: Iterable[tuple[str, str]], report: ImportReport) -> dict[str, Player]:
+    """The person of each (nickname, home club name) of a document, by `seat_key` (and by the bare nickname key,
+    the first person of that nickname, for what names a player by his nickname alone: a protest, a lot). A seat
+    without a club is the target club's member, as before; with one, that club's member — an existing person is
+    attached, never copied. Nobody found: a new player whose home club is that club (a club the site has no row
+    of yet is created by its name, so that a round trip keeps the people and their clubs)."""
+    by_club: dict[str, dict[str, str]] = {}
+    for nickname, club_name in entries:
+        by_club.setdefault(clean_nickname(club_name), {})[nickname_key(nickname)] = clean_nickname(nickname)
+    found: dict[str, Player] = {}
+    for club_name in sorted(by_club, key=lambda name: name != ""):  # the target club's seats name a player first
+        home = _home_club(club, club_name)
+        for key, player in _members_or_new(home, by_club[club_name], report).items():
+            found[seat_key(key, club_name)] = player
+            found.setdefault(key, player)
+    return found
+
+
+def _home_club(target: Club, name: str) -> Club:
+    if not name or nickname_key(name) == nickname_key(target.name):
+        return target
+    home = club_named(name)
+    if home is None:
+        home = Club.objects.create(name=name[:Club._meta.get_field("name").max_length or 120])
+    return home
+
+
+def _members_or_new(home: Club, wanted: dict[str, str], report: ImportReport) -> dict[str, Player]:
+    """The club's members of these nickname keys (his home players first), new home players for the others."""
+    found: dict[str, Player] = {}
+    for player in member_players(home).filter(nickname_key__in=list(wanted)).order_by("pk"):
+        if player.nickname_key not in found or player.club_id == home.pk:
+            found[player.nickname_key] = player
+    missing = [Player(club=home, nickname=nick, nickname_key=key) for key, nick in wanted.items() if key not in found]
     if missing:
         Player.objects.bulk_create(missing)
         report.players_created += len(missing)
-        found.update({p.nickname_key: p for p in Player.objects.filter(club=club, nickname_key__in=list(wanted))})
+        created = list(Player.objects.filter(club=home, nickname_key__in=[p.nickname_key for p in missing]))
+        ClubMember.objects.bulk_create([ClubMember(player=p, club=home, joined=p.joined) for p in created],
+                                       ignore_conflicts=True)  # a bulk insert sends no post_save (club.signals)
+        found.update({p.nickname_key: p for p in created})
     return found
 
 
@@ -470,7 +514,7 @@ def write_protocol(*, game: Game, protocol: Protocol, players: dict[str, Player]
             related.all().delete()
         game.adjustments.filter(source=Adjustment.Source.JUDGE).delete()
     Seat.objects.bulk_create([
-        Seat(game=game, number=s.seat, player=players[nickname_key(s.player)], role=s.role or "", fouls=s.fouls)
+        Seat(game=game, number=s.seat, player=players[seat_key(s.player, s.club)], role=s.role or "", fouls=s.fouls)
         for s in protocol.seats
     ])
     Day.objects.bulk_create([

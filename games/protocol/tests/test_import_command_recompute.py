@@ -32,6 +32,8 @@ def export_file(tmp_path):
     game = next(g for g in document["games"] if g["status"] == "finished" and not g.get("protests"))
     for key in ("version", "signed_at", "replay_of", "protests"):
         game.pop(key, None)
+    for seat in game["seats"]:  # a file without the seats' clubs: the new club's own players (docs/persons.md)
+        seat.pop("club", None)
     document["games"] = [{**game, "number": n, "table": 1 + n % 3} for n in range(1, GAMES + 1)]
     document["tournament"].pop("lots", None)
     out = tmp_path / "cup.json"

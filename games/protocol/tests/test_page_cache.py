@@ -110,5 +110,5 @@ def test_an_elo_recompute_drops_the_clubs_cached_game_pages(live):
     game = in_night_one(live)
     Client().get(reverse("games:game_detail", args=[game.pk]))
     assert cache.get(_generation_key(game.club_id)) is not None
-    recompute(game.club_id)
+    recompute()
     assert cache.get(_generation_key(game.club_id)) is None

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from club.models import Player
+from club.selectors import member_players
 from club.selectors_roster import PastedLine, match_pasted, pasted_lines
 from games.tournaments.signups.models import Signup, SignupSheet
 
 
 def players_to_add(sheet: SignupSheet) -> list[str]:
-    """The nicknames of the club's active players not signed up or waiting on this sheet, alphabetically."""
+    """The nicknames of the club's active members not signed up or waiting on this sheet, alphabetically."""
     on_list = Signup.objects.filter(sheet=sheet).exclude(status=Signup.Status.CANCELLED).values("player_id")
-    return list(Player.objects.filter(club_id=sheet.club_id, active=True).exclude(pk__in=on_list)
+    return list(member_players(sheet.club_id).filter(active=True).exclude(pk__in=on_list)
                 .order_by("nickname_key").values_list("nickname", flat=True))
 
 
@@ -19,4 +19,5 @@ def paste_preview(sheet: SignupSheet, text: str) -> list[PastedLine]:
     already signed up or waiting is "registered" (skipped)."""
     on_list = set(Signup.objects.filter(sheet=sheet).exclude(status=Signup.Status.CANCELLED)
                   .values_list("player__nickname_key", flat=True))
-    return match_pasted(sheet.club, [(nickname, "") for nickname in pasted_lines(text)], registered=on_list)
+    return match_pasted(sheet.club, [(nickname, "") for nickname in pasted_lines(text)], registered=on_list,
+                        other_clubs=True)

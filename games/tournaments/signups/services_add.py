@@ -12,8 +12,11 @@ from django.utils.translation import gettext as _
 
 from club.audit import log_action
 from club.models import NICKNAME_MAX_LENGTH, Player, clean_nickname, nickname_key
+from club.selectors import member_players
+from club.selectors_people import find_entry
 from club.selectors_roster import PastedLine, similar_nickname
 from club.services import ServiceError
+from club.services_people import person_for
 from games.tournaments.signups import mail
 from games.tournaments.signups.models import Signup, SignupSheet
 from games.tournaments.signups.selectors_add import paste_preview
@@ -29,18 +32,20 @@ def _player(sheet: SignupSheet, by, nickname: str, *, new_player: bool) -> Playe
     if len(nickname) > NICKNAME_MAX_LENGTH:
         raise ServiceError(_("Player: a nickname has at most %(n)d characters.") % {"n": NICKNAME_MAX_LENGTH},
                            field="nickname")
-    key = nickname_key(nickname)
-    players = dict(Player.objects.filter(club=sheet.club).values_list("nickname_key", "pk"))
-    if key in players:
-        return Player.objects.get(pk=players[key])
-    near = similar_nickname(key, players)
+    entry = find_entry(nickname, sheet.club)  # «Ник (Клуб)»: another club's member, or a new guest
+    if entry.player is not None:
+        return entry.player
+    key = nickname_key(entry.nickname)
+    players = dict(member_players(sheet.club).values_list("nickname_key", "pk"))
+    near = None if entry.guest else similar_nickname(key, players)
     if near is not None and not new_player:
         known = Player.objects.get(pk=players[near]).nickname
         raise ServiceError(_("Player: «%(nick)s» is not a club player; did you mean «%(known)s»? Tick “a new "
                              "player” to add «%(nick)s» as new.") % {"nick": nickname, "known": known},
                            field="nickname")
-    player = Player(club=sheet.club, nickname=nickname)
-    log_action(player, by=by)  # the new player's history names the organiser who typed him
+    player = person_for(entry, sheet.club, save=False)
+    if player.pk is None:
+        log_action(player, by=by)  # the new player's history names the organiser who typed him
     return player
 
 
@@ -100,9 +105,8 @@ def signup_paste(*, sheet: SignupSheet, by, text: str,
             for row in rows:
                 if not row.added or row in held:
                     continue
-                player = row.player
-                if player is None:
-                    player = Player(club=locked.club, nickname=row.nickname)
+                player = row.player or person_for(row.entry, locked.club, save=False)
+                if player.pk is None:
                     log_action(player, by=by)
                 signup = Signup.objects.filter(sheet=locked, player=player).first() or Signup(sheet=locked,
                                                                                               player=player)

@@ -82,14 +82,53 @@ def test_the_players_of_an_earlier_tournament_or_club_night_are_added_at_once(cl
     assert cast.tournament.participants.count() == 12
 
 
-def test_participants_add_skips_the_registered_and_refuses_another_clubs_player(cast):
+def test_participants_add_skips_the_registered_and_takes_another_clubs_player_as_himself(cast):
     from club.tests.factories import ClubFactory, PlayerFactory
     schedule.participants_add(tournament=cast.tournament, players=cast.players[:3], by=cast.club_admin)
     added = schedule.participants_add(tournament=cast.tournament, players=cast.players[2:5], by=cast.club_admin)
     assert [p.number for p in added] == [4, 5]
-    stranger = PlayerFactory(club=ClubFactory(name="Другой"), nickname="Чужой")
-    with pytest.raises(schedule.ServiceError):
-        schedule.participants_add(tournament=cast.tournament, players=[cast.players[6], stranger], by=cast.club_admin)
-    assert cast.tournament.participants.count() == 5
     with pytest.raises(schedule.PermissionDenied):
         schedule.participants_add(tournament=cast.tournament, players=cast.players[6:7], by=cast.judge)
+    assert cast.tournament.participants.count() == 5
+    guest = PlayerFactory(club=ClubFactory(name="Другой"), nickname="Гость")
+    players_before = Player.objects.count()
+    schedule.participants_add(tournament=cast.tournament, players=[cast.players[6], guest], by=cast.club_admin)
+    # an open tournament: the other club's member plays as himself (no copy in the host club, his home kept)
+    assert cast.tournament.participants.filter(player=guest).exists() and Player.objects.count() == players_before
+    assert Player.objects.get(pk=guest.pk).club.name == "Другой"
+
+
+def test_a_pasted_nick_with_a_club_attaches_that_clubs_member_or_makes_a_guest(cast):
+    from club.models import ClubMember
+    from club.tests.factories import ClubFactory, PlayerFactory
+    other = ClubFactory(name="Рассвет")
+    fox = PlayerFactory(club=other, nickname="Лисичка")
+    PlayerFactory(club=cast.club, nickname="Лисичка")  # the host's own namesake: another person
+    players_before = Player.objects.count()
+    schedule.participants_paste(tournament=cast.tournament, by=cast.club_admin,
+                                text="Лисичка (рассвет)\nЗаяц (Нет такого клуба)\nЗаяц (Нет такого клуба)")
+    ids = set(cast.tournament.participants.values_list("player_id", flat=True))
+    assert fox.pk in ids and len(ids) == 2
+    guest = Player.objects.get(nickname="Заяц")
+    assert guest.club is None and not ClubMember.objects.filter(player=guest).exists()  # a guest, no membership
+    assert Player.objects.count() == players_before + 1
+    # the next paste of the same guest finds him: never a copy
+    schedule.participants_paste(tournament=cast.tournament, by=cast.club_admin, text="Заяц (Нет такого клуба)")
+    assert Player.objects.filter(nickname="Заяц").count() == 1
+
+
+def test_the_search_finds_any_clubs_player_with_his_club_and_city_and_registers_him(cast, client):
+    from club.tests.factories import ClubFactory, PlayerFactory
+    visitor = ClubFactory(name="Рассвет", city="Тверь")
+    fox = PlayerFactory(club=visitor, nickname="Лисёнок", city="")  # his club's city shown
+    namesake = PlayerFactory(club=cast.club, nickname="Лисёнок Полуночный", city="Самара")
+    client.force_login(cast.club_admin)
+    url = reverse("games:tournament_participants", args=[cast.tournament.pk])
+    html = client.get(url + "?find=лисёнок").content.decode()
+    found = html.split('data-testid="people-found"', 1)[1].split("</ul>", 1)[0]
+    assert "Рассвет · Тверь" in found and f"{cast.club.name} · Самара" in found
+    assert found.count('data-testid="person-found"') == 2 and namesake.nickname in found
+    before = Player.objects.count()
+    response = client.post(url, {"action": "add", "player": fox.pk, "from_round": 1})
+    assert response.status_code in (200, 302)
+    assert cast.tournament.participants.filter(player=fox).exists() and Player.objects.count() == before

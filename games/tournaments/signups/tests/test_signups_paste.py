@@ -99,3 +99,20 @@ def test_the_sheet_page_offers_the_paste_to_the_organiser_only(client):
     client.force_login(cast.users[0])
     assert 'data-testid="signup-paste-short"' not in client.get(reverse("games:signup_sheet", args=[cast.sheet.pk])
                                                                  ).content.decode()
+
+
+def test_a_pasted_nick_with_a_club_puts_that_clubs_member_on_the_list_and_an_unknown_one_as_a_guest(client):
+    from club.models import ClubMember
+    from club.tests.factories import ClubFactory
+    cast = build_cast(limit=None, players=2)
+    visitor = PlayerFactory(club=ClubFactory(name="Рассвет"), nickname="Гастролёр")
+    client.force_login(cast.admin)
+    text = "Гастролёр (Рассвет)\nНезнакомец (Северный клуб)"
+    preview = _paste(client, cast, text, action="preview").content.decode()
+    assert "игрок клуба «Рассвет»" in preview and "новый гость без клуба" in preview
+    before = Player.objects.count()
+    _paste(client, cast, text)
+    on_list = set(Signup.objects.filter(sheet=cast.sheet).values_list("player_id", flat=True))
+    guest = Player.objects.get(nickname="Незнакомец")
+    assert on_list == {visitor.pk, guest.pk} and Player.objects.count() == before + 1  # no copy of the visitor
+    assert guest.club is None and not ClubMember.objects.filter(player=guest).exists()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0009_club_time_zone'),
+        ('club', '0010_player_memberships'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ratings', '0018_player_games_covering_index'),
+        ('ratings', '0019_one_elo_per_player'),
     ]
 
     operations = [
