@@ -43,7 +43,7 @@ def federation() -> dict:
     """The league of 300 clubs, its gaining table and series (made once; a second run finds them)."""
     import random
 
-    from club.models import Club, Player
+    from club.models import Club, ClubMember, Player
     from games.models import Tournament
     from leagues import services
     from leagues.models import League, Series
@@ -59,10 +59,12 @@ def federation() -> dict:
                                           for i in range(1, CLUBS)])
         Player.objects.bulk_create([Player(club=c, nickname=f"Игрок {c.pk}-{i}", nickname_key=f"игрок {c.pk}-{i}")
                                     for c in clubs for i in range(PLAYERS_PER_CLUB)], batch_size=5000)
-        EloRating.objects.bulk_create([EloRating(club_id=cid, player_id=pid, elo=rng.gauss(1000, 80),
-                                                 games=rng.randint(1, 200))
-                                       for pid, cid in Player.objects.exclude(club=home).values_list("pk", "club_id")],
-                                      batch_size=5000)
+        away = list(Player.objects.exclude(club=home).values_list("pk", "club_id"))
+        # a bulk insert sends no post_save: the home clubs' memberships (club.selectors.member_players) are made here
+        ClubMember.objects.bulk_create([ClubMember(player_id=pid, club_id=cid) for pid, cid in away],
+                                       batch_size=5000, ignore_conflicts=True)
+        EloRating.objects.bulk_create([EloRating(player_id=pid, elo=rng.gauss(1000, 80), games=rng.randint(1, 200))
+                                       for pid, _cid in away], batch_size=5000)
         league = services.league_create(name="Федерация")
         for club in [home, *clubs]:
             services.league_add_club(league=league, club=club)

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from club.html import url_of
 from club.models import Player
+from club.selectors import member_players
 from games.models import Game, Participant, RuleSetVersion, Tournament
 from leagues import gaining, ranking
 from leagues.models import League, LeagueClub, LeagueManager, Series, SeriesResult, SeriesTournament
@@ -27,11 +28,9 @@ COUNTS, HIDDEN, UNCONFIRMED, UNSUPPORTED = "counts", "hidden", "unconfirmed", "u
 
 # ---------------------------------------------------------------------------------------------- people
 def league_players(league: League) -> QuerySet[Player]:
-    """The members of the league's clubs: ONE place that says who they are.
-
-    Today a player belongs to one club (`Player.club`); when a player becomes one person with memberships in several
-    clubs this becomes the players with a membership in any of the league's active clubs (switch here only)."""
-    return Player.objects.filter(club_id__in=list(active_clubs(league).values_list("club_id", flat=True)))
+    """The members of the league's clubs: ONE place that says who they are — the players with a membership in any
+    of the league's active clubs (club.selectors.member_players), each person once however many of them he is in."""
+    return member_players(list(active_clubs(league).values_list("club_id", flat=True)))
 
 
 def player_elos(player_ids) -> dict[int, float]:

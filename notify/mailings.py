@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from club.models import Player
+from club.selectors import member_players
 from club.services import ServiceError
 from games.tournaments.signups.models import Signup, SignupSheet
 from games.tournaments.signups.permissions import can_organise
@@ -48,7 +49,7 @@ def mail(user, kind: str, key: str, subject: str, body: str) -> int:
 def audience(sheet: SignupSheet, who: str) -> list:
     """The logins of an audience: those signed up, those waiting, or every member (player with a login) of the club."""
     if who == "members":
-        players = Player.objects.filter(club_id=sheet.club_id, user__isnull=False, user__is_active=True)
+        players = member_players(sheet.club_id).filter(user__isnull=False, user__is_active=True)
     else:
         status = Signup.Status.CONFIRMED if who == "confirmed" else Signup.Status.WAITING
         players = Player.objects.filter(signups__sheet=sheet, signups__status=status, user__isnull=False)

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from club.services import ServiceError
 from games.histories.mafiaratings import SOURCE
-from games.histories.matching import AMBIGUOUS
+from games.histories.matching import AMBIGUOUS, where
 from games.histories.services import plan_import, read_files, run_import
 from games.protocol.services.imports import ImportFailed, resolve_club
 
@@ -56,7 +56,7 @@ def _run(command, *, files, club, fmt, ruleset, tournament, dry_run):
     plan = plan_import(club=target, games=games, source=SOURCE if fmt == SOURCE else "sheet", tournament=tournament, ruleset=ruleset)
     for match in plan.matches:
         found = f"#{match.player.pk} {match.player.nickname}" if match.player is not None else ""
-        others = ", ".join(f"#{p.pk} {p.nickname} ({p.club.name})" for p in match.candidates)
+        others = ", ".join(f"#{p.pk} {p.nickname} ({where(p)})" for p in match.candidates)
         command.stdout.write(f"player {match.name}: {match.status}"
                              + (f" by {match.how}" if match.how else "") + (f": {found}" if found else "")
                              + (f"; candidates: {others}" if others else ""))

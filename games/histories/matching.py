@@ -1,11 +1,15 @@
 """Who a name in an imported file is (docs/imports.md "Players"): by the external id an earlier import kept, then
-by e-mail, then by nickname in the club, then by nickname on the whole site. Reads only."""
+by e-mail, then by nickname — each among the club's members first, then on the whole site (one person is one
+player of the site, docs/persons.md). Reads only."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
 from club.models import Club, Player, nickname_key
+from club.selectors import member_players
 from games.histories.mafiaratings import PlayerRef
 from games.histories.models import ExternalId
 
@@ -32,6 +36,13 @@ class Match:
         return ref_key(self.external_id, self.email, self.name)
 
 
+def where(player: Player) -> str:
+    """A candidate's home club and city, to tell namesakes apart ("" for a guest of no club and no city)."""
+    club = player.club
+    city = player.city or (club.city if club is not None else "")
+    return ", ".join(part for part in (club.name if club is not None else "", city) if part)
+
+
 def ref_key(external_id: str, email: str, name: str) -> tuple[str, str, str]:
     return (external_id, email.lower(), nickname_key(name))
 
@@ -47,6 +58,10 @@ def _one(match: Match, found: list[Player], how: str) -> bool:
     return False
 
 
+def _first(players: QuerySet[Player]) -> list[Player]:
+    return list(players.select_related("club").order_by("pk").distinct()[:10])
+
+
 def match_players(club: Club, refs: list[PlayerRef], source: str) -> list[Match]:
     """One match per distinct person in `refs` (in the order first met)."""
     matches: dict[tuple[str, str, str], Match] = {}
@@ -58,21 +73,24 @@ def match_players(club: Club, refs: list[PlayerRef], source: str) -> list[Match]
     return list(matches.values())
 
 
-def _find(club: Club, match: Match, source: str) -> None:
+def _steps(club: Club, match: Match, source: str) -> list[tuple[str, QuerySet[Player]]]:
+    """The searches in order: each in the club first (its members), then on the whole site (a player is a person
+    of the site, docs/persons.md)."""
+    members = member_players(club)
+    steps: list[tuple[str, QuerySet[Player]]] = []
     if match.external_id:
-        known = (ExternalId.objects.filter(club=club, source=source, kind=ExternalId.Kind.PLAYER,
-                                           external_id=match.external_id).select_related("player").first())
-        if known is not None and known.player is not None and _one(match, [known.player], "external id"):
+        kept = ExternalId.objects.filter(source=source, kind=ExternalId.Kind.PLAYER, external_id=match.external_id)
+        steps += [("external id", Player.objects.filter(external_ids__in=kept.filter(club=club))),
+                  ("external id", Player.objects.filter(external_ids__in=kept))]
+    if match.email:
+        by_email = Player.objects.filter(user__email__iexact=match.email)
+        steps += [("e-mail", by_email.filter(pk__in=members)), ("e-mail", by_email)]
+    by_nickname = Player.objects.filter(nickname_key=nickname_key(match.name))
+    steps += [("nickname", by_nickname.filter(pk__in=members)), ("site", by_nickname)]
+    return steps
+
+
+def _find(club: Club, match: Match, source: str) -> None:
+    for how, players in _steps(club, match, source):
+        if _one(match, _first(players), how):
             return
-    if match.email and _one(match, list(Player.objects.filter(club=club, user__email__iexact=match.email)
-                                         .order_by("pk")[:10]), "e-mail"):
-        return
-    key = nickname_key(match.name)
-    if _one(match, list(Player.objects.filter(club=club, nickname_key=key).order_by("pk")[:10]), "nickname"):
-        return
-    elsewhere = list(Player.objects.filter(nickname_key=key).exclude(club=club).select_related("club")
-                     .order_by("pk")[:10])
-    if elsewhere:
-        # A player belongs to one club: the games get a player of this club with that nickname; the players
-        # known elsewhere are shown beside the name (docs/imports.md "Players").
-        match.how, match.candidates = "site", elsewhere

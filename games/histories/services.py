@@ -15,8 +15,9 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from club.models import Club, Player, nickname_key
+from club.models import Club, ClubMember, Player, nickname_key
 from club.permissions import is_club_admin
+from club.selectors import clubs_of, member_players
 from games.histories.mafiaratings import SOURCE, FormatError, ReadGame, games_of, read_game
 from games.histories.matching import AMBIGUOUS, Match, match_players, ref_key
 from games.histories.models import ExternalId, PendingHistoryImport
@@ -165,15 +166,31 @@ def _settle(match: Match, choices: dict[str, int | None]) -> None:
     match.status = "matched" if match.player is not None else "new"
 
 
-def _nicknames(plan: Plan) -> dict[tuple[str, str, str], str]:
-    return {m.key: m.nickname for m in plan.matches}
+def seat_club(player: Player | None, club: Club) -> str:
+    """The per-seat "club" of mafclub/1 that makes the import attach `player` (docs/persons.md): "" for a new
+    player or the club's own member, else a club he is a member of — his home club first. A person with no
+    membership anywhere (a guest) is made the importing club's member when the plan is written (`_join`)."""
+    if player is None or player.club_id == club.pk:
+        return ""
+    if player.club is not None:
+        return player.club.name
+    clubs = [m.club for m in clubs_of(player)]
+    if not clubs or any(c.pk == club.pk for c in clubs):
+        return ""
+    return clubs[0].name
+
+
+def _nicknames(plan: Plan) -> dict[tuple[str, str, str], tuple[str, str]]:
+    return {m.key: (m.nickname, seat_club(m.player, plan.club)) for m in plan.matches}
 
 
 def _game_dict(plan: Plan, planned: Planned) -> dict[str, Any]:
     names = _nicknames(plan)
     game = json.loads(json.dumps(planned.read.game))
     for seat, ref in zip(game["seats"], planned.read.players, strict=True):
-        seat["player"] = names[ref_key(ref.external_id, ref.email, ref.name)]
+        seat["player"], club = names[ref_key(ref.external_id, ref.email, ref.name)]
+        if club:
+            seat["club"] = club
     game["number"] = planned.number
     return game
 
@@ -183,6 +200,8 @@ def _normal(game: dict[str, Any]) -> dict[str, Any] | None:
     if protocol is None:
         return None
     data = protocol_to_dict(protocol)
+    for seat in data["seats"]:  # the person is compared by his nickname; the home club is how the import finds him
+        seat.pop("club", None)
     return {key: data.get(key) for key in COMPARED}
 
 
@@ -238,7 +257,16 @@ def _located(plan: Plan, lines: list[str]) -> list[str]:
     return out
 
 
+def _join(plan: Plan) -> None:
+    """A matched person of no club at all (a guest) becomes the importing club's member, so that the import finds
+    him by his nickname instead of making a copy (`seat_club`)."""
+    guests = [m.player for m in plan.matches if m.player is not None and m.player.club_id is None
+              and not ClubMember.objects.filter(player=m.player).exists()]
+    ClubMember.objects.bulk_create([ClubMember(player=p, club=plan.club) for p in guests], ignore_conflicts=True)
+
+
 def _write(plan: Plan, by) -> ImportReport:
+    _join(plan)
     documents = documents_of(plan)
     if documents:
         report = import_documents(documents=documents, club=plan.club, by=by)
@@ -250,10 +278,10 @@ def _write(plan: Plan, by) -> ImportReport:
 
 def _keep_ids(plan: Plan) -> None:
     club = plan.club
-    players = {p.nickname_key: p for p in Player.objects.filter(
-        club=club, nickname_key__in=[nickname_key(m.nickname) for m in plan.matches])}
+    players = {p.nickname_key: p for p in member_players(club).filter(
+        nickname_key__in=[nickname_key(m.nickname) for m in plan.matches]).order_by("-pk")}
     for match in plan.matches:
-        player = players.get(nickname_key(match.nickname))
+        player = match.player or players.get(nickname_key(match.nickname))
         if match.external_id and player is not None:
             ExternalId.objects.update_or_create(club=club, source=plan.source, kind=ExternalId.Kind.PLAYER,
                                                 external_id=match.external_id, defaults={"player": player})

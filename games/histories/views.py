@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from club.downloads import json_download
-from club.models import Player
+from club.selectors import member_players
 from club.services import ServiceError
 from games.histories.forms import HistoryImportForm
 from games.histories.matching import AMBIGUOUS
@@ -103,7 +103,7 @@ def history_review(request, pk: int):
 @require_GET
 def results_template_xlsx(request):
     club = require_site_club_admin(request.user, _(ADMIN_ONLY))
-    nicknames = list(Player.objects.filter(club=club, active=True).order_by("nickname")
+    nicknames = list(member_players(club).filter(active=True).order_by("nickname")
                      .values_list("nickname", flat=True))
     response = HttpResponse(results_template(nicknames, column_titles()),
                             content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
@@ -123,7 +123,7 @@ def _protocol_titles() -> tuple[list[str], list[str], str]:
 @require_GET
 def protocol_template_xlsx(request):
     club = require_site_club_admin(request.user, _(ADMIN_ONLY))
-    nicknames = list(Player.objects.filter(club=club, active=True).order_by("nickname")
+    nicknames = list(member_players(club).filter(active=True).order_by("nickname")
                      .values_list("nickname", flat=True))
     header, seats, result = _protocol_titles()
     response = HttpResponse(protocol_template(nicknames, header, seats, result),

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from club.models import Club, Player
+from club.models import Club, ClubMember, Player
 from leagues import services
 from leagues.models import GainingTable, GainingVersion, League, LeagueClub, Series, SeriesTournament
 from leagues.tests.builders import played
@@ -153,7 +153,7 @@ def test_the_league_elo_table_lists_the_members_of_its_clubs_page_by_page(client
     s = season()
     outside = Club.objects.create(name="Вне лиги")
     stranger = Player.objects.create(club=outside, nickname="чужой")
-    EloRating.objects.create(club=outside, player=stranger, elo=5000, games=1)
+    EloRating.objects.create(player=stranger, elo=5000, games=1)
     rows, more = selectors.league_elo_table(s.league, per_page=5)
     assert len(rows) == 5 and more and [r.rank for r in rows] == [1, 2, 3, 4, 5]
     assert all(r.club in ("Клуб А", "Клуб Б") for r in rows) and rows[0].elo >= rows[-1].elo
@@ -161,3 +161,10 @@ def test_the_league_elo_table_lists_the_members_of_its_clubs_page_by_page(client
     assert len(everyone) == EloRating.objects.filter(player__club__in=[s.club_a, s.club_b]).count() == 20
     page = client.get(reverse("leagues:league_elo", args=[s.league.pk]) + "?page=x")
     assert page.status_code == 200 and "чужой" not in page.content.decode()
+    # A person is a member of both league clubs (his home club is outside): he is listed once (docs/persons.md).
+    ClubMember.objects.create(player=stranger, club=s.club_a)
+    ClubMember.objects.create(player=stranger, club=s.club_b)
+    everyone, _more = selectors.league_elo_table(s.league, per_page=100)
+    assert len(everyone) == 21 and [r.player_id for r in everyone].count(stranger.pk) == 1
+    assert everyone[0].player_id == stranger.pk and selectors.league_players(s.league).count() == 21
+    assert client.get(reverse("leagues:league_elo", args=[s.league.pk])).content.decode().count("чужой") == 1

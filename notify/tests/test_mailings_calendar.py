@@ -7,10 +7,12 @@ import datetime as dt
 
 import icalendar
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
+from club.models import Club, ClubMember, Player
 from games.tournaments.signups import services as signups
 from notify import delivery, mailings
 from notify.models import CalendarFeed, NoticeSetting, Outbox
@@ -49,6 +51,15 @@ def test_the_audiences_waiting_and_all_members(cast, bot_api):
         signups.sign_up(sheet=cast.sheet, by=cast.users[index])
     assert [u.pk for u in mailings.audience(cast.sheet, "waiting")] == [cast.users[3].pk]
     assert len(mailings.audience(cast.sheet, "members")) == 6
+    # "All members" are the club's members (club.selectors.member_players): one whose home club is another is in,
+    # a player of another club who is not a member is out (docs/persons.md).
+    other = Club.objects.create(name="Соседи")
+    users = get_user_model().objects
+    visitor = Player.objects.create(club=other, nickname="Гость", user=users.create_user("visitor"))
+    Player.objects.create(club=other, nickname="Чужой", user=users.create_user("stranger"))
+    ClubMember.objects.create(player=visitor, club=cast.sheet.club)
+    members = mailings.audience(cast.sheet, "members")
+    assert len(members) == 7 and visitor.user in members
 
 
 def test_only_the_organiser_sends_and_bad_input_names_its_field(cast, bot_api, client):

@@ -5,14 +5,19 @@ same for every reader."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
-from club.models import Player
+from club.models import Club, Player, nickname_key
 from club.tests.factories import MembershipFactory, UserFactory
+from games.models import Game
+from games.protocol.services.imports import write_protocol
 from games.protocol.services.scoring import score_games
+from games.rules.generate import generate_game
 from ratings.models import EloRating
 
 from .conftest import generated, make_tournament
@@ -72,3 +77,31 @@ def test_every_reader_sees_the_same_table(client, club, tournament):
     client.force_login(staff)
     assert _table(client) == anonymous
     assert Player.objects.filter(nickname__in=POOL).exists()
+
+
+def _row(table: str, player: Player) -> str:
+    start = table.index(f'<a href="{reverse("player_detail", args=[player.pk])}">')
+    return table[start:table.index("</tr>", start)]
+
+
+def test_a_game_at_another_club_moves_a_member_on_his_club_s_page(client, club, tournament):
+    """One Elo per person (docs/elo.md): a game at club B moves a member of the site's club A, and A's cached table
+    shows it at once — the Elo recompute drops every club's generation, not only the game's club's."""
+    member = EloRating.objects.order_by("pk").select_related("player").first().player
+    before = EloRating.objects.get(player=member)
+    assert f">{before.games}</td>" in _row(_table(client), member)  # the table is now cached under A's generation
+    other = Club.objects.create(name="Рассвет")
+    away = make_tournament(other, "Выезд", start=dt.date(2026, 4, 1))
+    guests = [f"Гость {i}" for i in range(9)]
+    protocol = generate_game(random.Random(7), away.ruleset.ruleset(), players=[member.nickname, *guests], number=1)
+    players = {nickname_key(n): Player.objects.create(club=other, nickname=n) for n in guests}
+    players[member.nickname_key] = member
+    with transaction.atomic():
+        game = Game(club=other, tournament=away, ruleset=away.ruleset, number=1, date=dt.date(2026, 4, 1),
+                    status=Game.Status.FINISHED)
+        write_protocol(game=game, protocol=protocol, players=players, fresh=True)
+    score_games(tournament=away)
+    after = EloRating.objects.get(player=member)
+    assert after.games == before.games + 1 and after.elo != before.elo
+    row = _row(_table(client), member)
+    assert f'<td class="text-end">{after.elo:.0f}</td><td class="text-end">{after.games}</td>' in row

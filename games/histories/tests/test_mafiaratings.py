@@ -9,10 +9,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from club.models import Club, Player
+from club.models import Club, ClubMember, Player
 from games.histories.mafiaratings import read_game
 from games.histories.mafiaratings_out import write_game
+from games.histories.matching import where
 from games.histories.models import ExternalId
+from games.histories.services import plan_import, read_files
 from games.histories.tests import mr_games
 from games.models import Game
 from games.protocol.selectors_export import game_to_dict
@@ -202,11 +204,45 @@ def test_a_broken_file_names_the_game_and_field(tmp_path, english):
 
 
 @pytest.mark.django_db
-def test_a_name_known_only_in_another_club_becomes_this_club_s_player(tmp_path, english):
+def test_a_name_known_once_on_the_site_is_that_person_not_a_copy(tmp_path, english):
+    """One person is one player of the site (docs/persons.md): a unique namesake of another club plays here as
+    that club's member, and a guest of no club becomes this club's member; nobody is copied."""
     other = Club.objects.create(name="Seattle")
     elsewhere = Player.objects.create(club=other, nickname="Golf")
-    Club.objects.create(name="Vancouver")
+    guest = Player.objects.create(club=None, nickname="Hotel")
+    club = Club.objects.create(name="Vancouver")
     out, _err = _run(_file(tmp_path, [mr_games.full_game()]), "--format", "mafiaratings", "--club", "Vancouver")
-    assert f"player Golf: new by site; candidates: #{elsewhere.pk} Golf (Seattle)" in out
-    seat = Game.objects.get().seats.get(number=7)
-    assert seat.player.club.name == "Vancouver" and seat.player != elsewhere
+    assert f"player Golf: matched by site: #{elsewhere.pk} Golf" in out
+    seats = Game.objects.get().seats
+    assert seats.get(number=7).player == elsewhere and seats.get(number=8).player == guest
+    assert Player.objects.filter(nickname_key__in=["golf", "hotel"]).count() == 2
+    assert not ClubMember.objects.filter(player=elsewhere, club=club).exists()
+    assert ClubMember.objects.filter(player=guest, club=club).exists()
+
+
+@pytest.mark.django_db
+def test_namesakes_of_two_other_clubs_stay_ambiguous_with_club_and_city(tmp_path, english):
+    seattle = Player.objects.create(club=Club.objects.create(name="Seattle", city="Seattle WA"), nickname="Golf")
+    portland = Player.objects.create(club=Club.objects.create(name="Rose"), nickname="Golf", city="Portland")
+    Club.objects.create(name="Vancouver")
+    with pytest.raises(CommandError, match="ambiguous"):
+        out, _err = _run(_file(tmp_path, [mr_games.full_game()]), "--format", "mafiaratings", "--club", "Vancouver")
+    assert not Game.objects.exists()
+    club = Club.objects.get(name="Vancouver")
+    plan = plan_import(club=club, games=read_files([("mr.json", json.dumps([mr_games.full_game()]).encode())],
+                                                   "mafiaratings"))
+    golf = next(m for m in plan.matches if m.name == "Golf")
+    assert golf.status == "ambiguous" and golf.candidates == [seattle, portland]
+    assert [where(p) for p in golf.candidates] == ["Seattle, Seattle WA", "Rose, Portland"]
+
+
+@pytest.mark.django_db
+def test_a_member_from_another_home_club_is_matched_in_the_club(tmp_path, english):
+    """"In the club" means the club's members (club.selectors.member_players), not only its home players."""
+    club = Club.objects.create(name="Vancouver")
+    visitor = Player.objects.create(club=Club.objects.create(name="Seattle"), nickname="Golf")
+    ClubMember.objects.create(player=visitor, club=club)
+    Player.objects.create(club=Club.objects.create(name="Rose"), nickname="Golf")
+    out, _err = _run(_file(tmp_path, [mr_games.full_game()]), "--format", "mafiaratings", "--club", "Vancouver")
+    assert f"player Golf: matched by nickname: #{visitor.pk} Golf" in out
+    assert Game.objects.get().seats.get(number=7).player == visitor

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from club.models import Club, Membership, Player
+from club.models import Club, ClubMember, Membership, Player
 from games.histories.models import PendingHistoryImport
 from games.histories.tests import mr_games
 from games.models import Game, Tournament
@@ -73,6 +73,25 @@ def test_the_results_template_offers_the_club_players(admin, client, english):
     book = load_workbook(io.BytesIO(response.content))
     assert response.status_code == 200 and book["players"]["A1"].value == "Alpha"
     assert book["results"]["F1"].value == "nickname"
+    # the club's players are its members (club.selectors.member_players): a member from another home club too
+    visitor = Player.objects.create(club=Club.objects.create(name="Seattle"), nickname="Bravo")
+    Player.objects.create(club=Club.objects.get(name="Seattle"), nickname="Charlie")
+    ClubMember.objects.create(player=visitor, club=admin)
+    for name in ("results_template", "protocol_template"):
+        book = load_workbook(io.BytesIO(client.get(reverse(f"games:{name}")).content))
+        assert [c.value for c in book["players"]["A"]] == ["Alpha", "Bravo"]
+
+
+def test_namesakes_of_other_clubs_are_chosen_by_club_and_city(admin, client, english):
+    seattle = Player.objects.create(club=Club.objects.create(name="Seattle", city="Seattle WA"), nickname="Golf")
+    Player.objects.create(club=Club.objects.create(name="Rose"), nickname="Golf", city="Portland")
+    response = _upload(client, [mr_games.full_game()])
+    body = client.get(response["Location"]).content.decode()
+    assert f"Golf (#{seattle.pk}, Seattle, Seattle WA)" in body and ", Rose, Portland)" in body
+    token = next(line.split('name="')[1].split('"')[0] for line in body.splitlines() if 'type="radio"' in line)
+    assert client.post(response["Location"], {token: str(seattle.pk)}).status_code == 302
+    assert Game.objects.get().seats.get(number=7).player == seattle  # that person, not a copy of him
+    assert Player.objects.filter(nickname_key="golf").count() == 2
 
 
 def test_only_the_club_admin_uploads(db, client, english):
