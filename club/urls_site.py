@@ -5,8 +5,16 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from club import (views, views_claims, views_health, views_invitations, views_media, views_members, views_roster,
-                  views_staff)
+from club import (
+    views,
+    views_claims,
+    views_health,
+    views_invitations,
+    views_media,
+    views_members,
+    views_roster,
+    views_staff,
+)
 from club.forms import LoginForm
 
 urlpatterns = [

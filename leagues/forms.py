@@ -63,8 +63,6 @@ class EntryForm(forms.Form):
 
 def _preset_choices() -> list[tuple[str, str]]:
     """The preset rule sets by code (the newest version's name), as a league's allowed rule sets are stored."""
-    from games.models import RuleSetVersion
-
     names: dict[str, str] = {}
     for slug, name in RuleSetVersion.objects.filter(is_preset=True).order_by("slug", "-version").values_list(
             "slug", "name"):
