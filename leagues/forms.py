@@ -82,7 +82,9 @@ class LeagueForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["rulesets"].choices = _preset_choices()
+        rulesets = self.fields["rulesets"]
+        assert isinstance(rulesets, forms.MultipleChoiceField)
+        rulesets.choices = _preset_choices()
 
     def clean_managers(self) -> list:
         names = [n for n in (self.cleaned_data.get("managers") or "").replace(",", " ").split() if n]
