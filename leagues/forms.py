@@ -78,7 +78,7 @@ class LeagueForm(forms.Form):
                                help_text=_("Usernames, separated by spaces or commas."))
     rulesets = forms.MultipleChoiceField(label=_("Allowed rule sets"), required=False,
                                          widget=forms.CheckboxSelectMultiple,
-                                         help_text=_("None chosen: every rule set."))
+                                         help_text=_("Leave all unticked for every rule set."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
