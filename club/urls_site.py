@@ -5,7 +5,16 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 
-from club import views, views_claims, views_health, views_invitations, views_media, views_roster, views_staff
+from club import (
+    views,
+    views_claims,
+    views_health,
+    views_invitations,
+    views_media,
+    views_members,
+    views_roster,
+    views_staff,
+)
 from club.forms import LoginForm
 
 urlpatterns = [
@@ -16,6 +25,8 @@ urlpatterns = [
     path("players/<int:pk>/edit/", views.player_edit, name="player_edit"),
     path("players/<int:pk>/claim/", views.player_claim, name="player_claim"),
     path("players/<int:pk>/login/", views.player_login_create, name="player_login_create"),
+    path("players/<int:pk>/member/add/", views_members.member_add, name="player_member_add"),
+    path("players/<int:pk>/member/end/", views_members.member_end, name="player_member_end"),
     path("claims/", views.claim_list, name="claim_list"),
     path("claims/suggest/", views_claims.claim_suggest, name="claim_suggest"),
     path("claims/<int:pk>/decide/", views.claim_decide, name="claim_decide"),

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games.models import RuleSetVersion
 
 MAX_TABLE_BYTES = 256 * 1024
 
@@ -56,3 +59,38 @@ class EntryForm(forms.Form):
     def __init__(self, *args, tournaments=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["tournament"].widget.choices = [(t.pk, f"{t.club.name} · {t.name}") for t in tournaments]
+
+
+def _preset_choices() -> list[tuple[str, str]]:
+    """The preset rule sets by code (the newest version's name), as a league's allowed rule sets are stored."""
+    names: dict[str, str] = {}
+    for slug, name in RuleSetVersion.objects.filter(is_preset=True).order_by("slug", "-version").values_list(
+            "slug", "name"):
+        names.setdefault(slug, name)
+    return sorted(names.items(), key=lambda item: item[1])
+
+
+class LeagueForm(forms.Form):
+    """A new league (the superuser's): its name, its managers by username, the rule sets its series may use."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    managers = forms.CharField(label=_("Managers"), required=False,
+                               help_text=_("Usernames, separated by spaces or commas."))
+    rulesets = forms.MultipleChoiceField(label=_("Allowed rule sets"), required=False,
+                                         widget=forms.CheckboxSelectMultiple,
+                                         help_text=_("Leave all unticked for every rule set."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        rulesets = self.fields["rulesets"]
+        assert isinstance(rulesets, forms.MultipleChoiceField)
+        rulesets.choices = _preset_choices()
+
+    def clean_managers(self) -> list:
+        names = [n for n in (self.cleaned_data.get("managers") or "").replace(",", " ").split() if n]
+        users = {u.username: u for u in get_user_model().objects.filter(username__in=names, is_active=True)}
+        missing = [n for n in dict.fromkeys(names) if n not in users]
+        if missing:
+            raise forms.ValidationError(gettext("Managers: no user named %(names)s.")
+                                        % {"names": ", ".join(missing)})
+        return [users[n] for n in dict.fromkeys(names)]

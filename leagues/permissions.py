@@ -13,6 +13,11 @@ def _superuser(user) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.is_active and user.is_superuser)
 
 
+def is_superuser(user) -> bool:
+    """The site's superuser: he creates leagues (the page `/leagues/new/`, the admin)."""
+    return _superuser(user)
+
+
 def is_manager(user, league: League) -> bool:
     if _superuser(user):
         return True

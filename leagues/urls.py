@@ -1,10 +1,11 @@
 from django.urls import path
 
-from leagues import views
+from leagues import views, views_new
 
 app_name = "leagues"
 urlpatterns = [
     path("", views.league_list, name="league_list"),
+    path("new/", views_new.league_new, name="league_new"),
     path("<int:pk>/", views.league_detail, name="league_detail"),
     path("<int:pk>/elo/", views.league_elo, name="league_elo"),
     path("<int:pk>/clubs/", views.membership, name="membership"),

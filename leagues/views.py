@@ -35,7 +35,8 @@ def _refused(request, exc: ServiceError):
 
 
 def league_list(request):
-    return render(request, "leagues/league_list.html", {"leagues": League.objects.all()})
+    return render(request, "leagues/league_list.html", {"leagues": League.objects.all(),
+                                                        "can_create": permissions.is_superuser(request.user)})
 
 
 def league_detail(request, pk: int):

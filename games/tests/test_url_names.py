@@ -83,6 +83,7 @@ def test_no_url_name_added_or_lost_without_this_table():
 # (name, kwargs, path) — the "leagues:" namespace, mounted at /leagues/ (docs/leagues.md)
 LEAGUES_URLS = [
     ("league_list", {}, "/leagues/"),
+    ("league_new", {}, "/leagues/new/"),
     ("league_detail", {"pk": 7}, "/leagues/7/"),
     ("league_elo", {"pk": 7}, "/leagues/7/elo/"),
     ("membership", {"pk": 7}, "/leagues/7/clubs/"),

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from club import permissions
+from club import permissions, selectors_members
 from club import selectors as club_selectors
 from club.models import Player
 from ratings.card import selectors as selectors_card
@@ -45,6 +45,7 @@ def _personal(request, player: Player) -> dict:
                    if player.user_id is not None and player.user_id == user.pk else []),
         "can_claim": (user.is_authenticated and player.user_id is None and own_claim is None
                       and not Player.objects.filter(user=user).exists()),
+        **selectors_members.member_choices(user, player),
     }
 
 

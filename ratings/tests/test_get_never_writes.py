@@ -113,6 +113,7 @@ def pk_values(w: World) -> dict[str, list[int]]:
         "player_detail": [w.player.pk], "player_edit": [w.player.pk], "player_claim": [w.player.pk],
         "player_photo": [w.player.pk], "player_card_section": [w.player.pk], "player_everywhere": [w.player.pk],
         "player_login_create": [w.player.pk], "claim_decide": [w.claim.pk],
+        "player_member_add": [w.player.pk], "player_member_end": [w.player.pk],
         "games:tournament_detail": tournaments, "games:tournament_json": tournaments,
         "games:tournament_mafiaratings": tournaments,
         "games:history_review": list(apps.get_model("games", "PendingHistoryImport").objects.values_list("pk", flat=True)),
