@@ -126,6 +126,8 @@ class RuleSetForm(forms.Form):
     short_speech_seconds = forms.IntegerField(  # 000 4.4.14, S7.8
         label=_("A short speech (a tie speech, a third-foul speech), seconds"), min_value=5, max_value=600)
     nomination_withdrawal = forms.BooleanField(label=_("Nominations can be withdrawn"), required=False)
+    non_voters_to_last = forms.BooleanField(  # docs/summaries_and_voters.md
+        label=_("A player who raises no hand votes for the last candidate"), required=False)
     day1_outcome_warn_only = forms.BooleanField(  # docs/rules.md A18
         label=_("Day 1 vote outcomes are only warned about, not refused"), required=False)
     draw_rule = forms.ChoiceField(label=_("Stalemate"), choices=[

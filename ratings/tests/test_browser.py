@@ -35,5 +35,6 @@ def test_a_player_sees_the_chart_and_switches_the_season(page, club):
     page.select_option("#id_season", str(older.pk))
     page.wait_for_url(f"**season={older.pk}**")
     page.locator(f'#id_season option[value="{older.pk}"][selected]').wait_for(state="attached")
+    page.locator("#history").scroll_into_view_if_needed()  # the section comes when he scrolls to it (a longer card)
     assert page.locator('[data-testid="chart-values"]').text_content() != newer_values
     assert "апреля" in page.locator('[data-testid="chart-values"]').inner_text()
