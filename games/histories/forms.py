@@ -3,25 +3,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from club.forms_files import MultipleFileField
+
 MAX_BYTES = 20 * 1024 * 1024
-
-
-class MultipleFileInput(forms.ClearableFileInput):
-    allow_multiple_selected = True
-
-
-class MultipleFileField(forms.FileField):
-    """Django's documented recipe for a field taking several files."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".xlsx,.csv,.json"}))
-        super().__init__(*args, **kwargs)
-
-    def clean(self, data, initial=None):
-        single = super().clean
-        if isinstance(data, (list, tuple)):
-            return [single(item, initial) for item in data]
-        return [single(data, initial)]
 
 
 class HistoryImportForm(forms.Form):
@@ -33,6 +17,7 @@ class HistoryImportForm(forms.Form):
     format = forms.ChoiceField(label=_("Format"), choices=FORMATS)
     # the metaclass moves a declared field into `base_fields`: the form's `files` (the upload dict) stays Django's
     files = MultipleFileField(  # type: ignore[assignment]
+        accept=".xlsx,.csv,.json",
         label=_("Files"),
         help_text=_("All files are imported in one transaction: on any error nothing is saved."))
     tournament = forms.CharField(label=_("Tournament"), max_length=200, required=False,

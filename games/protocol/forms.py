@@ -3,23 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-
-class MultipleFileInput(forms.ClearableFileInput):
-    allow_multiple_selected = True
-
-
-class MultipleFileField(forms.FileField):
-    """Django's documented recipe for a field taking several files."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("widget", MultipleFileInput(attrs={"accept": ".json,application/json"}))
-        super().__init__(*args, **kwargs)
-
-    def clean(self, data, initial=None):
-        single = super().clean
-        if isinstance(data, (list, tuple)):
-            return [single(item, initial) for item in data]
-        return [single(data, initial)]
+from club.forms_files import MultipleFileField
 
 
 class ImportForm(forms.Form):
@@ -27,6 +11,7 @@ class ImportForm(forms.Form):
 
     # the metaclass moves a declared field into `base_fields`: the form's `files` (the upload dict) stays Django's
     files = MultipleFileField(  # type: ignore[assignment]
+        accept=".json,application/json",
         label=_("mafclub/1 JSON files"),
         help_text=_("All files are imported in one transaction: on any error nothing is saved."),
     )
