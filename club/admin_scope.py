@@ -69,7 +69,32 @@ else:
     _AdminMixin = object
 
 
-class ClubScopedAdmin(_AdminMixin):
+class HistoryIdsAdmin(_AdminMixin):
+    """Mixed into every admin with django-simple-history's pages: a malformed id in their URLs is "no such
+    object", never a 500."""
+
+    def history_view(self, request, object_id, extra_context=None):
+        """django-simple-history's page: a malformed id (`…/<text>/history/`) is "no such object", as in Django's
+        own change view, not a 500."""
+        try:
+            self.model._meta.pk.to_python(unquote(object_id))
+        except ValidationError:
+            return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
+        return super().history_view(request, object_id, extra_context)
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        """django-simple-history's page of one version (`…/<id>/history/<version>/`): it looks both up with the raw
+        URL text, so a malformed one is "no such version" (404) here rather than a 500 there."""
+        history = getattr(self.model, self.model._meta.simple_history_manager_attribute).model
+        try:
+            self.model._meta.pk.to_python(unquote(object_id))
+            history._meta.pk.to_python(version_id)
+        except ValidationError:
+            raise Http404 from None
+        return super().history_form_view(request, object_id, version_id, extra_context)
+
+
+class ClubScopedAdmin(HistoryIdsAdmin):
     """Mix into a ModelAdmin before admin.ModelAdmin. `club_path`: the lookup from the model to its Club ("" for
     the Club itself). `shared_q`: rows every club may see and choose but only a superuser may change (the rule-set
     presets)."""
@@ -122,26 +147,6 @@ class ClubScopedAdmin(_AdminMixin):
             if exists:
                 raise PermissionDenied
         return obj
-
-    def history_view(self, request, object_id, extra_context=None):
-        """django-simple-history's page: a malformed id (`…/<text>/history/`) is "no such object", as in Django's
-        own change view, not a 500."""
-        try:
-            self.model._meta.pk.to_python(unquote(object_id))
-        except ValidationError:
-            return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
-        return super().history_view(request, object_id, extra_context)
-
-    def history_form_view(self, request, object_id, version_id, extra_context=None):
-        """django-simple-history's page of one version (`…/<id>/history/<version>/`): it looks both up with the raw
-        URL text, so a malformed one is "no such version" (404) here rather than a 500 there."""
-        history = getattr(self.model, self.model._meta.simple_history_manager_attribute).model
-        try:
-            self.model._meta.pk.to_python(unquote(object_id))
-            history._meta.pk.to_python(version_id)
-        except ValidationError:
-            raise Http404 from None
-        return super().history_form_view(request, object_id, version_id, extra_context)
 
     # --- object-level permissions ------------------------------------------------------------------------------
     def has_view_permission(self, request, obj=None):
@@ -200,7 +205,7 @@ class _ClubScope(ClubScopedAdmin):
 ClubAdminScope = _ClubScope()  # scoping for foreign keys to Club when the Club admin is not registered
 
 
-class SuperuserOnlyAdmin(_AdminMixin):
+class SuperuserOnlyAdmin(HistoryIdsAdmin):
     """Mixed into the admin of every model that has no club: only a superuser reaches it."""
 
     @staticmethod

@@ -20,7 +20,8 @@ from functools import cache as memoize
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import transaction
 
 from club import selectors
@@ -33,14 +34,24 @@ PEOPLE_GENERATION_KEY = "club:people-gen"
 SHELL_TEMPLATES = ("base.html", "games/_nav.html", "ratings/_nav.html")
 
 
+def _shared() -> bool:
+    """Whether the site's cache is one every process shares (Redis), so that a write in one process reaches what
+    another keeps; a per-process memory cache is not."""
+    return not isinstance(caches["default"], LocMemCache)
+
+
 def site_club_look() -> dict | None:
-    """The name, accent colour and logo address of the club this site serves (None while there is none)."""
-    look = cache.get(LOOK_CACHE_KEY)
+    """The name, accent colour and logo address of the club this site serves (None while there is none). Kept in
+    the site's cache only where every process shares it (Redis): a per-process memory cache (`locmem://`, gunicorn's
+    workers) is never told that another process saved the club, so there the look is read each time."""
+    shared = _shared()
+    look = cache.get(LOOK_CACHE_KEY) if shared else None
     if look is None:
         club = selectors.get_site_club()
         look = {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
                 "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
-        cache.set(LOOK_CACHE_KEY, look, TIMEOUT)
+        if shared:
+            cache.set(LOOK_CACHE_KEY, look, TIMEOUT)
     return look or None
 
 
@@ -90,13 +101,15 @@ def _person(user, club_pk: int | None) -> dict:
     """The visitor's roles in the club and the name they are shown by, kept per user (see the module)."""
     memo = user.__dict__.setdefault("_shell_person", {})
     if club_pk not in memo:
-        key = f"club:shell-person:{user.pk}:{club_pk}:{_people_generation()}"
-        person = cache.get(key)
+        shared = _shared()  # per process: not kept, another process's write would not reach it (site_club_look)
+        key = f"club:shell-person:{user.pk}:{club_pk}:{_people_generation()}" if shared else ""
+        person = cache.get(key) if shared else None
         if person is None:
             roles = (set(Membership.objects.filter(club_id=club_pk, user=user).values_list("role", flat=True))
                      if club_pk is not None else set())
             person = {"roles": sorted(roles), "name": selectors.person_name(user)}
-            cache.set(key, person, TIMEOUT)
+            if shared:
+                cache.set(key, person, TIMEOUT)
         memo[club_pk] = person
     return memo[club_pk]
 

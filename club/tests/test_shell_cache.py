@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from club import shell
-from club.models import Membership, Player
+from club.models import Club, Membership, Player
 from club.setup.services import club_settings_update
 from club.tests.craft import picture
 from club.tests.factories import MembershipFactory, UserFactory
@@ -98,8 +98,10 @@ def test_no_token_nor_address_is_kept_in_the_cached_parts(cast, client):
     assert 'name="next" value="/players/?page=1"' in second
 
 
-def test_people_changed_forgets_every_kept_role(cast, client):
-    """A role kept before a write no signal saw (a queryset UPDATE) is gone once the people generation moves."""
+def test_people_changed_forgets_every_kept_role(cast, client, monkeypatch):
+    """A role kept before a write no signal saw (a queryset UPDATE) is gone once the people generation moves (a
+    cache every process shares, as Redis: the test's memory cache stands for it)."""
+    monkeypatch.setattr(shell, "_shared", lambda: True)
     user = UserFactory(username="quiet")
     membership = MembershipFactory(club=cast.club, user=user, role=Membership.Role.JUDGE)
     client.force_login(user)
@@ -113,3 +115,20 @@ def test_people_changed_forgets_every_kept_role(cast, client):
     assert MANAGE not in header()  # the kept roles (the pages themselves check the database)
     shell.people_changed()
     assert MANAGE in header()
+
+
+def test_a_per_process_cache_keeps_no_role_or_look_another_process_could_change(cast, client):
+    """gunicorn's workers with `locmem://`: no process hears another's writes, so the header reads the roles and
+    the club's look afresh — a write no signal of this process saw is in the next header."""
+    user = UserFactory(username="worker")
+    membership = MembershipFactory(club=cast.club, user=user, role=Membership.Role.JUDGE)
+    client.force_login(user)
+
+    def header():
+        html = client.get(reverse("player_list")).content.decode()
+        return html[html.index("<nav"):html.index("</nav>")]
+
+    assert MANAGE not in header()
+    Membership.objects.filter(pk=membership.pk).update(role=Membership.Role.ADMIN)  # as if in another process
+    Club.objects.filter(pk=cast.club.pk).update(name="Другой процесс")
+    assert MANAGE in header() and "Другой процесс" in header()
