@@ -134,7 +134,7 @@ def claim_create(*, user, player: Player) -> PlayerClaim:
 
 @transaction.atomic
 def claim_decide(*, claim: PlayerClaim, by, approve: bool, note: str = "") -> PlayerClaim:
-    claim = PlayerClaim.objects.select_for_update().select_related("player__club", "user").get(pk=claim.pk)
+    claim = PlayerClaim.objects.select_for_update(of=("self",)).select_related("player__club", "user").get(pk=claim.pk)
     _require(permissions.can_edit_player(by, claim.player))
     if claim.status != PlayerClaim.Status.PENDING:
         raise ServiceError(_("This claim has already been decided."))
@@ -157,7 +157,7 @@ def claim_decide(*, claim: PlayerClaim, by, approve: bool, note: str = "") -> Pl
 @transaction.atomic
 def player_create_login(*, player: Player, by, username: str, password: str):
     """A club admin creates the login of a player directly and links it."""
-    player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+    player = Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
     _require(permissions.can_edit_player(by, player))
     if player.user_id is not None:
         raise ServiceError(_("This player is already linked to a login."))
