@@ -1,7 +1,7 @@
 """The site's own system checks.
 
 `covering_indexes`: on a database without INCLUDE (SQLite) Django's models.W040 is silenced (club/settings.py), since
-club.db.CoveringIndex keeps its INCLUDE columns in the key there; an index with INCLUDE that is not a
+club.indexes.CoveringIndex keeps its INCLUDE columns in the key there; an index with INCLUDE that is not a
 CoveringIndex would lose them, and this check says so in W040's place.
 """
 
@@ -11,7 +11,7 @@ from django.apps import apps
 from django.core import checks
 from django.db import connections
 
-from club.db import CoveringIndex
+from club.indexes import CoveringIndex
 
 
 @checks.register(checks.Tags.models, checks.Tags.database)
@@ -26,7 +26,7 @@ def dropped_include(models, databases) -> list[checks.CheckMessage]:
     return [
         checks.Warning(
             f"Index {index.name!r} has INCLUDE columns, which the database {alias!r} drops; use "
-            "club.db.CoveringIndex, which keeps them at the end of the key there.",
+            "club.indexes.CoveringIndex, which keeps them at the end of the key there.",
             obj=model, id="club.W040")
         for model in models for index in model._meta.indexes
         if index.include and not isinstance(index, CoveringIndex) for alias in without_include

@@ -5,7 +5,7 @@ the tables and histories of a batch of scopes, a club's Elo) write disjoint rows
 busy. `manage.py rebuild_ratings` (`ratings.standings.rebuild`, beside the running site) runs its parts here on
 PostgreSQL only, each taking its own row locks; the SQLite way below (rows written aside, copied in at the end)
 is for a rebuild with no other writer. On PostgreSQL each process writes its own rows (while one computes, the other's server process writes). On
-SQLite one writer holds the database at a time: each process writes the rows it would insert (`club.db.insert_rows`,
+SQLite one writer holds the database at a time: each process writes the rows it would insert (`club.bulk.insert_rows`,
 nearly every row of a rebuild) into a file of its own, and once all are done this process copies them in with
 one INSERT … SELECT a table (SQLite's own loop, no row through Python); their few other writes (a table's changed
 rows, a scope's version) are short transactions of their own. Not inside a transaction (a forked process has its
@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection, connections, transaction
 
-from club import db
+from club import bulk
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -85,7 +85,7 @@ def _write_aside(directory: str) -> None:
     _aside = sqlite3.connect(Path(directory) / f"{os.getpid()}.sqlite3", isolation_level=None)
     for statement in ("PRAGMA journal_mode=OFF", "PRAGMA synchronous=OFF", "BEGIN"):
         _aside.execute(statement)
-    db.row_sink = _insert_aside
+    bulk.row_sink = _insert_aside
 
 
 def _insert_aside(table: str, columns: list[str], rows: Iterable[tuple]) -> int:

@@ -1,4 +1,4 @@
-"""The system checks a newcomer sees: no SQLite W040 for the site's covering index (club.db.CoveringIndex keeps
+"""The system checks a newcomer sees: no SQLite W040 for the site's covering index (club.indexes.CoveringIndex keeps
 the INCLUDE columns in the key there), and club.W040 in its place for an index that would really lose them."""
 
 import os
@@ -11,7 +11,7 @@ from django.db import connections, models
 from django.test.utils import isolate_apps
 
 from club.checks import dropped_include
-from club.db import CoveringIndex
+from club.indexes import CoveringIndex
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 

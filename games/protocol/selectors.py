@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 
-from club.db import CompiledRead
+from club.reads import CompiledRead
 from club.selectors import person_name
 from games.i18n import action_details, action_label, stored_reason_text
 from games.models import ClubEvening, Game, GameAction, Protest, RuleSetVersion, ScoreItem, Seat, Tournament
@@ -92,7 +92,7 @@ def _game_rows(model, *, related: tuple[str, ...] = (), query: Callable[[], Quer
 
 @cache
 def _game_reads() -> dict[str, CompiledRead]:
-    """The game page's reads of one game (`prefetch_protocol`), each compiled once (club.db.CompiledRead); built
+    """The game page's reads of one game (`prefetch_protocol`), each compiled once (club.reads.CompiledRead); built
     on first use, when every app's models are loaded."""
     return {
         "seats": _game_rows(Seat, related=("player",)),
@@ -211,7 +211,7 @@ class ProtocolRows:
 
 @cache
 def _protocol_reads(seat_fields: tuple[str, ...]) -> dict[str, CompiledRead]:
-    """The reads of `protocol_rows`, each compiled once per number of games (club.db.CompiledRead)."""
+    """The reads of `protocol_rows`, each compiled once per number of games (club.reads.CompiledRead)."""
     reads = {}
     for name, fields in _PROTOCOL_ROWS.items():
         model = Game._meta.get_field(name).related_model

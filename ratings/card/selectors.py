@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, F, Max, OuterRef, Q, Subquery
 from django.utils.translation import gettext
 
-from club.db import CompiledRead, planned_each_time
 from club.models import Player
+from club.reads import CompiledRead, planned_each_time
 from games.models import Game
 from ratings.card.chart import CardChart, ChartGame, card_chart
 from ratings.card.sampling import sample
@@ -130,7 +130,7 @@ def _form_query(player_id: int, elo_player_id: int):
             .annotate(elo_delta=Subquery(delta)).values_list(*FORM_FIELDS)[:FORM_GAMES])
 
 
-_FORM = CompiledRead(PlayerGame, _form_query, fields=FORM_FIELDS)  # compiled once (club.db.CompiledRead)
+_FORM = CompiledRead(PlayerGame, _form_query, fields=FORM_FIELDS)  # compiled once (club.reads.CompiledRead)
 
 
 def recent_form(player) -> list[FormGame]:
@@ -151,7 +151,7 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     number = Game.objects.filter(pk=OuterRef("game_id")).values("number")[:1]
     read = (rows.order_by("n").annotate(elo=Subquery(elo_after), number=Subquery(number))
             .values_list("n", "game_id", "number", "date", "cumulative", "rank", "elo"))
-    # planned for this player's own count of points (club.db.planned_each_time)
+    # planned for this player's own count of points (club.reads.planned_each_time)
     chart = card_chart([ChartGame(*row) for row in planned_each_time(read)], total=total)
     if chart is not None:
         chart.table = _named(chart.table)

@@ -19,7 +19,8 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
-from club.db import delete_returning, insert_rows, raw_rows, site_lock
+from club.bulk import delete_returning, insert_rows, raw_rows
+from club.db import site_lock
 from club.models import Club, Player
 from games.models import Seat
 from games.page_cache import invalidate_clubs
@@ -101,7 +102,7 @@ def run_pending() -> int:
 
 def _tail(since: Key, *, limit: int | None = None) -> list[tuple]:
     """The counting games from `since` on, in order: (id, club id, date, result) as the driver gives them (a date
-    stays text on SQLite; club.db.raw_rows), at most `limit`."""
+    stays text on SQLite; club.bulk.raw_rows), at most `limit`."""
     games = _tail_games(since).order_by("date", "pk").values_list("pk", "club_id", "date", "result")
     return list(raw_rows(games if limit is None else games[:limit]))
 

@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-import club.db
+import club.indexes
 
 
 class Migration(migrations.Migration):
@@ -20,6 +20,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='playergame',
-            index=club.db.CoveringIndex(fields=['player', 'date', 'game'], include=('club', 'tournament', 'seat', 'role', 'won'), name='playergame_player_cover'),
+            index=club.indexes.CoveringIndex(fields=['player', 'date', 'game'], include=('club', 'tournament', 'seat', 'role', 'won'), name='playergame_player_cover'),
         ),
     ]

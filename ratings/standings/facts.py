@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from club.db import converted_rows, insert_rows
+from club.bulk import insert_rows
+from club.reads import converted_rows
 from games.models import Day, Game, Night, RuleSetVersion, Seat
 from games.visibility import counting_games
 from ratings.models import PlayerGame

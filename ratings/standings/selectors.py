@@ -21,8 +21,8 @@ from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from club.db import CompiledRead
 from club.models import Club
+from club.reads import CompiledRead
 from club.selectors import member_players
 from games.models import Protest, Seat, Tournament
 from games.rules.interchange import points_json
@@ -254,7 +254,7 @@ def _tournament_lines(player_id: int, *tournament_ids: int):
             .order_by("-scope__tournament__start_date", "-scope_id"))
 
 
-# his lines of those tournaments, compiled once per number of tournaments (club.db.CompiledRead)
+# his lines of those tournaments, compiled once per number of tournaments (club.reads.CompiledRead)
 _TOURNAMENT_LINES = CompiledRead(PlayerStats, _tournament_lines, fields=(
     "scope__tournament_id", "scope__tournament__name", "rank", "games", "total"))
 

@@ -33,8 +33,9 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.db import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows, values_rows
+from club.bulk import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows
 from club.processes import part_transaction, run_parts, usable_workers
+from club.reads import values_rows
 from games.models import Game, Tournament
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
@@ -414,7 +415,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
 
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
     tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
-    the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.db.raw_rows),
+    the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.bulk.raw_rows),
     when the caller has them. Returns the points written (with `writes`, a short tail's: its points and the
     deletion of the old ones are left to the caller's `PointWrites`).
     """
@@ -449,7 +450,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
     rows = out.rows
     gathered = len(rows)  # (the caller's `writes` may hold other scopes' points)
     written = 0
-    # The tail is read and written as the driver gives it (club.db.raw_rows): on SQLite a point is a float, the
+    # The tail is read and written as the driver gives it (club.bulk.raw_rows): on SQLite a point is a float, the
     # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
     cumulative = (lambda units: units / UNITS) if connection.vendor == "sqlite" else (
         lambda units: Decimal(units) / UNITS)

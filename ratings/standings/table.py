@@ -8,8 +8,9 @@ import random
 from collections.abc import Iterator
 from operator import itemgetter
 
-from club.db import insert_rows, update_rows, values_rows
+from club.bulk import insert_rows, update_rows
 from club.models import Player
+from club.reads import values_rows
 from ratings.models import Lot, PlayerGame, PlayerStats, RatingScope
 from ratings.standings.ranking import PlayerRecord, draw_lots, rank
 from ratings.statistics.registry import STAT_FIELDS, STATISTICS
@@ -106,7 +107,7 @@ def _stat_values(row: dict) -> tuple:
 
 def stored_stats(scope: RatingScope) -> dict[int, dict]:
     """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values (read
-    without Django's per-value converters: club.db.values_rows)."""
+    without Django's per-value converters: club.reads.values_rows)."""
     return stored_stats_of([scope.pk])[scope.pk]
 
 

@@ -1,4 +1,4 @@
-"""club.db's bulk helpers write and read exactly what the ORM would, on SQLite and on PostgreSQL (run on both by
+"""club.bulk's helpers write and read exactly what the ORM would, on SQLite and on PostgreSQL (run on both by
 ./dev.sh test): many rows in one UPDATE … FROM (VALUES …), COPY for a large batch, decimals and booleans read
 without Django's converters."""
 
@@ -7,8 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from club import db
-from club.db import COPY_ROWS, converted_rows, insert_rows, update_rows, values_rows
+from club import bulk
+from club.bulk import COPY_ROWS, insert_rows, update_rows
+from club.reads import converted_rows, values_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion, Seat
 from ratings.models import RatingPoint, RatingScope, Season
@@ -37,7 +38,7 @@ def test_update_rows_takes_a_column_of_nulls_and_more_rows_than_one_statement(mo
     Game.objects.update(table=5)
     update_rows(Game, ["table"], [(g.pk, {"table": None}) for g in games])  # PostgreSQL would type it as text
     assert set(Game.objects.values_list("table", flat=True)) == {None}
-    monkeypatch.setattr(db, "UPDATE_CHUNK", 2)  # three rows: two statements
+    monkeypatch.setattr(bulk, "UPDATE_CHUNK", 2)  # three rows: two statements
     update_rows(Game, ["table"], [(g.pk, {"table": 10 + i}) for i, g in enumerate(games)])
     assert dict(Game.objects.values_list("pk", "table")) == {g.pk: 10 + i for i, g in enumerate(games)}
 

@@ -1,4 +1,4 @@
-"""club.db.insert_rows and raw_rows: the set-based writes store exactly what bulk_create stores, and values read
+"""club.bulk.insert_rows and raw_rows: the set-based writes store exactly what bulk_create stores, and values read
 raw (without Django's converters) and written back come out the same through the ORM, on either database."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from club.db import insert_rows, raw_rows
+from club.bulk import insert_rows, raw_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion
 from ratings.models import PlayerGame
@@ -60,7 +60,7 @@ def test_rows_read_raw_and_written_back_are_the_same_through_the_orm(games):
 
 @pytest.mark.django_db
 def test_delete_returning_deletes_the_rows_and_names_them_but_refuses_a_model_with_dependants(games):
-    from club.db import delete_returning
+    from club.bulk import delete_returning
 
     made, rows = games
     insert_rows(PlayerGame, list(FIELDS), [tuple(dict(r, game_id=g.pk)[f] for f in FIELDS) for g in made
@@ -77,7 +77,7 @@ def test_delete_returning_deletes_the_rows_and_names_them_but_refuses_a_model_wi
 def test_a_read_planned_each_time_gives_the_orms_rows_and_is_never_prepared(games):
     from django.db import connection
 
-    from club.db import planned_each_time
+    from club.reads import planned_each_time
 
     (first, _, _), rows = games
     PlayerGame.objects.bulk_create([PlayerGame(game_id=first.pk, **r) for r in rows])

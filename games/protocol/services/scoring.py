@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q
 
-from club.db import update_rows
+from club.bulk import update_rows
 from club.models import Club, Player
 from games import signals
 from games.models import (
@@ -247,7 +247,7 @@ NO_SCORE = {"main": Decimal(0), "extras": Decimal(0), "total": Decimal(0), "tieb
 
 def _write_seat_scores(seats: list[tuple[int, dict]]) -> None:
     """Store the materialised score columns of many seats, (seat id, SCORE_COLUMNS), with one prepared UPDATE
-    (club.db.update_rows)."""
+    (club.bulk.update_rows)."""
     update_rows(Seat, list(SCORE_COLUMNS), seats)
 
 

@@ -1,4 +1,4 @@
-"""club.db.CompiledRead and the game page's reads built on it (games.protocol.selectors.prefetch_protocol,
+"""club.reads.CompiledRead and the game page's reads built on it (games.protocol.selectors.prefetch_protocol,
 read_game_page): the instances are those the ORM reads (every field, converted alike: decimals, JSON, times), with
 their related rows cached, whatever game the compiled statement is run for, on either database."""
 
@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from club.db import CompiledRead
+from club.reads import CompiledRead
 from games.models import Game, Seat
 from games.protocol.selectors import prefetch_protocol, read_game_page, with_protocol
 from games.tests.protest_fixtures import ex18_tournament

@@ -1,0 +1,217 @@
+"""Reads tuned past the ORM's own path: a read compiled once (CompiledRead), rows without Django's per-value
+converters (converted_rows), a read planned for its own values (planned_each_time). See each docstring for what it
+measured and its switch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from decimal import Decimal
+from functools import cached_property, partial
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import EmptyResultSet
+from django.db import connection, models
+from django.db.models.utils import create_namedtuple_class
+
+
+def _sqlite_decimal(value, places: int):
+    """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
+    field's places and its shortest text give back the decimal written (or summed), without Django's converter (a
+    context and a quantize per value, most of the cost of reading a table of points)."""
+    if value is None:
+        return None
+    return Decimal(value) if isinstance(value, int) else Decimal(repr(round(value, places)))
+
+
+def _sqlite_bool(value):
+    return value if value is None else bool(value)
+
+
+def converted_rows(queryset) -> Iterator[tuple]:
+    """The rows of a `values()`/`values_list()` queryset (fields and annotations) as tuples in its SQL order, decimals
+    as Decimal and booleans as bool read without Django's per-value converters (a decimal equal in value to what
+    the ORM gives, not quantized); the other columns as the driver gives them: use it for numbers, strings and
+    keys (a date comes as text on SQLite)."""
+    compiler = queryset.query.get_compiler(queryset.db)
+    sql, params = compiler.as_sql()
+    convert: list[tuple[int, Callable[[Any], Any]]] = []
+    if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
+        for i, (expression, _sql, _alias) in enumerate(compiler.select):
+            field = getattr(expression, "output_field", None)
+            if isinstance(field, models.DecimalField):
+                convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
+            elif isinstance(field, models.BooleanField):
+                convert.append((i, _sqlite_bool))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while chunk := cursor.fetchmany(5000):
+            if not convert:
+                yield from chunk
+                continue
+            for row in chunk:
+                row = list(row)
+                for i, function in convert:
+                    row[i] = function(row[i])
+                yield tuple(row)
+
+
+def values_rows(queryset) -> Iterator[dict]:
+    """`converted_rows` of a `values(...)` queryset, as dicts by name."""
+    query = queryset.query
+    names = [*query.extra_select, *query.values_select, *query.annotation_select]
+    for row in converted_rows(queryset):
+        yield dict(zip(names, row, strict=True))
+
+
+_MARK = -7_654_321  # the values a read is compiled with (the i-th is _MARK - i): no key of a row is negative
+COMPILED_ARITY = 50  # reads of up to this many values keep one compiled statement per count (the rest compile)
+
+
+class CompiledRead:
+    """A read of `model`'s rows (with the rows of its `related` foreign keys, as `select_related` would) whose SQL
+    the ORM compiles once per database and number of values, then runs again with other values: Django compiles a
+    queryset on every run, a quarter of a millisecond of Python for a read of a few rows, and a game page's first
+    render reads seven. The instances are built as the ORM builds them (every concrete field, Django's own
+    converters); `build(*values)` gives the queryset, whose only parameters must be `values`. With `fields` (names
+    as `values_list` takes them, annotations of `build`'s queryset included) it reads those only, as named rows;
+    `build` may also return the `values_list(*fields)` queryset itself (sliced, say).
+
+    settings.DB_COMPILED_READS off (env DB_COMPILED_READS=0) reads every row through the ORM's own path (the
+    queryset compiled on each run): the same rows, for the suite run both ways and for measuring what the compiled
+    statement buys (`bench/bench_pages.py --only game_page spectator_view` with and without). It earns its place:
+    on the 10k SQLite database (2026-12-07, a loaded machine, CPU time × the base.html page, two runs each) the game
+    page's first render 8.6×, 8.3× compiled against 12.1×, 11.1× through the ORM, its cached answer (which reads
+    the game for its key) 1.6×, 1.8× against 4.0×, 3.0×, the spectator view's first render 5.4×, 5.9× against
+    8.8×, 8.7×.
+
+        SEATS = CompiledRead(Seat, lambda *games: Seat.objects.filter(game_id__in=games).order_by("number"),
+                             related=("player",))
+        seats = SEATS.instances(*game_ids)
+    """
+
+    def __init__(self, model, build: Callable[..., models.QuerySet], *, related: tuple[str, ...] = (),
+                 fields: tuple[str, ...] = ()):
+        self.model, self.build, self.related, self.fields = model, build, related, fields
+        self._shapes: dict[tuple, tuple] = {}
+
+    @cached_property
+    def _row(self) -> type:
+        return create_namedtuple_class(*self.fields)
+
+    def named_rows(self, *values) -> list:
+        """The rows of `fields`, as `values_list(*fields, named=True)` gives them."""
+        row = self._row
+        return [row(*values_) for values_ in self.rows(*values)]
+
+    @cached_property
+    def parts(self) -> list[tuple]:
+        """(model, the foreign key to it on the row's instance, that key's column) of each related row. Looked up on
+        first use: the models' relations are complete only once every app is loaded."""
+        fields = [self.model._meta.get_field(name) for name in self.related]
+        return [(field.related_model, field, field.attname) for field in fields]
+
+    def _names(self) -> list[str]:
+        if self.fields:
+            return list(self.fields)
+        names = [f.attname for f in self.model._meta.concrete_fields]
+        for part, field, _attname in self.parts:
+            names += [f"{field.name}__{f.attname}" for f in part._meta.concrete_fields]
+        return names
+
+    def _shape(self, arity: int) -> tuple:
+        key = (connection.alias, connection.vendor, arity)
+        shape = self._shapes.get(key)
+        if shape is None:
+            marks = [_MARK - i for i in range(arity)]
+            queryset = self.build(*marks)
+            if queryset._fields is None:  # type: ignore[attr-defined]  # `build` may shape the rows itself (a values_list with a slice)
+                queryset = queryset.values_list(*self._names())
+            sql, params, converters = _compiled(queryset)
+            where = {mark: i for i, mark in enumerate(marks)}
+            if not set(params) <= where.keys():
+                raise ValueError(f"{self.model.__name__}: the read has parameters besides its values: {params}")
+            shape = (sql, [where[value] for value in params], converters)
+            if arity <= COMPILED_ARITY:
+                self._shapes[key] = shape
+        return shape
+
+    def _orm_rows(self, *values) -> list[list]:
+        """The same rows read by the ORM as it reads any queryset (settings.DB_COMPILED_READS off)."""
+        queryset = self.build(*values)
+        if queryset._fields is None:  # type: ignore[attr-defined]
+            queryset = queryset.values_list(*self._names())
+        return [list(row) for row in queryset]
+
+    def rows(self, *values) -> list[list]:
+        """The rows as lists of column values, converted as the ORM converts them (in `_names` order)."""
+        if not settings.DB_COMPILED_READS:
+            return self._orm_rows(*values)
+        sql, positions, converters = self._shape(len(values))
+        if not sql:
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [values[i] for i in positions])
+            return _converted(cursor.fetchall(), converters)
+
+    def instances(self, *values) -> list:
+        """The model's instances, each with its `related` rows cached on it (None where the key is empty)."""
+        db = connection.alias
+        result = []
+        for row in self.rows(*values):
+            start = len(self.model._meta.concrete_fields)
+            instance = self.model.from_db(db, None, row[:start])
+            for part, field, attname in self.parts:
+                end = start + len(part._meta.concrete_fields)
+                related = part.from_db(db, None, row[start:end]) if getattr(instance, attname) is not None else None
+                field.set_cached_value(instance, related)
+                start = end
+            result.append(instance)
+        return result
+
+
+def _compiled(queryset) -> tuple[str, list, dict]:
+    """The queryset's SQL, parameters and the ORM's converters of its columns; ("", [], {}) when the ORM would
+    run no statement (an IN of no values: no row)."""
+    compiler = queryset.query.get_compiler(queryset.db)
+    try:
+        sql, params = compiler.as_sql()
+    except EmptyResultSet:
+        return "", [], {}
+    return sql, list(params), compiler.get_converters([expression for expression, _sql, _alias in compiler.select])
+
+
+def _converted(rows: list[tuple], converters: dict) -> list[list]:
+    """Rows as the ORM gives them: each column through its converters (`SQLCompiler.get_converters`)."""
+    result = []
+    for row in rows:
+        values = list(row)
+        for i, (functions, expression) in converters.items():
+            value = values[i]
+            for function in functions:
+                value = function(value, expression, connection)
+            values[i] = value
+        result.append(values)
+    return result
+
+
+def planned_each_time(queryset) -> list[list]:
+    """The rows of a `values_list` queryset (converted as the ORM converts them), planned for its own values on
+    PostgreSQL: never a prepared statement (settings DATABASE_PREPARED), whose generic plan, chosen after five
+    runs, is made without the values. For a read whose best plan depends on them: a regular's two thousand points
+    of a season against another player's ten, where the generic plan guessed one row and filtered his whole
+    season (5 ms instead of 1.5 for the card's chart at 100,000 games)."""
+    sql, params, converters = _compiled(queryset)
+    if not sql:
+        return []
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.execute(sql, params)
+        else:
+            driver = connection.connection  # psycopg's: its threshold None prepares nothing
+            saved, driver.prepare_threshold = driver.prepare_threshold, None
+            try:
+                cursor.execute(sql, params)
+            finally:
+                driver.prepare_threshold = saved
+        return _converted(cursor.fetchall(), converters)
