@@ -15,7 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache, caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -87,3 +89,22 @@ class ResilientRedisCache(RedisCache):
 
     def clear(self):
         return self._guard(False, lambda: super(ResilientRedisCache, self).clear())
+
+
+def shared() -> bool:
+    """Whether the site's cache is one every process shares (Redis), so that a write in one process reaches what
+    another keeps; a per-process memory cache (`locmem://`, each gunicorn worker its own) is not."""
+    return not isinstance(caches["default"], LocMemCache)
+
+
+def kept_where_shared(key: str, build: Callable[[], Any], timeout: int) -> Any:
+    """`build()`, kept under `key` only in a cache every process shares: a per-process memory cache is never told
+    that another process changed what was built (a club saved in one worker), so there it is built each time. The
+    writes that change it delete `key` (club.signals)."""
+    if not shared():
+        return build()
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        cache.set(key, value, timeout)
+    return value

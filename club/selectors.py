@@ -6,10 +6,10 @@ import difflib
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet
 
+from club.cache import kept_where_shared
 from club.models import Club, ClubMember, Player, PlayerClaim, PlayerMerge, nickname_key, parse_trusted_networks
 
 
@@ -24,12 +24,11 @@ TIME_ZONE_CACHE_KEY = "club:time-zone"
 
 
 def site_time_zone() -> str:
-    """The time zone of the club this site serves (Club.time_zone), the site's TIME_ZONE while it has none."""
-    name = cache.get(TIME_ZONE_CACHE_KEY)
-    if name is None:
-        name = Club.objects.order_by("pk").values_list("time_zone", flat=True).first() or settings.TIME_ZONE
-        cache.set(TIME_ZONE_CACHE_KEY, name, 24 * 3600)
-    return name
+    """The time zone of the club this site serves (Club.time_zone), the site's TIME_ZONE while it has none. Kept
+    only in a cache every process shares (club.cache.kept_where_shared): with a per-process one, a zone changed in
+    one gunicorn worker would stay old in the others."""
+    return kept_where_shared(TIME_ZONE_CACHE_KEY, lambda: Club.objects.order_by("pk").values_list(
+        "time_zone", flat=True).first() or settings.TIME_ZONE, 24 * 3600)
 
 
 def site_is_empty() -> bool:

@@ -20,11 +20,11 @@ from functools import cache as memoize
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import cache
 from django.db import transaction
 
 from club import selectors
+from club.cache import kept_where_shared, shared
 from club.models import Membership
 
 TIMEOUT = 24 * 3600
@@ -34,25 +34,17 @@ PEOPLE_GENERATION_KEY = "club:people-gen"
 SHELL_TEMPLATES = ("base.html", "games/_nav.html", "ratings/_nav.html")
 
 
-def _shared() -> bool:
-    """Whether the site's cache is one every process shares (Redis), so that a write in one process reaches what
-    another keeps; a per-process memory cache is not."""
-    return not isinstance(caches["default"], LocMemCache)
-
-
 def site_club_look() -> dict | None:
     """The name, accent colour and logo address of the club this site serves (None while there is none). Kept in
     the site's cache only where every process shares it (Redis): a per-process memory cache (`locmem://`, gunicorn's
     workers) is never told that another process saved the club, so there the look is read each time."""
-    shared = _shared()
-    look = cache.get(LOOK_CACHE_KEY) if shared else None
-    if look is None:
-        club = selectors.get_site_club()
-        look = {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
-                "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
-        if shared:
-            cache.set(LOOK_CACHE_KEY, look, TIMEOUT)
-    return look or None
+    return kept_where_shared(LOOK_CACHE_KEY, _look, TIMEOUT) or None
+
+
+def _look() -> dict:
+    club = selectors.get_site_club()
+    return {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
+            "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
 
 
 def _shell_version() -> str:
@@ -101,14 +93,14 @@ def _person(user, club_pk: int | None) -> dict:
     """The visitor's roles in the club and the name they are shown by, kept per user (see the module)."""
     memo = user.__dict__.setdefault("_shell_person", {})
     if club_pk not in memo:
-        shared = _shared()  # per process: not kept, another process's write would not reach it (site_club_look)
-        key = f"club:shell-person:{user.pk}:{club_pk}:{_people_generation()}" if shared else ""
-        person = cache.get(key) if shared else None
+        kept = shared()  # per process: not kept, another process's write would not reach it (site_club_look)
+        key = f"club:shell-person:{user.pk}:{club_pk}:{_people_generation()}" if kept else ""
+        person = cache.get(key) if kept else None
         if person is None:
             roles = (set(Membership.objects.filter(club_id=club_pk, user=user).values_list("role", flat=True))
                      if club_pk is not None else set())
             person = {"roles": sorted(roles), "name": selectors.person_name(user)}
-            if shared:
+            if kept:
                 cache.set(key, person, TIMEOUT)
         memo[club_pk] = person
     return memo[club_pk]

@@ -101,7 +101,7 @@ def test_no_token_nor_address_is_kept_in_the_cached_parts(cast, client):
 def test_people_changed_forgets_every_kept_role(cast, client, monkeypatch):
     """A role kept before a write no signal saw (a queryset UPDATE) is gone once the people generation moves (a
     cache every process shares, as Redis: the test's memory cache stands for it)."""
-    monkeypatch.setattr(shell, "_shared", lambda: True)
+    monkeypatch.setattr(shell, "shared", lambda: True)
     user = UserFactory(username="quiet")
     membership = MembershipFactory(club=cast.club, user=user, role=Membership.Role.JUDGE)
     client.force_login(user)
@@ -132,3 +132,22 @@ def test_a_per_process_cache_keeps_no_role_or_look_another_process_could_change(
     Membership.objects.filter(pk=membership.pk).update(role=Membership.Role.ADMIN)  # as if in another process
     Club.objects.filter(pk=cast.club.pk).update(name="Другой процесс")
     assert MANAGE in header() and "Другой процесс" in header()
+
+
+def test_the_club_time_zone_is_read_afresh_in_a_per_process_cache_and_kept_in_a_shared_one(cast, monkeypatch):
+    """The zone every page shows its times in (club.middleware_tz): with a per-process cache (the tests' locmem, as
+    gunicorn's workers) a change no process here heard of (a queryset UPDATE, as another worker's save is to this
+    one) is on the next page; a shared cache keeps it until the club's save deletes it (club.signals)."""
+    from club.selectors import site_time_zone
+
+    Club.objects.filter(pk=cast.club.pk).update(time_zone="Europe/Moscow")
+    assert site_time_zone() == "Europe/Moscow"
+    Club.objects.filter(pk=cast.club.pk).update(time_zone="Asia/Yekaterinburg")
+    assert site_time_zone() == "Asia/Yekaterinburg"  # not kept: read each time
+    monkeypatch.setattr("club.cache.shared", lambda: True)
+    assert site_time_zone() == "Asia/Yekaterinburg"
+    Club.objects.filter(pk=cast.club.pk).update(time_zone="Europe/Moscow")
+    assert site_time_zone() == "Asia/Yekaterinburg"  # kept in the shared cache, no save seen
+    club = Club.objects.get(pk=cast.club.pk)
+    club.save()  # the signal deletes the kept zone
+    assert site_time_zone() == "Europe/Moscow"
