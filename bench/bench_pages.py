@@ -172,12 +172,51 @@ def print_report(n: int, database: str, r: dict) -> None:
         print(f"  {name:21} " + " · ".join(parts))
 
 
+def table(reports: list[dict]) -> str:
+    """A Markdown table of several runs' JSON (the last line each run prints): a column per run (its `label`), a row
+    for the shell and one per page; each cell the first render / cached, CPU time × the bare response and, in
+    brackets, × the base.html page, then the wall-time ratios × bare."""
+    def ratio(f: dict, floor: str, clock: str) -> float:
+        return f[f"page{clock}"] / f[f"{floor}{clock}"]
+
+    heads = [r["label"] for r in reports]
+    lines = ["| page (first / cached) | " + " | ".join(heads) + " |", "| --- |" + " --- |" * len(heads)]
+    cells = []
+    for r in reports:
+        a, j = r["shell"]["anonymous"], r["shell"]["judge"]
+        cells.append(f"{a['base_cpu_ms'] / a['bare_cpu_ms']:.1f}× / {j['base_cpu_ms'] / j['bare_cpu_ms']:.1f}× "
+                     f"(wall {a['base_ms'] / a['bare_ms']:.1f}× / {j['base_ms'] / j['bare_ms']:.1f}×)")
+    lines.append("| shell: base.html × bare, anonymous / judge | " + " | ".join(cells) + " |")
+    for name in reports[0]["pages"]:
+        cells = []
+        for r in reports:
+            p = r["pages"].get(name)
+            if p is None:
+                cells.append("–")
+                continue
+            first, kept = p["first"], p["cached"]
+            cells.append(f"{ratio(first, 'bare', '_cpu_ms'):.1f}× / {ratio(kept, 'bare', '_cpu_ms'):.1f}× "
+                         f"({ratio(first, 'base', '_cpu_ms'):.1f}× / {ratio(kept, 'base', '_cpu_ms'):.1f}×; "
+                         f"wall {ratio(first, 'bare', '_ms'):.1f}× / {ratio(kept, 'bare', '_ms'):.1f}×)")
+        lines.append(f"| {name.replace('_', ' ')} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--table", nargs="+", metavar="LABEL=FILE",
+                        help="print the Markdown table of saved runs (each FILE holds a run's output) and stop")
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--only", nargs="*", default=[], help="measure these pages only (names of PAGES)")
     args = parser.parse_args()
+    if args.table:
+        runs = []
+        for item in args.table:
+            label, _, path = item.partition("=")
+            runs.append({"label": label, **json.loads(Path(path).read_text().strip().splitlines()[-1])})
+        print(table(runs))
+        return
     import os
 
     database = os.environ.get("DATABASE_URL", "").split("@")[-1] or "sqlite"
