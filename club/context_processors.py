@@ -43,7 +43,8 @@ def site(request):
 
     def look():
         if "look" not in memo:
-            memo["look"] = shell.site_club_look()
+            # read once per request, by the time zone's middleware (club.middleware_tz) where it ran
+            memo["look"] = getattr(request, "site_club_look", None) or shell.site_club_look()
         return memo["look"]
 
     user = getattr(request, "user", None)

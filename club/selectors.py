@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import difflib
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, QuerySet
 
-from club.cache import kept_where_shared
 from club.models import Club, ClubMember, Player, PlayerClaim, PlayerMerge, nickname_key, parse_trusted_networks
 
 
@@ -20,17 +18,6 @@ def get_site_club() -> Club | None:
 
 # The club's time zone, kept in the cache so that a page does not ask the database for it (club.signals drops it
 # when a club is saved or deleted).
-TIME_ZONE_CACHE_KEY = "club:time-zone"
-
-
-def site_time_zone() -> str:
-    """The time zone of the club this site serves (Club.time_zone), the site's TIME_ZONE while it has none. Kept
-    only in a cache every process shares (club.cache.kept_where_shared): with a per-process one, a zone changed in
-    one gunicorn worker would stay old in the others."""
-    return kept_where_shared(TIME_ZONE_CACHE_KEY, lambda: Club.objects.order_by("pk").values_list(
-        "time_zone", flat=True).first() or settings.TIME_ZONE, 24 * 3600)
-
-
 def site_is_empty() -> bool:
     """No user at all yet: the site's first run (/setup/) is open."""
     return not get_user_model().objects.exists()

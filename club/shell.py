@@ -28,8 +28,9 @@ from club.cache import kept_where_shared, shared
 from club.models import Membership
 
 TIMEOUT = 24 * 3600
-# The club's look as the header shows it (name, accent colour, logo); dropped when a club is saved or deleted.
-LOOK_CACHE_KEY = "club:look"
+# The club's look as the header shows it (name, accent colour, logo) and its time zone; dropped when a club is saved or
+# deleted.
+LOOK_CACHE_KEY = "club:look:2"  # :2 holds the time zone too (an entry of before has none)
 PEOPLE_GENERATION_KEY = "club:people-gen"
 SHELL_TEMPLATES = ("base.html", "games/_nav.html", "ratings/_nav.html")
 
@@ -43,8 +44,13 @@ def site_club_look() -> dict | None:
 
 def _look() -> dict:
     club = selectors.get_site_club()
-    return {"pk": club.pk, "name": club.name, "accent_color": club.accent_color,
+    return {"pk": club.pk, "name": club.name, "accent_color": club.accent_color, "time_zone": club.time_zone,
             "logo_url": club.logo.url if club.logo else ""} if club is not None else {}
+
+
+def site_time_zone(look: dict | None) -> str:
+    """The time zone of the club this site serves (its look's), the site's TIME_ZONE while it has none."""
+    return (look or {}).get("time_zone") or settings.TIME_ZONE
 
 
 def _shell_version() -> str:

@@ -1,4 +1,4 @@
-"""Keep /admin/ access in step with the club-admin memberships, the cached time zone and look with the club, and a
+"""Keep /admin/ access in step with the club-admin memberships, the cached look (its time zone too) with the club, and a
 player's home club among his memberships, however they are edited."""
 
 from django.conf import settings
@@ -9,7 +9,6 @@ from django.dispatch import receiver
 
 from club import shell
 from club.models import Club, ClubMember, Membership, Player
-from club.selectors import TIME_ZONE_CACHE_KEY
 from club.services import sync_admin_access
 
 
@@ -18,7 +17,7 @@ from club.services import sync_admin_access
 def club_changed(sender, instance: Club, **kwargs) -> None:
     # the next page reads the zone (club.middleware_tz) and the header's look (club.context_processors) afresh; again
     # after the commit, so that a page that read the old club between the two does not keep it
-    keys = [TIME_ZONE_CACHE_KEY, shell.LOOK_CACHE_KEY]
+    keys = [shell.LOOK_CACHE_KEY]
     cache.delete_many(keys)
     transaction.on_commit(lambda: cache.delete_many(keys))
 

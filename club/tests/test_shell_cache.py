@@ -138,16 +138,16 @@ def test_the_club_time_zone_is_read_afresh_in_a_per_process_cache_and_kept_in_a_
     """The zone every page shows its times in (club.middleware_tz): with a per-process cache (the tests' locmem, as
     gunicorn's workers) a change no process here heard of (a queryset UPDATE, as another worker's save is to this
     one) is on the next page; a shared cache keeps it until the club's save deletes it (club.signals)."""
-    from club.selectors import site_time_zone
+    from club.shell import site_club_look, site_time_zone
 
     Club.objects.filter(pk=cast.club.pk).update(time_zone="Europe/Moscow")
-    assert site_time_zone() == "Europe/Moscow"
+    assert site_time_zone(site_club_look()) == "Europe/Moscow"
     Club.objects.filter(pk=cast.club.pk).update(time_zone="Asia/Yekaterinburg")
-    assert site_time_zone() == "Asia/Yekaterinburg"  # not kept: read each time
+    assert site_time_zone(site_club_look()) == "Asia/Yekaterinburg"  # not kept: read each time
     monkeypatch.setattr("club.cache.shared", lambda: True)
-    assert site_time_zone() == "Asia/Yekaterinburg"
+    assert site_time_zone(site_club_look()) == "Asia/Yekaterinburg"
     Club.objects.filter(pk=cast.club.pk).update(time_zone="Europe/Moscow")
-    assert site_time_zone() == "Asia/Yekaterinburg"  # kept in the shared cache, no save seen
+    assert site_time_zone(site_club_look()) == "Asia/Yekaterinburg"  # kept in the shared cache, no save seen
     club = Club.objects.get(pk=cast.club.pk)
     club.save()  # the signal deletes the kept zone
-    assert site_time_zone() == "Europe/Moscow"
+    assert site_time_zone(site_club_look()) == "Europe/Moscow"
