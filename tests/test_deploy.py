@@ -42,7 +42,7 @@ from tests.test_production import CLEARED, _free_port
 BASE_DIR = Path(__file__).resolve().parents[1]
 DEPLOY = BASE_DIR / "deploy"
 UNITS = ["mafclub-migrate.service", "mafclub-web.service", "mafclub-worker.service", "mafclub-backup.service",
-         "mafclub-backup.timer"]
+         "mafclub-backup.timer", "mafclub-telegram.service"]
 SYSTEMD_ANALYZE = "/usr/bin/systemd-analyze"
 DOMAIN = "club.example.org"
 
@@ -93,6 +93,7 @@ def test_the_systemd_units_pass_systemd_analyze_verify(tmp_path):
     ("mafclub-web.service", "NoNewPrivileges=yes", "NoNewPrivilege=yes"),
     ("mafclub-web.service", "/gunicorn --config", "/gunicorm --config"),
     ("mafclub-backup.timer", "OnCalendar=*-*-* 03:15:00", "OnCalendar=*-*-* 03:75:00"),
+    ("mafclub-telegram.service", "manage.py telegram poll", "manage.py telegram poll\nRestartSec=soon"),
 ])
 def test_a_typo_in_a_unit_fails_the_check(tmp_path, unit, old, new):
     done = _verify(_rendered_units(tmp_path, {unit: (old, new)}))
