@@ -174,7 +174,9 @@ class Game(models.Model):
                                                name="game_number_unique_in_tournament")]
         indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"]),  # + the home page's two:
                    models.Index(fields=["club", "date", "ended_at"], name="game_club_latest"),  # its latest results
-                   models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress")]
+                   models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress"),
+                   # the API's list of games, newest first, as the public sees it (api.selectors.games)
+                   models.Index(fields=["results_hidden", "-date", "-id"], name="game_api_latest")]
 
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
