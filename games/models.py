@@ -176,7 +176,10 @@ class Game(models.Model):
                    models.Index(fields=["club", "date", "ended_at"], name="game_club_latest"),  # its latest results
                    models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress"),
                    # the API's list of games, newest first, as the public sees it (api.selectors.games)
-                   models.Index(fields=["results_hidden", "-date", "-id"], name="game_api_latest")]
+                   models.Index(fields=["results_hidden", "-date", "-id"], name="game_api_latest"),
+                   # the season's statistics read from the index alone (ratings.standings.selectors.season_summary)
+                   models.Index(fields=["club", "date", "result", "ruleset", "status", "results_hidden"],
+                                name="game_club_stats")]
 
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
