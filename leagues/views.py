@@ -172,20 +172,21 @@ def _candidates(request, series: Series) -> list[Tournament]:
     return list(qs.order_by("-start_date", "name")[:200])
 
 
-def _standings_index(series: Series) -> dict:
+def _standings_index(series: Series) -> tuple[dict, dict | None]:
     """The standings' header and each row's player and nickname, in order (what a page, a search and a "find me"
-    link are chosen from), cached once per series stamp, gaining version and language."""
+    link are chosen from), cached once per series stamp, gaining version and language; and the standings when they
+    were read for it (None when the index was cached)."""
     key = "leagues:index:" + selectors.standings_key(series) + ":" + (get_language() or "")
-    index = cache.get(key)
+    index, data = cache.get(key), None
     if index is None:
         data = selectors.series_standings(series)
         index = {"header": {k: data[k] for k in ("series", "gaining_table", "gaining_version", "best_of", "events")},
                  "rows": [{"player_id": r["player_id"], "player": r["player"]} for r in data["rows"]]}
         cache.set(key, index, selectors.CACHE_TIMEOUT)
-    return index
+    return index, data
 
 
-def _standings_table(series: Series, shown: selectors.StandingsPage) -> str:
+def _standings_table(series: Series, shown: selectors.StandingsPage, data: dict | None) -> str:
     """The table of the rows `shown`, rendered once per series stamp, gaining version, language and page (a search's
     page is rendered for its reader: its text is his)."""
     key = ("leagues:table:" + selectors.standings_key(series)
@@ -193,7 +194,7 @@ def _standings_table(series: Series, shown: selectors.StandingsPage) -> str:
     cached = None if shown.query else cache.get(key)
     if cached is not None:
         return cached
-    data = selectors.series_standings(series)
+    data = data or selectors.series_standings(series)
     wanted = {r["player_id"] for r in shown.rows}
     rows = [r for r in data["rows"] if r["player_id"] in wanted]
     html = render_to_string("leagues/_series_table.html", {
@@ -208,7 +209,7 @@ def series_detail(request, pk: int):
     """The series' standings, `SERIES_PAGE_ROWS` rows a page (`?page=`), a search by nickname (`?q=`), the page
     holding a player's row (`?player=`: the reader's own "find me" link); the CSV and the API give them whole."""
     series = get_object_or_404(Series.objects.select_related("league", "gaining__table"), pk=pk)
-    index = _standings_index(series)
+    index, data = _standings_index(series)
     query = request.GET.get("q", "")[:40]
     shown = selectors.standings_page(index["rows"], page=_int(request.GET.get("page")) or 1, query=query,
                                      player_id=_int(request.GET.get("player")), per_page=selectors.SERIES_PAGE_ROWS)
@@ -216,7 +217,7 @@ def series_detail(request, pk: int):
     manager = permissions.is_manager(request.user, series.league)
     candidates = _candidates(request, series) if request.user.is_authenticated else []
     return render(request, "leagues/series_detail.html", {
-        "series": series, "data": index["header"], "table": _standings_table(series, shown), "shown": shown,
+        "series": series, "data": index["header"], "table": _standings_table(series, shown, data), "shown": shown,
         "own": own if own is not None and any(r["player_id"] == own for r in index["rows"]) else None,
         "manager": manager,
         "pending": selectors.standings_pending(series),
@@ -227,7 +228,7 @@ def series_detail(request, pk: int):
 
 
 def _int(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() and len(value) < 10 else None
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 def _tie_notes(rows: list[dict], shown: set[int] | None = None) -> list[str]:

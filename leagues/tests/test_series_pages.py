@@ -53,6 +53,7 @@ def test_the_page_shows_every_row_in_order_when_they_fit_and_a_page_of_them_past
     searched = client.get(url + "?q=B1").content.decode()
     assert _names(searched) == ["b1", "b10"]
     assert "No player matches" in client.get(url + "?q=zz").content.decode()
+    assert client.get(url + "?page=²").status_code == client.get(url + "?player=x").status_code == 200
     b6 = Player.objects.get(nickname="b6")
     assert "b6" in _names(client.get(url + f"?player={b6.pk}").content.decode())
     # the CSV and the API stay whole
