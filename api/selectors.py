@@ -320,7 +320,8 @@ def games(user, *, club_id: int | None, tournament_id: int | None, season_id: in
     judged = _judged_clubs(user)
     if judged is None:
         return qs
-    return qs.filter(Q(results_hidden__in=[False]) | Q(club_id__in=judged)) if judged else qs.filter(results_hidden__in=[False])
+    shown = Q(results_hidden__in=[False])  # IN, not `NOT results_hidden`: SQLite searches the index for it
+    return qs.filter(shown | Q(club_id__in=judged) if judged else shown)
 
 
 def game_stamp(pk: int) -> str | None:
