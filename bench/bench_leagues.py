@@ -87,6 +87,7 @@ def federation() -> dict:
 
 
 def measure(runs: int) -> dict:
+    from bench_pages import interleaved
     from django.core.cache import cache
     from django.test import Client, override_settings
     from django.test.utils import setup_test_environment
@@ -117,6 +118,10 @@ def measure(runs: int) -> dict:
     def record(name, fn, before=None, n=runs):
         t, f = floor.interleaved(fn, n, before=before)
         result["pages_ms"][name] = {"ms": t, "floor": f}
+        # this process's CPU time against the base.html page's, sampled after each request (bench_pages.interleaved):
+        # what the server side and SQLite cost, whatever the other processes of a shared machine do
+        cpu = interleaved(client, fn, n, before=before)
+        result["pages_ms"][name].update(cpu_ms=cpu["page_cpu_ms"], base_cpu_ms=cpu["base_cpu_ms"])
 
     def forget():
         cache.clear()
@@ -160,7 +165,8 @@ def main() -> None:
           f"series of {report['series_tournaments']} tournaments, {report['series_rows']} rows · "
           f"floor {report['floor_ms']:.2f} ms")
     for name, m in report["pages_ms"].items():
-        print(f"    {name:22} {m['ms']:9.1f} ms = {m['ms'] / m['floor']:6.1f}x floor")
+        print(f"    {name:22} {m['ms']:9.1f} ms = {m['ms'] / m['floor']:6.1f}x floor · CPU {m['cpu_ms']:8.1f} ms = "
+              f"{m['cpu_ms'] / m['base_cpu_ms']:6.1f}x base.html")
     print(json.dumps(report))
 
 

@@ -41,9 +41,10 @@ def member_players(club_or_clubs) -> QuerySet[Player]:
     his home club or another. The one place that says who a club's members are."""
     if isinstance(club_or_clubs, (Club, int)):
         members = ClubMember.objects.filter(player=OuterRef("pk"), club=club_or_clubs)
-    else:
-        members = ClubMember.objects.filter(player=OuterRef("pk"), club__in=list(club_or_clubs))
-    return Player.objects.filter(Exists(members))
+        return Player.objects.filter(Exists(members))
+    # Several clubs (a league's): their members' ids read once from the (club, player) index, not an EXISTS per
+    # player probing it once per club (a league of 300 clubs: 9 million probes, 1.1 s of CPU on SQLite)
+    return Player.objects.filter(pk__in=ClubMember.objects.filter(club__in=list(club_or_clubs)).values("player_id"))
 
 
 def clubs_of(player: Player) -> list[ClubMember]:

@@ -64,8 +64,7 @@ class RuleSetVersion(models.Model):
 
 
 class Tournament(models.Model):
-    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="tournaments",
-                             verbose_name=_("club"))
+    club = models.ForeignKey("club.Club", on_delete=models.CASCADE, related_name="tournaments", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     ruleset = models.ForeignKey(RuleSetVersion, on_delete=models.PROTECT, related_name="tournaments",
                                 verbose_name=_("rule set"))
@@ -174,7 +173,10 @@ class Game(models.Model):
                                                name="game_number_unique_in_tournament")]
         indexes = [models.Index(fields=["club", "date"]), models.Index(fields=["status"]),  # + the home page's two:
                    models.Index(fields=["club", "date", "ended_at"], name="game_club_latest"),  # its latest results
-                   models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress")]
+                   models.Index(fields=["club", "table"], condition=Q(status="in_progress"), name="game_in_progress"),
+                   models.Index(fields=["results_hidden", "-date", "-id"], name="game_api_latest"),  # api.selectors
+                   models.Index(fields=["club", "date", "result", "ruleset", "status", "results_hidden"],
+                                name="game_club_stats")]  # the statistics page (games/migrations/0020)
 
     def __str__(self) -> str:
         # the date in the reader's words ("1 декабря 2026"), never the ISO form: titles and lists show it
@@ -237,8 +239,7 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="seats",
-                               verbose_name=_("player"))
+    player = models.ForeignKey("club.Player", on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
     role = models.CharField(_("role"), max_length=1, choices=ROLE_CHOICES, blank=True)
     fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
     # the day whose speech the rule set's `speech_foul` costs (000 D6.4, 003 l.73; `games.rules.facts.third_foul_day`)

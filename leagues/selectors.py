@@ -234,22 +234,57 @@ class TableRow:
     # one per event of the series: {"points": as written, "place": as written, "cut": not counted}, or None.
     # Dicts and texts: a template finds a key at once, and writes a text as it is (a number is localised per cell)
     cells: list[dict | None]
+    player_id: int = 0  # the row's anchor (`#series-<id>`: the page a "find me" link opens)
 
 
-def table_rows(data: dict, sep: str = ".") -> list[TableRow]:
-    """The standings' rows with one cell per tournament of the series (the page's columns), the points written
-    with two decimals and the locale's separator `sep` (formatted here once: the template only places them)."""
+def table_rows(data: dict, sep: str = ".", shown: list[dict] | None = None) -> list[TableRow]:
+    """The standings' rows (`shown` of them, or all) with one cell per tournament of the series (the page's
+    columns), the points written with two decimals and the locale's separator `sep` (formatted here once: the
+    template only places them)."""
     profile = url_of("player_detail")
     order = {e["tournament_id"]: i for i, e in enumerate(data["events"])}
     rows = []
-    for r in data["rows"]:
+    for r in data["rows"] if shown is None else shown:
         cells: list[dict | None] = [None] * len(order)
         for t in r["tournaments"]:
             cells[order[t["tournament_id"]]] = {"points": f"{t['points']:.2f}".replace(".", sep),
                                                 "place": str(t["place"]), "cut": not t["counted"]}
         rows.append(TableRow(str(r["rank"]), profile % r["player_id"], r["player"], r["club"],
-                             f"{r['total']:.2f}".replace(".", sep), cells))
+                             f"{r['total']:.2f}".replace(".", sep), cells, r["player_id"]))
     return rows
+
+
+SERIES_PAGE_ROWS = 50  # the series page shows its standings so many rows a page (the CSV and the API: whole)
+
+
+@dataclass
+class StandingsPage:
+    rows: list[dict]  # the standings' rows shown (of `data["rows"]`)
+    page: int
+    pages: int
+    query: str  # a part of a nickname searched for ("" for none)
+    found: int  # the rows the search found (every row without one)
+
+
+def standings_page(rows: list[dict], *, page: int = 1, query: str = "", player_id: int | None = None,
+                   per_page: int = SERIES_PAGE_ROWS) -> StandingsPage:
+    """A page of the standings' `rows`: the page `page` (clamped to the pages there are), or, with `player_id`, the
+    page holding that player's row; with `query`, only the rows whose nickname holds it (case aside), paged too."""
+    query = query.strip()
+    matched = [r for r in rows if query.casefold() in r["player"].casefold()] if query else rows
+    if player_id is not None and not query:
+        at = next((i for i, r in enumerate(rows) if r["player_id"] == player_id), None)
+        page = page if at is None else at // per_page + 1
+    pages = max(1, -(-len(matched) // per_page))
+    page = min(max(1, page), pages)
+    return StandingsPage(matched[(page - 1) * per_page:page * per_page], page, pages, query, len(matched))
+
+
+def own_player_id(user) -> int | None:
+    """The player linked to the reader's login (his "find me" link in a series' standings), None for anyone else."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).values_list("pk", flat=True).first()
 
 
 def standings_pending(series: Series) -> bool:

@@ -16,15 +16,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Max, Min
-from django.db.models.functions import TruncMonth
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import get_language
 
 from club.models import Club
 from club.reads import CompiledRead
 from club.selectors import member_players
-from games.models import Protest, Seat, Tournament
+from games.models import Protest, RuleSetVersion, Seat, Tournament
 from games.rules.interchange import points_json
 from games.visibility import counting_games
 from ratings.keys import ELO_KEY, history_key
@@ -285,17 +284,23 @@ def club_statistics(scope: RatingScope, *, top: int = 10) -> ClubStatistics:
 
 
 def season_summary(scope: RatingScope) -> dict:
-    """The club statistics of a season: results per rule set, games per month (computed when read)."""
-    games = counting_games().filter(scope.games_q())
+    """The club statistics of a season: results per rule set, games per month (computed when read). One read of
+    the scope's counted games grouped by day, result and rule set (a few rows a day), from the `game_club_stats`
+    index alone (games/migrations/0020_game_club_stats.py), summed here into the months, the rule sets' results and
+    the first and last day: not three scans of the games (on SQLite one of them truncated each game's date to its
+    month in Python), and the rule sets' names read for the few rule sets, not joined to every game."""
+    days = list(counting_games().filter(scope.games_q()).order_by().values_list("date", "result", "ruleset_id")
+                .annotate(n=Count("*")).order_by("date", "result", "ruleset_id"))
+    names = dict(RuleSetVersion.objects.filter(pk__in={row[2] for row in days}).values_list("pk", "name"))
     by_ruleset: dict[str, dict] = {}
-    for name, result, n in games.order_by().values_list("ruleset__name", "result").annotate(n=Count("id")):
+    months: dict[dt.date, int] = {}
+    for date, result, ruleset_id, n in days:
+        name = names[ruleset_id]
         entry = by_ruleset.setdefault(name, {"ruleset": name, "games": 0, "red": 0, "black": 0, "draw": 0})
         entry["games"] += n
         entry[result] += n
-    months = [{"month": row["m"].strftime("%Y-%m"), "start": row["m"], "games": row["n"]} for row in
-              games.order_by().annotate(m=TruncMonth("date")).values("m").annotate(n=Count("id")).order_by("m")]
-    first_last = games.aggregate(first=Min("date"), last=Max("date"))
-    return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]), "months": months,
+        months[date.replace(day=1)] = months.get(date.replace(day=1), 0) + n
+    return {"rulesets": sorted(by_ruleset.values(), key=lambda e: -e["games"]),
+            "months": [{"month": m.strftime("%Y-%m"), "start": m, "games": n} for m, n in sorted(months.items())],
             "games": sum(e["games"] for e in by_ruleset.values()),
-            "first": first_last["first"].isoformat() if first_last["first"] else None,
-            "last": first_last["last"].isoformat() if first_last["last"] else None}
+            "first": days[0][0].isoformat() if days else None, "last": days[-1][0].isoformat() if days else None}
