@@ -28,9 +28,9 @@ def update_rows(model, names: list[str], rows: list[tuple[int, dict[str, Any]]])
 
     Measured (2026-12-07, 1k games, SQLite and PostgreSQL, a 2-core machine shared with five other jobs, the
     median of 7 decisions per run, 3 interleaved runs): an upheld protest on the season's last game (the head
-    judge's `protest_decide`, which rescores the game and re-ranks its scopes' tables) takes 55–85 ms of CPU on
-    SQLite with this statement, 330 ms with `bulk_update` (6×; the writes bench's ratio 109–129× the base.html
-    page against 22–33×, its goal 30×). Command: `DB_BULK_WRITES=0 bench/bench_ratings.py --games 1000
+    judge's `protest_decide`, which rescores the game and re-ranks its scopes' tables) takes 53–83 ms of CPU on
+    SQLite with this statement, 327–363 ms with `bulk_update` (the writes bench's ratio 109–129× the base.html page
+    against 22–33×, its goal 30×); on PostgreSQL 90–93 ms against 332–370 ms. Command: `DB_BULK_WRITES=0 bench/bench_ratings.py --games 1000
     --writes`, then without the variable (bench/README.md)."""
     if not rows:
         return
@@ -92,8 +92,8 @@ def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 
     history tail of the largest season took 0.05–0.08 s of CPU on SQLite 1k (0.30 s with `bulk_create`), 0.6–0.7 s
     on SQLite 10k (2.1–2.8 s), 0.04 s on PostgreSQL 1k (0.22 s); the Elo tail over it 0.16–0.19 s on SQLite 1k
     (0.74–0.76 s), 1.8–2.0 s on SQLite 10k (7.3–7.4 s); `recompute_all` on PostgreSQL 1k 10–11 s of wall and
-    1.0–1.2 s of CPU (17–19 s, 3.1–3.5 s); an upheld protest on SQLite 1k 31–34× the base.html page with
-    `bulk_create` (over its goal, 30×) against 22–33×. Commands: `DB_BULK_WRITES=0 bench/bench_ratings.py
+    1.0–1.2 s of CPU (17–19 s, 3.1–3.5 s); an upheld protest on SQLite 1k 67 ms of CPU (86 ms, +28%; the writes
+    bench's ratio 31–34× the base.html page with `bulk_create`, over its goal of 30×). Commands: `DB_BULK_WRITES=0 bench/bench_ratings.py
     --games 1000 --writes` and `… --recompute-season` (bench/README.md), then without the variable."""
     meta = model._meta
     fields = [meta.get_field(name) for name in names]
