@@ -24,6 +24,14 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(params=[True, False], ids=["bulk-sql", "bulk-orm"])
+def bulk_writes(request, settings) -> bool:
+    """The test run both ways of club.bulk's switch (settings.DB_BULK_WRITES): plain SQL, then the public ORM. The
+    whole suite runs the second way with DB_BULK_WRITES=0 in the environment."""
+    settings.DB_BULK_WRITES = request.param
+    return request.param
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's chromium driven by Playwright (never `playwright install`), headless."""

@@ -1,15 +1,20 @@
-"""Bulk writes of the ratings' derived tables (and a rescoring's seat rows): many rows inserted, updated, deleted or
-read back in a few statements. See each function's docstring for what it measured against the public ORM."""
+"""Bulk writes of the ratings' derived tables (and a rescoring's seat rows): many rows inserted or updated in a few
+statements of plain SQL through `connection.cursor()`, emptied, analyzed. No private API of Django's: the fields'
+columns and database values come from the documented field API (`get_field`, `column`, `get_db_prep_save`,
+`db_type`, `rel_db_type`).
+
+`update_rows` and `insert_rows` each measured their gain against the public ORM (their docstrings): with
+settings.DB_BULK_WRITES off (env DB_BULK_WRITES=0) both take it (`bulk_update`, `bulk_create`; the same rows), so
+that the suite runs both ways (the `bulk_writes` fixture; the whole suite with the variable set)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models.deletion import Collector
-from django.db.models.sql.subqueries import DeleteQuery
 
 UPDATE_CHUNK = 500  # rows per UPDATE statement (SQLite takes at most 32,766 parameters in one)
 
@@ -19,12 +24,23 @@ def update_rows(model, names: list[str], rows: list[tuple[int, dict[str, Any]]])
     (on PostgreSQL one UPDATE … FROM UNNEST(…), an array per column, for all of them): `rows` are (primary key,
     {field name: value}), each key at most once (which of two would win is not defined). Django's `bulk_update`
     builds a CASE per row and column (most of an import's and a rescore's time); an executemany of one UPDATE per
-    row is one round trip per row on PostgreSQL (a re-ranked table of 300 players took 18 ms)."""
+    row is one round trip per row on PostgreSQL (a re-ranked table of 300 players took 18 ms).
+
+    Measured (2026-12-07, 1k games, SQLite and PostgreSQL, a 2-core machine shared with five other jobs, the
+    median of 7 decisions per run, 3 interleaved runs): an upheld protest on the season's last game (the head
+    judge's `protest_decide`, which rescores the game and re-ranks its scopes' tables) takes 53–83 ms of CPU on
+    SQLite with this statement, 327–363 ms with `bulk_update` (the writes bench's ratio 109–129× the base.html page
+    against 22–33×, its goal 30×); on PostgreSQL 90–93 ms against 332–370 ms. Command: `DB_BULK_WRITES=0 bench/bench_ratings.py --games 1000
+    --writes`, then without the variable (bench/README.md)."""
     if not rows:
         return
     meta = model._meta
-    qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
+    if not settings.DB_BULK_WRITES:  # the public path: an instance a row, Django's CASE per row and column
+        model.objects.bulk_update([model(pk=key, **{f.attname: values[f.name] for f in fields})
+                                   for key, values in rows], names, batch_size=UPDATE_CHUNK)
+        return
+    qn = connection.ops.quote_name
     table, pk = qn(meta.db_table), qn(meta.pk.column)
     columns = ", ".join(["pk_", *(qn(f.column) for f in fields)])
     sets = ", ".join(f"{qn(f.column)} = v.{qn(f.column)}" for f in fields)
@@ -61,23 +77,29 @@ RAW_TYPES = {"AutoField", "BigAutoField", "IntegerField", "BigIntegerField", "Sm
              "CharField", "TextField", "FloatField", "DecimalField", "DateField", "ForeignKey", "OneToOneField"}
 
 
-COPY_ROWS = 50  # from this many rows in a batch on, PostgreSQL is given them by COPY (psycopg's copy.write_row)
-
-
 # Set in a process of a rebuild on SQLite (club.processes): `insert_rows` writes its rows (table, columns, rows
 # prepared for the driver) aside instead, to be copied into the database in one statement per table.
 row_sink: Callable[[str, list[str], Iterable[tuple]], int] | None = None
 
 
 def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 5000) -> int:
-    """Insert many rows with one prepared INSERT run per batch (executemany; on PostgreSQL a COPY for a batch of
-    COPY_ROWS or more whose fields the driver takes as they are): `rows` are tuples of the values of
+    """Insert many rows with one prepared INSERT run per batch (executemany): `rows` are tuples of the values of
     the fields `names`, in that order. No model instance per row, no SQL compiled per row (`bulk_create` spent
     most of a history rewrite building instances and preparing values). Defaults are not filled in: name every
-    column the table requires. Returns the rows inserted (in a process of a rebuild on SQLite: handed over)."""
+    column the table requires. Returns the rows inserted (in a process of a rebuild on SQLite: handed over).
+
+    Measured (2026-12-07, a 2-core machine shared with five other jobs, 2 interleaved runs each): the worker's
+    history tail of the largest season took 0.05–0.08 s of CPU on SQLite 1k (0.30 s with `bulk_create`), 0.6–0.7 s
+    on SQLite 10k (2.1–2.8 s), 0.04 s on PostgreSQL 1k (0.22 s); the Elo tail over it 0.16–0.19 s on SQLite 1k
+    (0.74–0.76 s), 1.8–2.0 s on SQLite 10k (7.3–7.4 s); `recompute_all` on PostgreSQL 1k 10–11 s of wall and
+    1.0–1.2 s of CPU (17–19 s, 3.1–3.5 s); an upheld protest on SQLite 1k 67 ms of CPU (86 ms, +28%; the writes
+    bench's ratio 31–34× the base.html page with `bulk_create`, over its goal of 30×). Commands: `DB_BULK_WRITES=0 bench/bench_ratings.py
+    --games 1000 --writes` and `… --recompute-season` (bench/README.md), then without the variable."""
     meta = model._meta
-    qn = connection.ops.quote_name
     fields = [meta.get_field(name) for name in names]
+    if row_sink is None and not settings.DB_BULK_WRITES:
+        return _created(model, fields, rows, batch)
+    qn = connection.ops.quote_name
     sql = (f"INSERT INTO {qn(meta.db_table)} (" + ", ".join(qn(f.column) for f in fields) + ") VALUES ("
            + ", ".join(["%s"] * len(fields)) + ")")
     preps = [None if f.get_internal_type() in RAW_TYPES else f for f in fields]
@@ -90,43 +112,22 @@ def insert_rows(model, names: list[str], rows: Iterable[tuple], *, batch: int = 
     rows = iter(rows)
     # One transaction for the whole run when the caller has none: in autocommit every row of an executemany is a
     # transaction of its own (a WAL commit each: a hundred microseconds a row, most of a full recompute's time).
-    copy = (f"COPY {qn(meta.db_table)} (" + ", ".join(qn(f.column) for f in fields) + ") FROM STDIN"
-            if connection.vendor == "postgresql" and not any(preps) else None)
     with transaction.atomic(savepoint=False), connection.cursor() as cursor:
         while chunk := list(islice(rows, batch)):
-            if copy and len(chunk) >= COPY_ROWS:  # PostgreSQL's bulk path: the rows streamed in one COPY
-                with cursor.cursor.copy(copy) as stream:
-                    for row in chunk:
-                        stream.write_row(row)
-            else:
-                cursor.executemany(sql, chunk)
+            cursor.executemany(sql, chunk)
             done += len(chunk)
     return done
 
 
-def delete_returning(queryset, field: str) -> list:
-    """Delete the queryset's rows in one statement and return `field` of each row deleted, as the driver gives it
-    (DELETE … RETURNING: PostgreSQL, SQLite 3.35+), instead of a read of the rows before their DELETE. For a model no
-    key points into and no delete signal watches: nothing is collected, as in Django's own fast delete."""
-    if not Collector(using=queryset.db, origin=queryset).can_fast_delete(queryset):
-        raise ValueError(f"{queryset.model.__name__} rows are deleted with their dependants: use QuerySet.delete()")
-    query = queryset.query.chain(DeleteQuery)
-    sql, params = query.get_compiler(queryset.db).as_sql()
-    column = connection.ops.quote_name(queryset.model._meta.get_field(field).column)
-    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
-        cursor.execute(f"{sql} RETURNING {column}", params)
-        return [row[0] for row in cursor.fetchall()]
-
-
-def raw_rows(queryset, *, batch: int = 5000) -> Iterator[tuple]:
-    """The rows of a `values_list` queryset as the driver returns them, without Django's per-value converters:
-    on SQLite a decimal comes as a float or an int and a date as its ISO text (the converters took a third of a
-    history rewrite), on PostgreSQL as Decimal and date. Write such values back as they are (`insert_rows`)."""
-    sql, params = queryset.query.sql_with_params()
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while chunk := cursor.fetchmany(batch):
-            yield from chunk
+def _created(model, fields: list, rows: Iterable[tuple], batch: int) -> int:
+    """insert_rows by the public path (DB_BULK_WRITES off): an instance a row, `bulk_create` a batch."""
+    made = 0
+    rows = iter(rows)
+    with transaction.atomic(savepoint=False):
+        while chunk := list(islice(rows, batch)):
+            made += len(model.objects.bulk_create(
+                [model(**{f.attname: v for f, v in zip(fields, row, strict=True)}) for row in chunk]))
+    return made
 
 
 def clear_tables(*models_) -> None:

@@ -38,9 +38,16 @@ _aside: Any = None  # in a process of a rebuild on SQLite: its own file, where i
 def usable_workers(requested: int | None = None) -> int:
     """How many processes a rebuild may use: `requested` (else settings.REBUILD_WORKERS), or 1 inside a
     transaction (a forked process could not see the caller's rows) or on a database in memory (the tests')."""
-    if connection.in_atomic_block or (connection.vendor == "sqlite" and connection.is_in_memory_db()):  # type: ignore[attr-defined]
+    if connection.in_atomic_block or (connection.vendor == "sqlite" and _in_memory(connection.settings_dict)):
         return 1
     return max(1, settings.REBUILD_WORKERS if requested is None else requested)
+
+
+def _in_memory(settings_dict: dict) -> bool:
+    """A SQLite database in memory (":memory:", or a URI with mode=memory as Django's test database is): a forked
+    process would open a database of its own, empty."""
+    name = str(settings_dict["NAME"])
+    return name == ":memory:" or "mode=memory" in name
 
 
 def part_transaction():

@@ -177,6 +177,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # The game page's and a rescoring's reads compiled once per database (club.reads.CompiledRead); 0: through the ORM on
 # every run (the same rows).
 DB_COMPILED_READS = env_bool("DB_COMPILED_READS", True)
+# The ratings' bulk writes and reads through plain SQL (club.bulk: update_rows, insert_rows, delete_returning,
+# raw_rows); 0: through the public ORM (bulk_update, bulk_create, values_list, QuerySet.delete; the same rows).
+DB_BULK_WRITES = env_bool("DB_BULK_WRITES", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", True):
     # PostgreSQL plans a statement the connection runs often once (a prepared statement, psycopg's
     # prepare_threshold) instead of at every run; that needs the parameters bound on the server. Off

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django_tasks import task
 
-from club.bulk import delete_returning, insert_rows, raw_rows
+from club.bulk import insert_rows
 from club.db import site_lock
 from club.models import Club, Player
 from games.models import Seat
@@ -101,10 +101,9 @@ def run_pending() -> int:
 
 
 def _tail(since: Key, *, limit: int | None = None) -> list[tuple]:
-    """The counting games from `since` on, in order: (id, club id, date, result) as the driver gives them (a date
-    stays text on SQLite; club.bulk.raw_rows), at most `limit`."""
+    """The counting games from `since` on, in order: (id, club id, date, result), at most `limit`."""
     games = _tail_games(since).order_by("date", "pk").values_list("pk", "club_id", "date", "result")
-    return list(raw_rows(games if limit is None else games[:limit]))
+    return list(games if limit is None else games[:limit])
 
 
 def _seats(game_ids: list[int]) -> dict[int, list[tuple[int, str]]]:
@@ -122,10 +121,14 @@ def recompute(since: Key | None = None, *, tail: list[tuple] | None = None) -> i
         PendingTail.objects.filter(key=ELO_KEY).delete()
         since = (dt.date.min, 0)
     date, game_id = since
-    touched = set(delete_returning(EloChange.objects.filter(at_or_after(date, game_id)), "player_id"))
+    # Read, then deleted by the same filter: no row comes between them (one Elo writer at a time: ELO_LOCK, or a
+    # full rebuild). One DELETE … RETURNING through Django's private delete query gained nothing (bench/README.md).
+    old = EloChange.objects.filter(at_or_after(date, game_id))
+    touched = set(old.values_list("player_id", flat=True))
+    old.delete()
     ratings: dict[int | str, float] = {}  # keyed by player id (the formula takes any key)
     counts: dict[int | str, int] = {}
-    ids = _tail(since) if tail is None else tail  # written back as the driver gave them
+    ids = _tail(since) if tail is None else tail
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start:start + CHUNK]
         pause_for_tests()

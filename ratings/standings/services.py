@@ -33,7 +33,7 @@ from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from club.bulk import analyze_tables, clear_tables, insert_rows, raw_rows, update_rows
+from club.bulk import analyze_tables, clear_tables, insert_rows, update_rows
 from club.processes import part_transaction, run_parts, usable_workers
 from club.reads import values_rows
 from games.models import Game, Tournament
@@ -376,7 +376,7 @@ def schedule_history(scope: RatingScope, since: tuple[dt.date, int],
     # The tail's rows, read once: up to a row per seat of INLINE_HISTORY + 1 games (a game has ten seats): fewer
     # rows than the limit is the whole tail, and if it is short its rows are the ones the rewrite goes through.
     limit = (INLINE_HISTORY + 1) * 10
-    tail = list(raw_rows(_tail_rows(scope, since)[:limit]))
+    tail = list(_tail_rows(scope, since)[:limit])
     if len(tail) < limit and len({row[1] for row in tail}) <= INLINE_HISTORY:
         _store_history(scope, since, totals, tail=tail, writes=writes)
         return
@@ -415,7 +415,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
 
     The totals just before `since` are the stored PlayerStats minus the rows from `since` on, so the cost is the
     tail's (plus the scope's few hundred players), not the whole history's. `stats`: player → (total, games) as
-    the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them (club.bulk.raw_rows),
+    the PlayerStats hold them, and `tail`: the rows from `since` on as `_tail_rows` gives them,
     when the caller has them. Returns the points written (with `writes`, a short tail's: its points and the
     deletion of the old ones are left to the caller's `PointWrites`).
     """
@@ -450,8 +450,8 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
     rows = out.rows
     gathered = len(rows)  # (the caller's `writes` may hold other scopes' points)
     written = 0
-    # The tail is read and written as the driver gives it (club.bulk.raw_rows): on SQLite a point is a float, the
-    # cumulative total units / UNITS (the same double SQLite makes of the decimal's text), on PostgreSQL Decimal.
+    # The cumulative total as the database stores it: on SQLite a double (units / UNITS, the same double SQLite makes
+    # of the decimal's text), on PostgreSQL a Decimal.
     cumulative = (lambda units: units / UNITS) if connection.vendor == "sqlite" else (
         lambda units: Decimal(units) / UNITS)
     current: list[tuple] = []
@@ -471,7 +471,7 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
             rows.append((scope.pk, player_id, game_id, date, seq, n, total, cumulative(units),
                          bisect.bisect_left(ranking, -units) + 1))
 
-    for row in (tail if tail is not None else raw_rows(_tail_rows(scope, since))):
+    for row in (tail if tail is not None else _tail_rows(scope, since).iterator(chunk_size=5000)):
         if current and current[0][1] != row[1]:
             flush_game()
             seq += 1

@@ -1,5 +1,6 @@
-"""club.bulk.insert_rows and raw_rows: the set-based writes store exactly what bulk_create stores, and values read
-raw (without Django's converters) and written back come out the same through the ORM, on either database."""
+"""club.bulk.insert_rows: the set-based writes store exactly what bulk_create stores, and values read through the
+ORM and written back come out the same, on either database and both ways of club.bulk's switch (the `bulk_writes`
+fixture)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from club.bulk import insert_rows, raw_rows
+from club.bulk import insert_rows
 from club.tests.factories import ClubFactory, PlayerFactory
 from games.models import Game, RuleSetVersion
 from ratings.models import PlayerGame
@@ -39,6 +40,7 @@ def games():
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("bulk_writes")
 def test_insert_rows_stores_what_bulk_create_stores(games):
     (first, second, _), rows = games
     PlayerGame.objects.bulk_create([PlayerGame(game_id=first.pk, **r) for r in rows])
@@ -49,28 +51,14 @@ def test_insert_rows_stores_what_bulk_create_stores(games):
 
 
 @pytest.mark.django_db
-def test_rows_read_raw_and_written_back_are_the_same_through_the_orm(games):
+@pytest.mark.usefixtures("bulk_writes")
+def test_rows_read_and_written_back_are_the_same_through_the_orm(games):
     (first, _, third), rows = games
     PlayerGame.objects.bulk_create([PlayerGame(game_id=first.pk, **r) for r in rows])
-    raw = list(raw_rows(PlayerGame.objects.filter(game=first).order_by("seat").values_list(*COMPARED)))
-    assert len(raw) == 3
-    insert_rows(PlayerGame, FIELDS, ([third.pk, *row] for row in raw))
+    read = list(PlayerGame.objects.filter(game=first).order_by("seat").values_list(*COMPARED))
+    assert len(read) == 3
+    insert_rows(PlayerGame, FIELDS, ([third.pk, *row] for row in read))
     assert _values(third) == _values(first)
-
-
-@pytest.mark.django_db
-def test_delete_returning_deletes_the_rows_and_names_them_but_refuses_a_model_with_dependants(games):
-    from club.bulk import delete_returning
-
-    made, rows = games
-    insert_rows(PlayerGame, list(FIELDS), [tuple(dict(r, game_id=g.pk)[f] for f in FIELDS) for g in made
-                                           for r in rows])
-    gone = delete_returning(PlayerGame.objects.filter(game__in=made[1:], seat__gte=2), "player_id")
-    assert sorted(gone) == sorted(r["player_id"] for r in rows[1:] for _ in made[1:])
-    assert PlayerGame.objects.count() == 3 * 3 - 4 and not PlayerGame.objects.filter(game=made[2], seat=3).exists()
-    with pytest.raises(ValueError, match="Game rows are deleted with their dependants"):
-        delete_returning(Game.objects.filter(pk=made[0].pk), "id")
-    assert Game.objects.filter(pk=made[0].pk).exists()
 
 
 @pytest.mark.django_db

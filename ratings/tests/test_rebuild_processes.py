@@ -78,8 +78,9 @@ def test_two_processes_store_what_one_stores_on_postgres():
     assert pages > 0 and visible == pages
 
 
-def test_two_processes_store_what_one_stores_on_a_sqlite_file(tmp_path):
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'rebuild.sqlite3'}",
+@pytest.mark.parametrize("switch", ["1", "0"], ids=["bulk-sql", "bulk-orm"])  # club.bulk's switch
+def test_two_processes_store_what_one_stores_on_a_sqlite_file(tmp_path, switch):
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'rebuild.sqlite3'}", "DB_BULK_WRITES": switch,
            "DJANGO_SETTINGS_MODULE": "club.settings", "DEBUG": "1", "SECRET_KEY": "rebuild-test-" + "x" * 40}
     script = ("import django; django.setup(); from django.core.management import call_command; "
               "call_command('migrate', verbosity=0); from ratings.tests import test_rebuild_processes as t; "
@@ -88,6 +89,13 @@ def test_two_processes_store_what_one_stores_on_a_sqlite_file(tmp_path):
                           timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "same rows" in done.stdout
+
+
+def test_a_database_in_memory_is_told_by_its_name():
+    from club.processes import _in_memory
+
+    assert _in_memory({"NAME": ":memory:"}) and _in_memory({"NAME": "file:memorydb_default?mode=memory&cache=shared"})
+    assert not _in_memory({"NAME": "/srv/mafclub/db.sqlite3"}) and not _in_memory({"NAME": Path("/tmp/x.sqlite3")})
 
 
 @pytest.mark.django_db(transaction=True)

@@ -53,6 +53,7 @@ def annul_and_rescore(game: Game) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("bulk_writes")  # club.bulk both ways: its SQL and the public ORM
 def test_the_command_restores_what_drifted_and_reports(club):
     history(club)
     before = stored()

@@ -290,6 +290,7 @@ EX18_REVERSED = {1: D("1.3"), 2: D(0), 3: D("1.3"), 4: D("1"), 5: D("1"), 6: D("
                  9: D("1"), 10: D("1")}
 
 
+@pytest.mark.usefixtures("bulk_writes")  # club.bulk both ways: its SQL and the public ORM
 def test_ex18_reversal_changes_exactly_the_expected_points_and_the_standings_order(
         cast, django_capture_on_commit_callbacks):
     others = {g.number: totals(g) for g in cast.tournament.games.exclude(pk=cast.game.pk)}
@@ -390,6 +391,7 @@ def test_a_judge_penalty_is_removed_and_an_automatic_one_compensated():
 # ---------------------------------------------------------------------------------------------- Ex 18 (b) replay
 
 
+@pytest.mark.usefixtures("bulk_writes")  # club.bulk both ways: its SQL and the public ORM
 def test_ex18_replay_annuls_the_game_and_removes_it_from_the_standings(cast):
     before = {row.player: row.record.games for row in tournament_standings(cast.tournament)}
     assert set(before.values()) == {4}
