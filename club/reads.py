@@ -4,15 +4,16 @@ measured and its switch."""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from decimal import Decimal
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet
 from django.db import connection, models
-from django.db.models.utils import create_namedtuple_class
 
 
 def _sqlite_decimal(value, places: int):
@@ -32,7 +33,13 @@ def converted_rows(queryset) -> Iterator[tuple]:
     """The rows of a `values()`/`values_list()` queryset (fields and annotations) as tuples in its SQL order, decimals
     as Decimal and booleans as bool read without Django's per-value converters (a decimal equal in value to what
     the ORM gives, not quantized); the other columns as the driver gives them: use it for numbers, strings and
-    keys (a date comes as text on SQLite)."""
+    keys (a date comes as text on SQLite).
+
+    settings.DB_RAW_READS off (env DB_RAW_READS=0) iterates the queryset as the ORM does (its rows, each value
+    through Django's converters): the same values, for the suite run both ways and for measuring what it buys."""
+    if not settings.DB_RAW_READS:
+        yield from queryset
+        return
     compiler = queryset.query.get_compiler(queryset.db)
     sql, params = compiler.as_sql()
     convert: list[tuple[int, Callable[[Any], Any]]] = []
@@ -57,11 +64,22 @@ def converted_rows(queryset) -> Iterator[tuple]:
 
 
 def values_rows(queryset) -> Iterator[dict]:
-    """`converted_rows` of a `values(...)` queryset, as dicts by name."""
+    """`converted_rows` of a `values(...)` queryset, as dicts by name (the queryset's own dicts with
+    settings.DB_RAW_READS off)."""
+    if not settings.DB_RAW_READS:
+        yield from queryset
+        return
     query = queryset.query
     names = [*query.extra_select, *query.values_select, *query.annotation_select]
     for row in converted_rows(queryset):
         yield dict(zip(names, row, strict=True))
+
+
+@cache
+def _columns(model) -> tuple:
+    """The model's fields with a column of its table, in the order `Model.from_db` takes their values (the
+    documented `_meta.get_fields()` and `Field.concrete`; a many-to-many field has its own table)."""
+    return tuple(f for f in model._meta.get_fields() if f.concrete and not f.many_to_many)
 
 
 _MARK = -7_654_321  # the values a read is compiled with (the i-th is _MARK - i): no key of a row is negative
@@ -97,7 +115,7 @@ class CompiledRead:
 
     @cached_property
     def _row(self) -> type:
-        return create_namedtuple_class(*self.fields)
+        return namedtuple("Row", self.fields)  # noqa: PYI024  # as values_list(named=True) names its rows
 
     def named_rows(self, *values) -> list:
         """The rows of `fields`, as `values_list(*fields, named=True)` gives them."""
@@ -114,20 +132,21 @@ class CompiledRead:
     def _names(self) -> list[str]:
         if self.fields:
             return list(self.fields)
-        names = [f.attname for f in self.model._meta.concrete_fields]
+        names = [f.attname for f in _columns(self.model)]
         for part, field, _attname in self.parts:
-            names += [f"{field.name}__{f.attname}" for f in part._meta.concrete_fields]
+            names += [f"{field.name}__{f.attname}" for f in _columns(part)]
         return names
+
+    def _query(self, *values) -> models.QuerySet:
+        """`build`'s queryset as rows of `_names` (the same queryset when `build` shaped it itself, sliced say)."""
+        return self.build(*values).values_list(*self._names())
 
     def _shape(self, arity: int) -> tuple:
         key = (connection.alias, connection.vendor, arity)
         shape = self._shapes.get(key)
         if shape is None:
             marks = [_MARK - i for i in range(arity)]
-            queryset = self.build(*marks)
-            if queryset._fields is None:  # type: ignore[attr-defined]  # `build` may shape the rows itself (a values_list with a slice)
-                queryset = queryset.values_list(*self._names())
-            sql, params, converters = _compiled(queryset)
+            sql, params, converters = _compiled(self._query(*marks))
             where = {mark: i for i, mark in enumerate(marks)}
             if not set(params) <= where.keys():
                 raise ValueError(f"{self.model.__name__}: the read has parameters besides its values: {params}")
@@ -138,10 +157,7 @@ class CompiledRead:
 
     def _orm_rows(self, *values) -> list[list]:
         """The same rows read by the ORM as it reads any queryset (settings.DB_COMPILED_READS off)."""
-        queryset = self.build(*values)
-        if queryset._fields is None:  # type: ignore[attr-defined]
-            queryset = queryset.values_list(*self._names())
-        return [list(row) for row in queryset]
+        return [list(row) for row in self._query(*values)]
 
     def rows(self, *values) -> list[list]:
         """The rows as lists of column values, converted as the ORM converts them (in `_names` order)."""
@@ -159,12 +175,12 @@ class CompiledRead:
         db = connection.alias
         result = []
         for row in self.rows(*values):
-            start = len(self.model._meta.concrete_fields)
+            start = len(_columns(self.model))
             instance = self.model.from_db(db, None, row[:start])
             for part, field, attname in self.parts:
-                end = start + len(part._meta.concrete_fields)
+                end = start + len(_columns(part))
                 related = part.from_db(db, None, row[start:end]) if getattr(instance, attname) is not None else None
-                field.set_cached_value(instance, related)
+                setattr(instance, field.name, related)  # the related row kept on it, as select_related keeps it
                 start = end
             result.append(instance)
         return result
@@ -195,23 +211,35 @@ def _converted(rows: list[tuple], converters: dict) -> list[list]:
     return result
 
 
-def planned_each_time(queryset) -> list[list]:
-    """The rows of a `values_list` queryset (converted as the ORM converts them), planned for its own values on
-    PostgreSQL: never a prepared statement (settings DATABASE_PREPARED), whose generic plan, chosen after five
-    runs, is made without the values. For a read whose best plan depends on them: a regular's two thousand points
-    of a season against another player's ten, where the generic plan guessed one row and filtered his whole
-    season (5 ms instead of 1.5 for the card's chart at 100,000 games)."""
-    sql, params, converters = _compiled(queryset)
-    if not sql:
-        return []
+@contextmanager
+def planned_each_time() -> Iterator[None]:
+    """The reads run inside planned for their own values on PostgreSQL (its `plan_cache_mode` set to
+    force_custom_plan for them, plain SQL through connection.cursor()): a prepared statement (settings
+    DATABASE_PREPARED) is otherwise run with a generic plan after five runs, made without the values. For a read
+    whose best plan depends on them: a regular's two thousand points of a season against another player's ten,
+    where the generic plan guessed one row and filtered his whole season. On SQLite, which has no such plan, it
+    does nothing.
+
+        with planned_each_time():
+            rows = list(queryset)
+
+    settings.DB_PLANNED_EACH_TIME off (env DB_PLANNED_EACH_TIME=0) runs them as any other read, for the suite run
+    both ways and for measuring what it buys (`bench/bench_pages.py --only card_history` on PostgreSQL with and
+    without, bench/README.md)."""
+    if connection.vendor != "postgresql" or not settings.DB_PLANNED_EACH_TIME:
+        yield
+        return
     with connection.cursor() as cursor:
-        if connection.vendor != "postgresql":
-            cursor.execute(sql, params)
-        else:
-            driver = connection.connection  # psycopg's: its threshold None prepares nothing
-            saved, driver.prepare_threshold = driver.prepare_threshold, None
-            try:
-                cursor.execute(sql, params)
-            finally:
-                driver.prepare_threshold = saved
-        return _converted(cursor.fetchall(), converters)
+        cursor.execute("SET plan_cache_mode = force_custom_plan")
+    failed = False
+    try:
+        yield
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        # An error inside a transaction aborts it, and its rollback undoes the SET; otherwise the connection (kept
+        # between requests) gets the server's own mode back.
+        if not (failed and connection.in_atomic_block):
+            with connection.cursor() as cursor:
+                cursor.execute("RESET plan_cache_mode")
