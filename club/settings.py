@@ -168,11 +168,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
     })
-    # Django's models.W040 ("SQLite does not support indexes with non-key columns … will be ignored") does not hold
-    # for the site's covering index: club.indexes.CoveringIndex puts its INCLUDE columns at the end of the key on SQLite,
-    # so the warning only alarmed a newcomer at every `migrate`. club.checks warns instead about an index with
-    # INCLUDE that is not a CoveringIndex, whose columns SQLite would really drop.
-    SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # The game page's and a rescoring's reads compiled once per database (club.reads.CompiledRead); 0: through the ORM on
 # every run (the same rows).

@@ -83,7 +83,7 @@ def test_the_players_games_index_covers_what_the_card_reads_on_either_database(g
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'playergame_player_cover'")
-            assert "INCLUDE (club_id, tournament_id, seat, role, won)" in cursor.fetchone()[0]
+            assert "(player_id, date, game_id, club_id, tournament_id, seat, role, won)" in cursor.fetchone()[0]
             return
         # the card's count of his seats over a season (ratings.card.selectors._seats)
         query = (PlayerGame.objects.filter(player_id=rows[0]["player_id"], club_id=first.club_id,
