@@ -13,7 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet
-from django.db import connection, models
+from django.db import DatabaseError, connection, models
 
 
 def _sqlite_decimal(value, places: int):
@@ -36,7 +36,17 @@ def converted_rows(queryset) -> Iterator[tuple]:
     keys (a date comes as text on SQLite).
 
     settings.DB_RAW_READS off (env DB_RAW_READS=0) iterates the queryset as the ORM does (its rows, each value
-    through Django's converters): the same values, for the suite run both ways and for measuring what it buys."""
+    through Django's converters): the same values, for the suite run both ways and for measuring what it buys. It
+    earns its place on SQLite, in the writes that read a scope's stored table and the seats of the games they
+    rescore (2026-12-07, 10k SQLite, a loaded machine, CPU ms of the write, two runs each, raw against the ORM's
+    rows): the refresh of one changed game 33.3, 31.5 against 51.1, 52.2 (−38%), a rejected protest 7.6, 7.1
+    against 10.4, 11.0 (−31%), an upheld protest on the season's last game 75.9, 65.7 against 84.0, 83.9 (−10% to
+    −22%); a protest on its first game and a sign-off moved within the noise, `recompute_all` too (12.7, 12.0
+    against 11.0, 12.2 s of CPU). These writes are 12–30× the base.html page (bench/README.md), far over any goal
+    of a request. Command: `DB_RAW_READS=0 bench/bench_writes_cpu.py --games 10000`, then with DB_RAW_READS=1.
+    Private names: `Query.get_compiler`, `SQLCompiler.as_sql` and `.select` (each column's output field), and
+    `Query.extra_select`/`values_select`/`annotation_select` for `values_rows`' names; the public API has no way to
+    run a queryset's SQL without its converters."""
     if not settings.DB_RAW_READS:
         yield from queryset
         return
@@ -224,8 +234,13 @@ def planned_each_time() -> Iterator[None]:
             rows = list(queryset)
 
     settings.DB_PLANNED_EACH_TIME off (env DB_PLANNED_EACH_TIME=0) runs them as any other read, for the suite run
-    both ways and for measuring what it buys (`bench/bench_pages.py --only card_history` on PostgreSQL with and
-    without, bench/README.md)."""
+    both ways and for measuring what it buys (`DATABASE_URL=postgres://… bench/bench_pages.py --only card_history`
+    with and without). It touches no private name (it was psycopg's `prepare_threshold` swapped on
+    `connection.connection` around a statement compiled by hand). What it buys shows with a player of thousands of
+    points: at 100k games on PostgreSQL the chart's read took 5.2 ms with the generic plan, 1.8 ms planned for his
+    values (2026-12-05, bench/README.md). At 10k (2026-12-07, his 245 points of a season, a loaded machine) it is
+    within the noise: the page 31.7×, 37.7× the bare response in CPU planned against 39.1×, 40.2× (the server's
+    work, which the change is about, is not in that figure), the read alone 9.4 ms against 10.8 ms (median of 30)."""
     if connection.vendor != "postgresql" or not settings.DB_PLANNED_EACH_TIME:
         yield
         return
@@ -238,8 +253,11 @@ def planned_each_time() -> Iterator[None]:
         failed = True
         raise
     finally:
-        # An error inside a transaction aborts it, and its rollback undoes the SET; otherwise the connection (kept
-        # between requests) gets the server's own mode back.
-        if not (failed and connection.in_atomic_block):
+        # The connection (kept between requests) gets the server's own mode back; after an error that aborted a
+        # transaction no statement runs, and the transaction's rollback undoes the SET.
+        try:
             with connection.cursor() as cursor:
                 cursor.execute("RESET plan_cache_mode")
+        except DatabaseError:
+            if not failed:
+                raise
