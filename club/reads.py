@@ -1,88 +1,16 @@
-"""Reads tuned past the ORM's own path: a read compiled once (CompiledRead), rows without Django's per-value
-converters (converted_rows), a read planned for its own values (planned_each_time). See each docstring for what it
-measured and its switch."""
+"""Reads tuned past the ORM's own path: a read compiled once (CompiledRead), reads planned for their own values
+(planned_each_time). See each docstring for what it measured and its switch."""
 
 from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from decimal import Decimal
-from functools import cache, cached_property, partial
-from typing import Any
+from functools import cache, cached_property
 
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connection, models
-
-
-def _sqlite_decimal(value, places: int):
-    """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
-    field's places and its shortest text give back the decimal written (or summed), without Django's converter (a
-    context and a quantize per value, most of the cost of reading a table of points)."""
-    if value is None:
-        return None
-    return Decimal(value) if isinstance(value, int) else Decimal(repr(round(value, places)))
-
-
-def _sqlite_bool(value):
-    return value if value is None else bool(value)
-
-
-def converted_rows(queryset) -> Iterator[tuple]:
-    """The rows of a `values()`/`values_list()` queryset (fields and annotations) as tuples in its SQL order, decimals
-    as Decimal and booleans as bool read without Django's per-value converters (a decimal equal in value to what
-    the ORM gives, not quantized); the other columns as the driver gives them: use it for numbers, strings and
-    keys (a date comes as text on SQLite).
-
-    settings.DB_RAW_READS off (env DB_RAW_READS=0) iterates the queryset as the ORM does (its rows, each value
-    through Django's converters): the same values, for the suite run both ways and for measuring what it buys. It
-    earns its place on SQLite, in the writes that read a scope's stored table and the seats of the games they
-    rescore (2026-12-07, 10k SQLite, a loaded machine, CPU ms of the write, two runs each, raw against the ORM's
-    rows): the refresh of one changed game 33.3, 31.5 against 51.1, 52.2 (−38%), a rejected protest 7.6, 7.1
-    against 10.4, 11.0 (−31%), an upheld protest on the season's last game 75.9, 65.7 against 84.0, 83.9 (−10% to
-    −22%); a protest on its first game and a sign-off moved within the noise, `recompute_all` too (12.7, 12.0
-    against 11.0, 12.2 s of CPU). These writes are 12–30× the base.html page (bench/README.md), far over any goal
-    of a request. Command: `DB_RAW_READS=0 bench/bench_writes_cpu.py --games 10000`, then with DB_RAW_READS=1.
-    Private names: `Query.get_compiler`, `SQLCompiler.as_sql` and `.select` (each column's output field), and
-    `Query.extra_select`/`values_select`/`annotation_select` for `values_rows`' names; the public API has no way to
-    run a queryset's SQL without its converters."""
-    if not settings.DB_RAW_READS:
-        yield from queryset
-        return
-    compiler = queryset.query.get_compiler(queryset.db)
-    sql, params = compiler.as_sql()
-    convert: list[tuple[int, Callable[[Any], Any]]] = []
-    if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
-        for i, (expression, _sql, _alias) in enumerate(compiler.select):
-            field = getattr(expression, "output_field", None)
-            if isinstance(field, models.DecimalField):
-                convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
-            elif isinstance(field, models.BooleanField):
-                convert.append((i, _sqlite_bool))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while chunk := cursor.fetchmany(5000):
-            if not convert:
-                yield from chunk
-                continue
-            for row in chunk:
-                row = list(row)
-                for i, function in convert:
-                    row[i] = function(row[i])
-                yield tuple(row)
-
-
-def values_rows(queryset) -> Iterator[dict]:
-    """`converted_rows` of a `values(...)` queryset, as dicts by name (the queryset's own dicts with
-    settings.DB_RAW_READS off)."""
-    if not settings.DB_RAW_READS:
-        yield from queryset
-        return
-    query = queryset.query
-    names = [*query.extra_select, *query.values_select, *query.annotation_select]
-    for row in converted_rows(queryset):
-        yield dict(zip(names, row, strict=True))
 
 
 @cache

@@ -172,9 +172,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 # The game page's and a rescoring's reads compiled once per database (club.reads.CompiledRead); 0: through the ORM on
 # every run (the same rows).
 DB_COMPILED_READS = env_bool("DB_COMPILED_READS", True)
-# The rebuild's and a decision's reads of seats and tables without Django's per-value converters
-# (club.reads.converted_rows); 0: the querysets' own rows (the same values).
-DB_RAW_READS = env_bool("DB_RAW_READS", True)
 # The card's chart planned for the player's own values on PostgreSQL (club.reads.planned_each_time); 0: run as any
 # other read (a prepared statement's generic plan after DATABASE_PREPARE_AFTER runs).
 DB_PLANNED_EACH_TIME = env_bool("DB_PLANNED_EACH_TIME", True)

@@ -152,8 +152,8 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     read = (rows.order_by("n").annotate(elo=Subquery(elo_after), number=Subquery(number))
             .values_list("n", "game_id", "number", "date", "cumulative", "rank", "elo"))
     with planned_each_time():  # planned for this player's own count of points (club.reads.planned_each_time)
-        rows = list(read)
-    chart = card_chart([ChartGame(*row) for row in rows], total=total)
+        points = list(read)
+    chart = card_chart([ChartGame(*row) for row in points], total=total)
     if chart is not None:
         chart.table = _named(chart.table)
     return chart
