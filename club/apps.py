@@ -8,7 +8,7 @@ class ClubConfig(AppConfig):
     verbose_name = _("Club")
 
     def ready(self) -> None:
-        from club import checks, signals  # noqa: F401  (registers the checks, connects the receivers)
+        from club import signals  # noqa: F401  (connects the receivers)
         from club.admin_scope import restrict_unscoped
 
         restrict_unscoped()  # every app's admin module is loaded by now (django.contrib.admin comes first)

@@ -1,67 +1,23 @@
-"""Reads tuned past the ORM's own path: a read compiled once (CompiledRead), rows without Django's per-value
-converters (converted_rows), a read planned for its own values (planned_each_time). See each docstring for what it
-measured and its switch."""
+"""Reads tuned past the ORM's own path: a read compiled once (CompiledRead), reads planned for their own values
+(planned_each_time). See each docstring for what it measured and its switch."""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Iterator
-from decimal import Decimal
-from functools import cached_property, partial
-from typing import Any
+from contextlib import contextmanager
+from functools import cache, cached_property
 
 from django.conf import settings
 from django.core.exceptions import EmptyResultSet
-from django.db import connection, models
-from django.db.models.utils import create_namedtuple_class
+from django.db import DatabaseError, connection, models
 
 
-def _sqlite_decimal(value, places: int):
-    """A decimal column's value as SQLite returns it (an int, or a float), as a Decimal: the float rounded to the
-    field's places and its shortest text give back the decimal written (or summed), without Django's converter (a
-    context and a quantize per value, most of the cost of reading a table of points)."""
-    if value is None:
-        return None
-    return Decimal(value) if isinstance(value, int) else Decimal(repr(round(value, places)))
-
-
-def _sqlite_bool(value):
-    return value if value is None else bool(value)
-
-
-def converted_rows(queryset) -> Iterator[tuple]:
-    """The rows of a `values()`/`values_list()` queryset (fields and annotations) as tuples in its SQL order, decimals
-    as Decimal and booleans as bool read without Django's per-value converters (a decimal equal in value to what
-    the ORM gives, not quantized); the other columns as the driver gives them: use it for numbers, strings and
-    keys (a date comes as text on SQLite)."""
-    compiler = queryset.query.get_compiler(queryset.db)
-    sql, params = compiler.as_sql()
-    convert: list[tuple[int, Callable[[Any], Any]]] = []
-    if connection.vendor == "sqlite":  # psycopg gives Decimal and bool itself
-        for i, (expression, _sql, _alias) in enumerate(compiler.select):
-            field = getattr(expression, "output_field", None)
-            if isinstance(field, models.DecimalField):
-                convert.append((i, partial(_sqlite_decimal, places=field.decimal_places)))
-            elif isinstance(field, models.BooleanField):
-                convert.append((i, _sqlite_bool))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while chunk := cursor.fetchmany(5000):
-            if not convert:
-                yield from chunk
-                continue
-            for row in chunk:
-                row = list(row)
-                for i, function in convert:
-                    row[i] = function(row[i])
-                yield tuple(row)
-
-
-def values_rows(queryset) -> Iterator[dict]:
-    """`converted_rows` of a `values(...)` queryset, as dicts by name."""
-    query = queryset.query
-    names = [*query.extra_select, *query.values_select, *query.annotation_select]
-    for row in converted_rows(queryset):
-        yield dict(zip(names, row, strict=True))
+@cache
+def _columns(model) -> tuple:
+    """The model's fields with a column of its table, in the order `Model.from_db` takes their values (the
+    documented `_meta.get_fields()` and `Field.concrete`; a many-to-many field has its own table)."""
+    return tuple(f for f in model._meta.get_fields() if f.concrete and not f.many_to_many)
 
 
 _MARK = -7_654_321  # the values a read is compiled with (the i-th is _MARK - i): no key of a row is negative
@@ -97,7 +53,7 @@ class CompiledRead:
 
     @cached_property
     def _row(self) -> type:
-        return create_namedtuple_class(*self.fields)
+        return namedtuple("Row", self.fields)  # noqa: PYI024  # as values_list(named=True) names its rows
 
     def named_rows(self, *values) -> list:
         """The rows of `fields`, as `values_list(*fields, named=True)` gives them."""
@@ -114,20 +70,21 @@ class CompiledRead:
     def _names(self) -> list[str]:
         if self.fields:
             return list(self.fields)
-        names = [f.attname for f in self.model._meta.concrete_fields]
+        names = [f.attname for f in _columns(self.model)]
         for part, field, _attname in self.parts:
-            names += [f"{field.name}__{f.attname}" for f in part._meta.concrete_fields]
+            names += [f"{field.name}__{f.attname}" for f in _columns(part)]
         return names
+
+    def _query(self, *values) -> models.QuerySet:
+        """`build`'s queryset as rows of `_names` (the same queryset when `build` shaped it itself, sliced say)."""
+        return self.build(*values).values_list(*self._names())
 
     def _shape(self, arity: int) -> tuple:
         key = (connection.alias, connection.vendor, arity)
         shape = self._shapes.get(key)
         if shape is None:
             marks = [_MARK - i for i in range(arity)]
-            queryset = self.build(*marks)
-            if queryset._fields is None:  # type: ignore[attr-defined]  # `build` may shape the rows itself (a values_list with a slice)
-                queryset = queryset.values_list(*self._names())
-            sql, params, converters = _compiled(queryset)
+            sql, params, converters = _compiled(self._query(*marks))
             where = {mark: i for i, mark in enumerate(marks)}
             if not set(params) <= where.keys():
                 raise ValueError(f"{self.model.__name__}: the read has parameters besides its values: {params}")
@@ -138,10 +95,7 @@ class CompiledRead:
 
     def _orm_rows(self, *values) -> list[list]:
         """The same rows read by the ORM as it reads any queryset (settings.DB_COMPILED_READS off)."""
-        queryset = self.build(*values)
-        if queryset._fields is None:  # type: ignore[attr-defined]
-            queryset = queryset.values_list(*self._names())
-        return [list(row) for row in queryset]
+        return [list(row) for row in self._query(*values)]
 
     def rows(self, *values) -> list[list]:
         """The rows as lists of column values, converted as the ORM converts them (in `_names` order)."""
@@ -159,12 +113,12 @@ class CompiledRead:
         db = connection.alias
         result = []
         for row in self.rows(*values):
-            start = len(self.model._meta.concrete_fields)
+            start = len(_columns(self.model))
             instance = self.model.from_db(db, None, row[:start])
             for part, field, attname in self.parts:
-                end = start + len(part._meta.concrete_fields)
+                end = start + len(_columns(part))
                 related = part.from_db(db, None, row[start:end]) if getattr(instance, attname) is not None else None
-                field.set_cached_value(instance, related)
+                setattr(instance, field.name, related)  # the related row kept on it, as select_related keeps it
                 start = end
             result.append(instance)
         return result
@@ -195,23 +149,43 @@ def _converted(rows: list[tuple], converters: dict) -> list[list]:
     return result
 
 
-def planned_each_time(queryset) -> list[list]:
-    """The rows of a `values_list` queryset (converted as the ORM converts them), planned for its own values on
-    PostgreSQL: never a prepared statement (settings DATABASE_PREPARED), whose generic plan, chosen after five
-    runs, is made without the values. For a read whose best plan depends on them: a regular's two thousand points
-    of a season against another player's ten, where the generic plan guessed one row and filtered his whole
-    season (5 ms instead of 1.5 for the card's chart at 100,000 games)."""
-    sql, params, converters = _compiled(queryset)
-    if not sql:
-        return []
+@contextmanager
+def planned_each_time() -> Iterator[None]:
+    """The reads run inside planned for their own values on PostgreSQL (its `plan_cache_mode` set to
+    force_custom_plan for them, plain SQL through connection.cursor()): a prepared statement (settings
+    DATABASE_PREPARED) is otherwise run with a generic plan after five runs, made without the values. For a read
+    whose best plan depends on them: a regular's two thousand points of a season against another player's ten,
+    where the generic plan guessed one row and filtered his whole season. On SQLite, which has no such plan, it
+    does nothing.
+
+        with planned_each_time():
+            rows = list(queryset)
+
+    settings.DB_PLANNED_EACH_TIME off (env DB_PLANNED_EACH_TIME=0) runs them as any other read, for the suite run
+    both ways and for measuring what it buys (`DATABASE_URL=postgres://… bench/bench_pages.py --only card_history`
+    with and without). It touches no private name (it was psycopg's `prepare_threshold` swapped on
+    `connection.connection` around a statement compiled by hand). What it buys shows with a player of thousands of
+    points: at 100k games on PostgreSQL the chart's read took 5.2 ms with the generic plan, 1.8 ms planned for his
+    values (2026-12-05, bench/README.md). At 10k (2026-12-07, his 245 points of a season, a loaded machine) it is
+    within the noise: the page 31.7×, 37.7× the bare response in CPU planned against 39.1×, 40.2× (the server's
+    work, which the change is about, is not in that figure), the read alone 9.4 ms against 10.8 ms (median of 30)."""
+    if connection.vendor != "postgresql" or not settings.DB_PLANNED_EACH_TIME:
+        yield
+        return
     with connection.cursor() as cursor:
-        if connection.vendor != "postgresql":
-            cursor.execute(sql, params)
-        else:
-            driver = connection.connection  # psycopg's: its threshold None prepares nothing
-            saved, driver.prepare_threshold = driver.prepare_threshold, None
-            try:
-                cursor.execute(sql, params)
-            finally:
-                driver.prepare_threshold = saved
-        return _converted(cursor.fetchall(), converters)
+        cursor.execute("SET plan_cache_mode = force_custom_plan")
+    failed = False
+    try:
+        yield
+    except BaseException:
+        failed = True
+        raise
+    finally:
+        # The connection (kept between requests) gets the server's own mode back; after an error that aborted a
+        # transaction no statement runs, and the transaction's rollback undoes the SET.
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("RESET plan_cache_mode")
+        except DatabaseError:
+            if not failed:
+                raise

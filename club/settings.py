@@ -168,11 +168,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": env_int("SQLITE_BUSY_TIMEOUT", 20),
     })
-    # Django's models.W040 ("SQLite does not support indexes with non-key columns … will be ignored") does not hold
-    # for the site's covering index: club.indexes.CoveringIndex puts its INCLUDE columns at the end of the key on SQLite,
-    # so the warning only alarmed a newcomer at every `migrate`. club.checks warns instead about an index with
-    # INCLUDE that is not a CoveringIndex, whose columns SQLite would really drop.
-    SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
 # The game page's and a rescoring's reads compiled once per database (club.reads.CompiledRead); 0: through the ORM on
 # every run (the same rows).
@@ -180,6 +175,9 @@ DB_COMPILED_READS = env_bool("DB_COMPILED_READS", True)
 # The ratings' bulk writes and reads through plain SQL (club.bulk: update_rows, insert_rows, delete_returning,
 # raw_rows); 0: through the public ORM (bulk_update, bulk_create, values_list, QuerySet.delete; the same rows).
 DB_BULK_WRITES = env_bool("DB_BULK_WRITES", True)
+# The card's chart planned for the player's own values on PostgreSQL (club.reads.planned_each_time); 0: run as any
+# other read (a prepared statement's generic plan after DATABASE_PREPARE_AFTER runs).
+DB_PLANNED_EACH_TIME = env_bool("DB_PLANNED_EACH_TIME", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_PREPARED", True):
     # PostgreSQL plans a statement the connection runs often once (a prepared statement, psycopg's
     # prepare_threshold) instead of at every run; that needs the parameters bound on the server. Off

@@ -36,7 +36,6 @@ TasksDatabaseConfig  # unused class (club/apps_vendor.py:13)
 ClubTimeZoneMiddleware  # unused class (club/middleware_tz.py:17)
 _.empty_label  # unused attribute (club/setup/forms.py:49)
 ClubAxesHandler  # unused class (club/axes_handler.py:46)
-covering_indexes  # unused function (club/checks.py:17): a system check, registered by its decorator
 _.get_failures  # unused method (club/axes_handler.py:47)
 _.reset_user_attempts  # unused method (club/axes_handler.py:58)
 _.reset  # unused method (club/cache.py:36)

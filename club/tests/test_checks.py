@@ -1,17 +1,10 @@
-"""The system checks a newcomer sees: no SQLite W040 for the site's covering index (club.indexes.CoveringIndex keeps
-the INCLUDE columns in the key there), and club.W040 in its place for an index that would really lose them."""
+"""The system checks a newcomer sees: no SQLite W040 (an index with INCLUDE columns, which SQLite drops): the player's
+games index holds its columns in the key (ratings.models.PlayerGame), and no check is silenced for it."""
 
 import os
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
-from django.db import connections, models
-from django.test.utils import isolate_apps
-
-from club.checks import dropped_include
-from club.indexes import CoveringIndex
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 
@@ -34,29 +27,3 @@ def test_migrate_check_and_seed_demo_print_no_w040_on_sqlite(tmp_path):
     for command, output in outputs.items():
         assert "W040" not in output and "non-key columns" not in output, (command, output)
     assert "no issues" in outputs["check"]
-
-
-@isolate_apps("club")
-def test_an_include_index_that_is_not_a_covering_index_is_still_flagged_where_include_is_missing():
-    class Plain(models.Model):  # noqa: DJ008
-        a = models.IntegerField()
-        b = models.IntegerField()
-
-        class Meta:
-            app_label = "club"
-            indexes = [models.Index(fields=["a"], include=["b"], name="plain_a_b")]
-
-    class Covered(models.Model):  # noqa: DJ008
-        a = models.IntegerField()
-        b = models.IntegerField()
-
-        class Meta:
-            app_label = "club"
-            indexes = [CoveringIndex(fields=["a"], include=["b"], name="covered_a_b")]
-
-    problems = dropped_include([Plain, Covered], ["default"])
-    if connections["default"].features.supports_covering_indexes:  # PostgreSQL: INCLUDE is kept
-        assert problems == []
-        pytest.skip("this database supports INCLUDE: nothing to flag")
-    assert [(p.id, p.obj) for p in problems] == [("club.W040", Plain)]
-    assert "plain_a_b" in problems[0].msg

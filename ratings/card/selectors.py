@@ -151,8 +151,9 @@ def _chart(player, scope: RatingScope) -> CardChart | None:
     number = Game.objects.filter(pk=OuterRef("game_id")).values("number")[:1]
     read = (rows.order_by("n").annotate(elo=Subquery(elo_after), number=Subquery(number))
             .values_list("n", "game_id", "number", "date", "cumulative", "rank", "elo"))
-    # planned for this player's own count of points (club.reads.planned_each_time)
-    chart = card_chart([ChartGame(*row) for row in planned_each_time(read)], total=total)
+    with planned_each_time():  # planned for this player's own count of points (club.reads.planned_each_time)
+        points = list(read)
+    chart = card_chart([ChartGame(*row) for row in points], total=total)
     if chart is not None:
         chart.table = _named(chart.table)
     return chart

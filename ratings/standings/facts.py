@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from club.bulk import insert_rows
-from club.reads import converted_rows
 from games.models import Day, Game, Night, RuleSetVersion, Seat
 from games.visibility import counting_games
 from ratings.models import PlayerGame
@@ -87,10 +86,10 @@ def build_facts(chunks: Iterable[list[dict]]) -> Iterator[list[dict]]:
             continue
         ids = [g["pk"] for g in chunk]
         seats: dict[int, list[tuple]] = {}
-        for row in converted_rows(Seat.objects.filter(game_id__in=ids).values_list(
+        for seat in Seat.objects.filter(game_id__in=ids).values_list(
                 "game_id", "number", "player_id", "role", "won", "main", "extras", "total", "tiebreak_extras",
-                "fouls", "first_night_death")):
-            seats.setdefault(row[0], []).append(row)
+                "fouls", "first_night_death"):
+            seats.setdefault(seat[0], []).append(seat)
         nights: dict[int, list[tuple]] = {}
         for row in Night.objects.filter(game_id__in=ids).order_by("game_id", "index").values_list(
                 "game_id", "index", "kill", "don_check", "sheriff_check"):

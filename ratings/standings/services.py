@@ -35,7 +35,6 @@ from django_tasks import task
 
 from club.bulk import analyze_tables, clear_tables, insert_rows, update_rows
 from club.processes import part_transaction, run_parts, usable_workers
-from club.reads import values_rows
 from games.models import Game, Tournament
 from ratings.elo import services as services_elo
 from ratings.keys import history_key
@@ -431,8 +430,8 @@ def _store_history(scope: RatingScope, since: tuple[dt.date, int] | None,
         last = points.exclude(at_or_after(*since)).order_by("-seq").values_list("seq", flat=True).first()
         seq = 0 if last is None else last + 1
         if stats is None:
-            stats = {row["player_id"]: (row["total"], row["games"]) for row in values_rows(
-                PlayerStats.objects.filter(scope=scope).values("player_id", "total", "games"))}
+            stats = {player_id: (total, games) for player_id, total, games in
+                     PlayerStats.objects.filter(scope=scope).values_list("player_id", "total", "games")}
         for player_id, (total, n) in stats.items():
             totals[player_id], played[player_id] = int(total * UNITS), n
         if tail is None:

@@ -5,12 +5,12 @@ difference (`add_row`, the incremental update)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from operator import itemgetter
+from typing import Any, cast
 
 from club.bulk import insert_rows, update_rows
 from club.models import Player
-from club.reads import values_rows
 from ratings.models import Lot, PlayerGame, PlayerStats, RatingScope
 from ratings.standings.ranking import PlayerRecord, draw_lots, rank
 from ratings.statistics.registry import STAT_FIELDS, STATISTICS
@@ -23,7 +23,8 @@ def stats_values(scope: RatingScope) -> Iterator[dict]:
     # aliased: an annotation may not shadow the model field it sums
     rows = (PlayerGame.objects.filter(scope.games_q()).values("player_id").order_by("player_id")
             .annotate(**{f"agg_{k}": v for k, v in aggregates.items()}))
-    for row in values_rows(rows):
+    # the aggregates' names are made here: no TypedDict of the stubs knows them
+    for row in cast("Iterator[Mapping[str, Any]]", iter(rows)):
         yield {"player_id": row["player_id"], **{k: row[f"agg_{k}"] for k in aggregates}}
 
 
@@ -106,16 +107,15 @@ def _stat_values(row: dict) -> tuple:
 
 
 def stored_stats(scope: RatingScope) -> dict[int, dict]:
-    """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values (read
-    without Django's per-value converters: club.reads.values_rows)."""
+    """The scope's PlayerStats rows by player: id, rank, decided_by, the nickname and the registry's values."""
     return stored_stats_of([scope.pk])[scope.pk]
 
 
 def stored_stats_of(scope_ids: list[int]) -> dict[int, dict[int, dict]]:
     """`stored_stats` of several scopes in one query: scope id → player id → row."""
     found: dict[int, dict[int, dict]] = {pk: {} for pk in scope_ids}
-    for row in values_rows(PlayerStats.objects.filter(scope_id__in=scope_ids).values(
-            "scope_id", "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS)):
+    for row in PlayerStats.objects.filter(scope_id__in=scope_ids).values(
+            "scope_id", "id", "player_id", "player__nickname", "rank", "decided_by", *STAT_FIELDS):
         found[row.pop("scope_id")][row["player_id"]] = row
     return found
 

@@ -1,6 +1,6 @@
 """club.bulk's helpers write and read exactly what the ORM would, on SQLite and on PostgreSQL (run on both by
 ./dev.sh test), both ways of their switch (settings.DB_BULK_WRITES, the `bulk_writes` fixture): many rows in one
-UPDATE … FROM (VALUES …), a batch in one executemany, decimals and booleans read without Django's converters."""
+UPDATE … FROM (VALUES …), a batch in one executemany."""
 
 import datetime as dt
 from decimal import Decimal
@@ -9,9 +9,8 @@ import pytest
 
 from club import bulk
 from club.bulk import insert_rows, update_rows
-from club.reads import converted_rows, values_rows
 from club.tests.factories import ClubFactory, PlayerFactory
-from games.models import Game, RuleSetVersion, Seat
+from games.models import Game, RuleSetVersion
 from ratings.models import RatingPoint, RatingScope, Season
 
 pytestmark = pytest.mark.django_db
@@ -58,18 +57,3 @@ def test_a_batch_is_inserted_whole_with_its_decimals_and_dates():
     assert insert_rows(RatingPoint, names, rows) == len(rows)
     stored = list(RatingPoint.objects.order_by("seq").values_list(*names))
     assert stored == rows
-
-
-def test_converted_rows_equal_what_the_orm_reads():
-    club = ClubFactory()
-    game = _games(club, 1)[0]
-    for number, (main, won) in enumerate([(Decimal("0.3"), True), (Decimal("-0.25"), False),
-                                          (Decimal("1.123456"), True)], start=1):
-        Seat.objects.create(game=game, number=number, player=PlayerFactory(club=club), role="К", main=main,
-                            extras=Decimal(0), total=main, tiebreak_extras=Decimal(0), won=won)
-    query = Seat.objects.order_by("number").values_list("number", "main", "total", "won", "first_night_death")
-    read = list(converted_rows(query))
-    assert read == list(query)
-    assert all(isinstance(row[3], bool) and isinstance(row[1], Decimal) for row in read)
-    assert list(values_rows(Seat.objects.order_by("number").values("number", "won"))) == list(
-        Seat.objects.order_by("number").values("number", "won"))

@@ -62,28 +62,6 @@ def test_rows_read_and_written_back_are_the_same_through_the_orm(games):
 
 
 @pytest.mark.django_db
-def test_a_read_planned_each_time_gives_the_orms_rows_and_is_never_prepared(games):
-    from django.db import connection
-
-    from club.reads import planned_each_time
-
-    (first, _, _), rows = games
-    PlayerGame.objects.bulk_create([PlayerGame(game_id=first.pk, **r) for r in rows])
-    query = PlayerGame.objects.filter(game=first, seat__in=[1, 3]).order_by("seat").values_list(*COMPARED)
-    for _ in range(8):  # more runs than the prepared statements' threshold (settings DATABASE_PREPARE_AFTER)
-        assert [tuple(row) for row in planned_each_time(query)] == list(query)
-    assert planned_each_time(query.filter(seat__in=[])) == []
-    if connection.vendor == "postgresql" and connection.connection.prepare_threshold is not None:
-        def prepared() -> int:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
-                               ['%"ratings_playergame"."seat" IN (%'])
-                return cursor.fetchone()[0]
-
-        assert prepared() == 0
-        for _ in range(8):
-            list(query.all())  # the ORM's own runs of the same statement are prepared past the threshold
-        assert prepared() == 1
 
 
 @pytest.mark.django_db
@@ -96,7 +74,7 @@ def test_the_players_games_index_covers_what_the_card_reads_on_either_database(g
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'playergame_player_cover'")
-            assert "INCLUDE (club_id, tournament_id, seat, role, won)" in cursor.fetchone()[0]
+            assert "(player_id, date, game_id, club_id, tournament_id, seat, role, won)" in cursor.fetchone()[0]
             return
         # the card's count of his seats over a season (ratings.card.selectors._seats)
         query = (PlayerGame.objects.filter(player_id=rows[0]["player_id"], club_id=first.club_id,
