@@ -10,6 +10,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
+from club.page_cache import public_page
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.protocol.selectors import with_protocol
@@ -24,6 +25,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
     return response
 
 
+@public_page()
 def game_protocol_pdf(request, pk: int):
     """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff.
 
