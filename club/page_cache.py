@@ -48,6 +48,7 @@ from django.db import connection as default_connection
 from django.db import transaction
 from django.http import HttpResponse
 from django.middleware.csrf import get_token
+from django.urls import URLPattern
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -233,3 +234,9 @@ def public_page(stamp: Callable[..., str | None] | None = None):
         return wrapper
 
     return decorate
+
+
+def public_patterns(patterns: list, stamp: Callable[..., str | None] | None = None) -> list:
+    """URL patterns whose views are all `public_page(stamp)` (a library's views: the API's, django-ninja's)."""
+    return [URLPattern(pattern.pattern, public_page(stamp)(pattern.callback), pattern.default_args, pattern.name)
+            for pattern in patterns]

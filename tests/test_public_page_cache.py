@@ -47,6 +47,11 @@ def switch(request, settings):
     return request.param
 
 
+@pytest.fixture(autouse=True)
+def _kept_long(settings):
+    settings.PUBLIC_PAGE_CACHE_LOCAL_SECONDS = 3600  # no entry ends within a slow test on a loaded machine
+
+
 @pytest.fixture
 def cast(db):
     cast = protest_cast()
@@ -72,6 +77,7 @@ def pages(cast) -> dict[str, tuple[str, dict]]:
         "statistics": (reverse("ratings:club_stats"), {}),
         "signup": (reverse("games:signup_sheet", args=[SignupSheet.objects.get(club=cast.club).pk]), {}),
         "pdf": (reverse("games:protocol_pdf", args=[game.pk]), {}),
+        "api games": ("/api/v1/games/", {}), "api game": (f"/api/v1/games/{game.pk}/", {}),
     }
 
 
@@ -93,6 +99,8 @@ def kept(cast, switch) -> dict[str, str]:
         first, ran = fetch(Client(), url, headers)
         assert ran, name
         again, ran = fetch(Client(), url, headers)
+        if ran and switch:  # the minute turned between the two (a page stamped with the minute): once at most
+            again, ran = fetch(Client(), url, headers)
         assert again == first, name
         assert ran is not switch, name
         bodies[name] = first
@@ -195,7 +203,7 @@ def test_a_logged_in_visitor_is_never_served_the_anonymous_page_nor_the_reverse(
         for client, who in ((judge, "table_judge"), (admin, "club_admin")):
             body, ran = fetch(client, url, headers)
             assert ran, (name, who)
-            if not headers:
+            if not headers and not url.startswith("/api/"):
                 assert f">{who}</a>" in body and reverse("login") + '"' not in body, (name, who)
         again, ran = fetch(Client(), url, headers)
         assert not ran and again == anonymous, name
