@@ -8,7 +8,7 @@ every answer (the CSRF cookie, the security headers, the API's ETag).
 Never served from this cache (the view runs): a logged-in visitor (a judge, an admin, a player sees more: roles of a
 game in play, hidden rounds, forms), a request with pending messages, a conditional GET (the view answers 304), an
 API request with a token, anything but GET, a view's stamp of None. Never kept: an answer that is not 200, that
-sets a cookie, or whose view put a real CSRF token in it (see below).
+sets a cookie, whose view wrote the visitor's session, or whose view put a real CSRF token in it (see below).
 
 The CSRF token: a kept body must not carry its first visitor's token. While a page is rendered for the cache, the
 template's `csrf_token` is a placeholder (`csrf_placeholder`, a context processor after Django's own), replaced on
@@ -134,12 +134,12 @@ def release() -> str:
     files' manifest. A deploy changes it, so a shared cache never serves a page of the release before."""
     root = Path(settings.BASE_DIR)
     digest = hashlib.sha1()
-    for pattern in ("*/**/*.py", "templates/**/*.html"):
-        for path in sorted(root.glob(pattern)):
-            if ".venv" in path.parts or "tests" in path.parts or "bench" in path.parts:
-                continue
-            stat = path.stat()
-            digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    sources = [top for top in root.iterdir() if (top / "apps.py").exists()] + [root / "templates"]
+    for top in sorted(sources):
+        for path in sorted(top.rglob("*")):
+            if path.suffix in (".py", ".html") and "tests" not in path.parts:
+                stat = path.stat()
+                digest.update(f"{path}:{stat.st_size}:{stat.st_mtime_ns}".encode())
     if settings.STATIC_ROOT and (Path(settings.STATIC_ROOT) / "staticfiles.json").exists():
         digest.update((Path(settings.STATIC_ROOT) / "staticfiles.json").read_bytes())
     return digest.hexdigest()[:12]
@@ -193,7 +193,9 @@ def _served(entry: dict, request) -> HttpResponse:
 
 
 def _keepable(request, response, before: bool) -> bool:
-    if response.status_code != 200 or response.streaming or response.cookies:
+    if not isinstance(response, HttpResponse) or response.status_code != 200 or response.cookies:
+        return False
+    if getattr(getattr(request, "session", None), "modified", False):  # the view wrote the visitor's session
         return False
     # the view asked for a real token itself: its body carries this visitor's token
     return request.META.get("CSRF_COOKIE_NEEDS_UPDATE", False) == before
@@ -223,7 +225,7 @@ def public_page(stamp: Callable[..., str | None] | None = None):
             finally:
                 delattr(request, _ATTR)
             if not _keepable(request, response, before):
-                if not response.streaming and placeholder.encode() in response.content:
+                if isinstance(response, HttpResponse) and placeholder.encode() in response.content:
                     response.content = response.content.replace(placeholder.encode(), get_token(request).encode())
                 return response
             entry = {"body": response.content, "placeholder": placeholder.encode(), "headers": list(response.items())}
