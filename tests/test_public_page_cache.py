@@ -271,3 +271,26 @@ def test_pending_messages_and_logins_are_never_served_kept(settings):
 ])
 def test_which_statements_move_the_public_generation(sql, public):
     assert page_cache.writes_public(sql) is public
+
+
+def test_a_queryset_update_which_sends_no_signal_still_shows_at_once(cast, switch):
+    from club.models import Player
+
+    kept(cast, switch)
+    seat5 = cast.game.seats.get(number=5).player
+    Player.objects.filter(pk=seat5.pk).update(nickname="Тихое Имя")  # no model signal, no service
+    url, headers = pages(cast)["players"]
+    body, ran = fetch(Client(), url, headers)
+    assert ran and "Тихое Имя" in body
+
+
+def test_one_drop_per_atomic_block_and_one_after_its_commit(cast):
+    from django.db import transaction
+
+    from club.models import Player
+
+    with mock.patch.object(page_cache, "_drop", wraps=page_cache._drop) as drops:
+        with transaction.atomic():
+            for number in range(5):
+                Player.objects.filter(pk=cast.game.seats.get(number=number + 1).player_id).update(city="Тверь")
+        assert drops.call_count == 1  # the commit hooks of the test's own transaction never run
