@@ -16,12 +16,14 @@ serving by the requester's own token (`get_token`, which also marks the CSRF coo
 `get_token` itself (the judge's forms) sets `CSRF_COOKIE_NEEDS_UPDATE`, and its answer is not kept. No CSP nonce is
 used by the site (templates/base.html), so nothing else in a body is per request.
 
-The *public generation* is a token in the site's cache, dropped (now and again after the commit) by every statement
-that writes a table of the club's data (`watch_writes`, a database execute wrapper: an INSERT, UPDATE or DELETE on
-any table but the sessions, the login throttle, the task queue, the notices and the API's tokens — a queryset
-UPDATE, a bulk write and a raw statement included, which no model signal sees). A write made by PostgreSQL's COPY
-(club.bulk, 50 rows or more) goes past the wrapper; every such write is followed in its transaction by an ordinary
-one (a scope's version, a game's row), which drops it. So a kept page is never older than the last committed
+The *public generation* is a token in the site's cache, dropped after the commit of every transaction with a
+statement that writes a table of the club's data, and at once when needed (`public_changed`). `watch_writes`, a
+database execute wrapper, sees each statement: an INSERT, UPDATE or DELETE on any table but the sessions, the login
+throttle, the task queue, the notices and the API's tokens — a queryset UPDATE, a bulk write and a raw statement
+included, which no model signal sees. A write made by PostgreSQL's COPY (club.bulk's insert of 50 rows or more)
+goes past the wrapper; its callers (the ratings' facts, tables, history and Elo) delete or update with ordinary
+statements in the same transaction (the rows replaced, the Elo ratings), which drop it — a COPY alone would not.
+So a kept page is never older than the last committed
 write, whatever it changed: a sign-off, a protest decided, an import, a rename, a photo, a round shown, a sign-up,
 a judge's tap. Pages whose content also moves with time (a sign-up that opens, a protest window that closes, the
 next evening) add the minute to their stamp (`minute_stamp`).
@@ -66,7 +68,14 @@ _ATTR = "_public_page_placeholder"
 # ---------------------------------------------------------------------------------------------- the generation
 
 
+class _Seen:
+    """Whether this process read the generation since it last dropped it (see `public_changed`)."""
+
+    read = True
+
+
 def public_generation() -> str:
+    _Seen.read = True
     token = cache.get(GENERATION_KEY)
     if token is None:
         token = uuid.uuid4().hex
@@ -76,26 +85,26 @@ def public_generation() -> str:
 
 
 def _drop() -> None:
+    _Seen.read = False
     cache.delete(GENERATION_KEY)
 
 
 def public_changed(connection=None) -> None:
-    """Forget every kept public page: now, and again once the current transaction commits (a reader that kept the
-    old state under a token made between the two loses it). In a transaction, once per atomic block (its savepoints
-    and its list of commit hooks, a new one after a commit or a rollback): an import's thousand statements cost
-    two cache deletes, not two thousand."""
+    """Forget every kept public page once the write commits (in autocommit, at once): one cache delete after the
+    commit of each transaction that wrote, whatever the number of its statements (an import's thousands). Inside
+    the transaction the token is dropped too when this process read it since it last dropped it: a page read on the
+    same connection before the commit (a test's own transaction, which never commits) is not served stale, nor is a
+    page kept by a reader under a token made between the write and the commit."""
     conn = connection or default_connection
     if not conn.in_atomic_block:
         _drop()
         return
-    hooks, savepoints = conn.run_on_commit, tuple(conn.savepoint_ids)
-    mark = conn.__dict__.get("_public_mark")
-    if mark is not None and mark[0] is hooks and mark[1] == savepoints:
-        return
-    _drop()
-    if mark is None or mark[0] is not hooks:
+    if _Seen.read:
+        _drop()
+    hooks = conn.run_on_commit  # a new list after a commit or a rollback
+    if conn.__dict__.get("_public_hooks") is not hooks:
         transaction.on_commit(_drop, using=conn.alias)
-    conn.__dict__["_public_mark"] = (hooks, savepoints)
+        conn.__dict__["_public_hooks"] = hooks
 
 
 def writes_public(sql: str) -> bool:

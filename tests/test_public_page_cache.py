@@ -284,13 +284,18 @@ def test_a_queryset_update_which_sends_no_signal_still_shows_at_once(cast, switc
     assert ran and "Тихое Имя" in body
 
 
-def test_one_drop_per_atomic_block_and_one_after_its_commit(cast):
+def test_a_transactions_statements_drop_the_generation_once_unless_it_was_read_between(cast):
     from django.db import transaction
 
     from club.models import Player
 
+    players = [seat.player_id for seat in cast.game.seats.all()]
+    page_cache.public_generation()
     with mock.patch.object(page_cache, "_drop", wraps=page_cache._drop) as drops:
         with transaction.atomic():
-            for number in range(5):
-                Player.objects.filter(pk=cast.game.seats.get(number=number + 1).player_id).update(city="Тверь")
-        assert drops.call_count == 1  # the commit hooks of the test's own transaction never run
+            for pk in players[:5]:
+                Player.objects.filter(pk=pk).update(city="Тверь")
+        assert drops.call_count == 1  # (the commit hook of the test's own transaction never runs)
+        page_cache.public_generation()  # a page read between two writes: the next one drops again
+        Player.objects.filter(pk=players[5]).update(city="Тула")
+        assert drops.call_count == 2
