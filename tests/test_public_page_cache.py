@@ -193,21 +193,22 @@ def test_a_sign_up_shows_on_the_sheet_and_the_home_page(switch):
 
 
 def test_a_logged_in_visitor_is_never_served_the_anonymous_page_nor_the_reverse(cast):
-    judge, admin = Client(), Client()
+    judge, admin, player = Client(), Client(), Client()
     judge.force_login(cast.table_judge)
     admin.force_login(cast.club_admin)
+    player.force_login(cast.participant)
     for name, (url, headers) in pages(cast).items():
         if name == "pdf":
             continue
         anonymous, _ = fetch(Client(), url, headers)
-        for client, who in ((judge, "table_judge"), (admin, "club_admin")):
+        for client, who in ((judge, "table_judge"), (admin, "club_admin"), (player, "participant")):
             body, ran = fetch(client, url, headers)
             assert ran, (name, who)
             if not headers and not url.startswith("/api/"):
                 assert f">{who}</a>" in body and reverse("login") + '"' not in body, (name, who)
         again, ran = fetch(Client(), url, headers)
         assert not ran and again == anonymous, name
-        assert "table_judge" not in again and "club_admin" not in again, name
+        assert not any(f">{who}<" in again for who in ("table_judge", "club_admin", "participant")), name
 
 
 def test_a_page_first_rendered_for_a_judge_is_not_kept_for_the_public(cast):
@@ -299,3 +300,25 @@ def test_a_transactions_statements_drop_the_generation_once_unless_it_was_read_b
         page_cache.public_generation()  # a page read between two writes: the next one drops again
         Player.objects.filter(pk=players[5]).update(city="Тула")
         assert drops.call_count == 2
+
+
+def test_a_game_in_play_is_kept_only_as_its_public_view_whoever_reads_first(db):
+    from games.live.tests.test_live_spectator import LEAKS, in_night_one
+    from games.tests.live_fixtures import make_cast
+
+    live = make_cast()
+    game = in_night_one(live)
+    urls = [(reverse("games:game_detail", args=[game.pk]), {}), (reverse("games:live", args=[game.pk]), {}),
+            (reverse("games:live", args=[game.pk]), HX), (f"/api/v1/games/{game.pk}/", {})]
+    judge = Client()
+    judge.force_login(live.judge)
+    for url, headers in urls:
+        for first in ("judge", "anonymous"):
+            page_cache._drop()
+            readers = [judge, Client()] if first == "judge" else [Client(), judge]
+            for reader in readers + [Client()]:
+                body = reader.get(url, **headers).content.decode()
+                api = url.startswith("/api/")  # a role given is a string; the public's is null
+                secret = ([m.group(0) for m in re.finditer(r'"role"\s*:\s*"[^"]+"', body)] if api
+                          else [p.pattern for p in LEAKS if p.search(body)])
+                assert bool(secret) is (reader is judge), (url, first, secret)
