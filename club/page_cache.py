@@ -1,8 +1,8 @@
 """Whole public pages kept by version: an anonymous visitor's answer served without running its view.
 
 `@public_page()` on a view keeps the body (and the headers the view set) of a 200 answer to an anonymous GET, per
-path with its query, language, time zone, htmx headers, the site's release, the *public generation* and the view's
-own stamp, and serves it to the next anonymous visitor without rendering a template. Middleware still runs on
+address (scheme, host, path and query), language, time zone, htmx headers, the site's release, the *public
+generation* and the view's own stamp, and serves it to the next anonymous visitor without rendering a template. Middleware still runs on
 every answer (the CSRF cookie, the security headers, the API's ETag).
 
 Never served from this cache (the view runs): a logged-in visitor (a judge, an admin, a player sees more: roles of a
@@ -192,7 +192,8 @@ def anonymous_reader(request) -> bool:
 
 def _key(request, stamp: str) -> str:
     htmx = "|".join(request.headers.get(h, "") for h in HTMX_HEADERS)
-    parts = (request.get_full_path(), get_language(), timezone.get_current_timezone_name(), htmx, release(),
+    # the host and scheme too: a page may carry absolute addresses (a calendar link, a share link)
+    parts = (request.scheme, request.get_host(), request.get_full_path(), get_language(), timezone.get_current_timezone_name(), htmx, release(),
              public_generation(), stamp)
     return "public-page:" + hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:40]
 
