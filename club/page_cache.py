@@ -2,8 +2,8 @@
 
 `@public_page()` on a view keeps the body (and the headers the view set) of a 200 answer to an anonymous GET, per
 address (scheme, host, path and query), language, time zone, htmx headers, the site's release, the *public
-generation* and the view's own stamp, and serves it to the next anonymous visitor without rendering a template. Middleware still runs on
-every answer (the CSRF cookie, the security headers, the API's ETag).
+generation* and the view's own stamp, and serves it to the next anonymous visitor without rendering a template.
+Middleware still runs on every answer (the CSRF cookie, the security headers, the API's ETag).
 
 Never served from this cache (the view runs): a logged-in visitor (a judge, an admin, a player sees more: roles of a
 game in play, hidden rounds, forms), a request with pending messages, a conditional GET (the view answers 304), an
