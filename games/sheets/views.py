@@ -25,7 +25,14 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
     return response
 
 
-@public_page()
+def _finished_stamp(request, pk: int) -> str | None:  # noqa: ARG001 — the view's arguments
+    """A finished or signed game's sheet is kept whole for the public (club.page_cache); a game in play's is drawn
+    every time, as `sheet_cache.cacheable` says (one small query: the game's status)."""
+    status = Game.objects.filter(pk=pk).values_list("status", flat=True).first()
+    return status if status in (Game.Status.FINISHED, Game.Status.SIGNED) else None
+
+
+@public_page(_finished_stamp)
 def game_protocol_pdf(request, pk: int):
     """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff.
 
