@@ -8,7 +8,8 @@ Middleware still runs on every answer (the CSRF cookie, the security headers, th
 Never served from this cache (the view runs): a logged-in visitor (a judge, an admin, a player sees more: roles of a
 game in play, hidden rounds, forms), a request with pending messages, a conditional GET (the view answers 304), an
 API request with a token, anything but GET, a view's stamp of None. Never kept: an answer that is not 200, that
-sets a cookie, whose view wrote the visitor's session, or whose view put a real CSRF token in it (see below).
+sets a cookie, whose view wrote the visitor's session, that its view marked `not_kept`, or whose view put a real
+CSRF token in it (see below).
 
 The CSRF token: a kept body must not carry its first visitor's token. While a page is rendered for the cache, the
 template's `csrf_token` is a placeholder (`csrf_placeholder`, a context processor after Django's own), replaced on
@@ -209,8 +210,17 @@ def _served(entry: dict, request) -> HttpResponse:
     return response
 
 
+def not_kept(response):
+    """Mark a view's answer as one to send but not to keep (a page that changes without a write: a game in play's
+    sheet)."""
+    response.public_page_kept = False
+    return response
+
+
 def _keepable(request, response, before: bool) -> bool:
     if not isinstance(response, HttpResponse) or response.status_code != 200 or response.cookies:
+        return False
+    if not getattr(response, "public_page_kept", True):
         return False
     if getattr(getattr(request, "session", None), "modified", False):  # the view wrote the visitor's session
         return False

@@ -10,7 +10,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
-from club.page_cache import public_page
+from club.page_cache import not_kept, public_page
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.protocol.selectors import with_protocol
@@ -25,14 +25,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
     return response
 
 
-def _finished_stamp(request, pk: int) -> str | None:  # noqa: ARG001 — the view's arguments
-    """A finished or signed game's sheet is kept whole for the public (club.page_cache); a game in play's is drawn
-    every time, as `sheet_cache.cacheable` says (one small query: the game's status)."""
-    status = Game.objects.filter(pk=pk).values_list("status", flat=True).first()
-    return status if status in (Game.Status.FINISHED, Game.Status.SIGNED) else None
-
-
-@public_page(_finished_stamp)
+@public_page()
 def game_protocol_pdf(request, pk: int):
     """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff.
 
@@ -43,8 +36,8 @@ def game_protocol_pdf(request, pk: int):
     show_secrets = can_see_secrets(request.user, game)
     language = sheet_language(request.GET.get("lang"))
     filename = f"protocol-{game.pk}.pdf"
-    if not sheet_cache.cacheable(game):
-        return _pdf(_render_game_pdf(game, show_secrets, language), filename)
+    if not sheet_cache.cacheable(game):  # a game in play's sheet: drawn every time, never kept whole either
+        return not_kept(_pdf(_render_game_pdf(game, show_secrets, language), filename))
     tag = sheet_cache.etag(game, language=language, show_secrets=show_secrets)
     etag = f'"{tag}"'
     last_modified = sheet_cache.rendered_at(tag)
