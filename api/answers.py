@@ -4,7 +4,9 @@ and served from the cache to every anonymous reader until the stamp moves. A rea
 see more (the judge staff see a game's secrets) and always gets an answer built for him. The ETag stays the hash
 of the body (api.middleware), so a kept answer has the same ETag as a built one.
 
-`settings.API_ANSWER_CACHE` off builds every answer (the tests run both ways).
+A public reader's whole answer, of every operation, is kept too (club.page_cache, api/urls.py: until the next
+write of the club's data); this per-stamp answer serves the misses. `settings.API_ANSWER_CACHE` off builds every
+answer (the tests run both ways).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import get_language
 
+from club.page_cache import minute_stamp
 from games.page_cache import club_generation
 
 TIMEOUT = 24 * 3600
@@ -33,6 +36,12 @@ def with_generation(stamp: str | None) -> str | None:
     if stamp is None:
         return None
     return f"{stamp}:{club_generation(int(stamp.rsplit(':', 1)[1]))}"
+
+
+def whole_answer_stamp(request, *args, **kwargs) -> str | None:  # noqa: ARG001 — a view's arguments
+    """The stamp of a whole public answer kept by club.page_cache (api/urls.py): the minute (a sign-up sheet opens
+    and closes with time), or None with `API_ANSWER_CACHE` off (every answer built)."""
+    return minute_stamp() if settings.API_ANSWER_CACHE else None
 
 
 def kept(request, stamp: str | None, build: Callable[[], Any]) -> Any:

@@ -139,6 +139,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "club.context_processors.site",
+                # after Django's own csrf: a page rendered for the public page cache shows a placeholder token
+                "club.page_cache.csrf_placeholder",
             ],
             "builtins": ["club.templatetags.points"],
         },
@@ -381,6 +383,11 @@ API_ETAG_MEMORY_SECONDS = env_int("API_ETAG_MEMORY_SECONDS", 7 * 24 * 3600)
 # A public reader's answer of a stamped object (a game) is built once per version and kept (api/answers.py); 0 builds
 # every answer.
 API_ANSWER_CACHE = env_bool("API_ANSWER_CACHE", True)
+# An anonymous visitor's whole page kept until the next write of the club's data (club/page_cache.py); 0 runs every
+# view. With a per-process cache (no CACHE_URL) a kept page lasts at most PUBLIC_PAGE_CACHE_LOCAL_SECONDS: another
+# process's write cannot reach it.
+PUBLIC_PAGE_CACHE = env_bool("PUBLIC_PAGE_CACHE", True)
+PUBLIC_PAGE_CACHE_LOCAL_SECONDS = env_int("PUBLIC_PAGE_CACHE_LOCAL_SECONDS", 10)
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -89,6 +89,12 @@ def _people_generation() -> str:
     return token
 
 
+def people_generation() -> str:
+    """The people generation (see the module): a key part for any kept fragment that shows players' names or
+    photos (ratings.standings.selectors.cached)."""
+    return _people_generation()
+
+
 def people_changed() -> None:
     """Forget every kept role and name (a membership, a player or a user saved or deleted)."""
     cache.delete(PEOPLE_GENERATION_KEY)

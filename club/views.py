@@ -17,6 +17,7 @@ from club.axes_handler import client_ip, is_trusted_address
 from club.context_processors import HOME_SIDE_TEMPLATES, HOME_TEMPLATES, plugin_templates
 from club.forms import ClaimDecisionForm, PhotoForm, PlayerForm, PlayerLoginForm, SignupForm
 from club.models import Club, Player, PlayerClaim
+from club.page_cache import minute_stamp, public_page
 
 PLAYERS_PER_PAGE = 50
 
@@ -51,6 +52,7 @@ def _status(request) -> int:
     return 400 if request.method == "POST" else 200
 
 
+@public_page(minute_stamp)
 def home(request):
     club = selectors.get_site_club()
     players = selectors.player_search(club=club, active_only=True) if club else Player.objects.none()

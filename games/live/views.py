@@ -16,6 +16,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.models import nickname_key
+from club.page_cache import minute_stamp, public_page
 from club.selectors import near_namesakes, player_search
 from club.services import ServiceError
 from games import page_cache
@@ -114,6 +115,7 @@ def player_suggest(request, pk: int):
                                                   "near": near, "seat_no": seat, "game_pk": pk})
 
 
+@public_page(minute_stamp)
 def live(request, pk: int):
     """The spectator page: public facts only until the game is finished (then roles and points)."""
     game = read_game_page(pk)  # as the game page reads it (statements compiled once)

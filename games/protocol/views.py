@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from club.downloads import json_download
+from club.page_cache import minute_stamp, public_page
 from club.services import ServiceError
 from games import page_cache
 from games.models import Game
@@ -30,6 +31,7 @@ from games.protocol.services.imports import ImportFailed, import_documents
 from games.visibility import hidden_from
 
 
+@public_page(minute_stamp)
 def game_detail(request, pk: int):
     game = read_game_page(pk)
     if game is None:

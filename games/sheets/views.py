@@ -10,6 +10,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
+from club.page_cache import not_kept, public_page
 from games.models import Game, Tournament
 from games.permissions import can_see_secrets, get_game_for_user
 from games.protocol.selectors import with_protocol
@@ -24,6 +25,7 @@ def _pdf(content: bytes, filename: str) -> HttpResponse:
     return response
 
 
+@public_page()
 def game_protocol_pdf(request, pk: int):
     """The filled sheet; roles, checks and scores of an unfinished game only for its judge staff.
 
@@ -34,8 +36,8 @@ def game_protocol_pdf(request, pk: int):
     show_secrets = can_see_secrets(request.user, game)
     language = sheet_language(request.GET.get("lang"))
     filename = f"protocol-{game.pk}.pdf"
-    if not sheet_cache.cacheable(game):
-        return _pdf(_render_game_pdf(game, show_secrets, language), filename)
+    if not sheet_cache.cacheable(game):  # a game in play's sheet: drawn every time, never kept whole either
+        return not_kept(_pdf(_render_game_pdf(game, show_secrets, language), filename))
     tag = sheet_cache.etag(game, language=language, show_secrets=show_secrets)
     etag = f'"{tag}"'
     last_modified = sheet_cache.rendered_at(tag)

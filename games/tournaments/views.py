@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from club.downloads import json_download
+from club.page_cache import minute_stamp, public_page
 from club.selectors import get_site_club
 from club.selectors_people import search_people
 from club.services import ServiceError
@@ -68,6 +69,7 @@ def tournament_list(request):
     })
 
 
+@public_page(minute_stamp)
 def tournament_detail(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "ruleset"), pk=pk)
     listed = tournament.games.all()

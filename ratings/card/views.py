@@ -23,6 +23,7 @@ from django.utils.translation import pgettext
 from club import permissions, selectors_members
 from club import selectors as club_selectors
 from club.models import Player
+from club.page_cache import day_stamp, public_page
 from ratings.card import selectors as selectors_card
 from ratings.card import selectors_list
 from ratings.card.selectors_everywhere import games_everywhere
@@ -55,6 +56,7 @@ def _card_parts(player: Player, seasons, season, tournament, scope) -> tuple:
             scope.version if scope else 0, selectors.club_ratings_key(seasons))
 
 
+@public_page(day_stamp)
 def player_card(request, pk: int):
     player = Player.objects.select_related("club", "user", "elo").filter(pk=pk).first()
     if player is None:  # a merged player's card: the kept one's (club.services_merge), with the same query
@@ -93,6 +95,7 @@ def _everywhere(request, player: Player):
                             page=_int(request.GET.get("games_page")) or 1)
 
 
+@public_page(day_stamp)
 def player_everywhere(request, pk: int):
     """The card's games at every club (htmx swaps it in after the page); a plain request opens the card there."""
     player = get_object_or_404(Player, pk=pk)
@@ -101,6 +104,7 @@ def player_everywhere(request, pk: int):
     return render(request, "ratings/_card_everywhere.html", {"player": player, "everywhere": _everywhere(request, player)})
 
 
+@public_page(day_stamp)
 def card_section(request, pk: int, section: str):
     """One of the card's `SECTIONS` for the scope of the query (htmx swaps it in when it comes into view); a plain
     request is sent to the whole card at that section."""
@@ -131,6 +135,7 @@ def old_profile(request, pk: int):
     return redirect(reverse("player_detail", args=[pk]) + (f"?{query}" if query else "") + "#history")
 
 
+@public_page(day_stamp)
 def player_list(request):
     """The club's players with their current season's place, rating, Elo, games and win rate; sortable, searchable
     live (htmx swaps `#player-rows`)."""

@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 from club.models import Club
 from club.reads import CompiledRead
 from club.selectors import member_players
+from club.shell import people_generation
 from games.models import Protest, RuleSetVersion, Seat, Tournament
 from games.rules.interchange import points_json
 from games.visibility import counting_games
@@ -150,8 +151,10 @@ def _num(value):
 
 
 def cached(parts: tuple, render: Callable[[], str]) -> tuple[str, bool]:
-    """The rendered fragment for `parts` (which include the scope's stored version) and whether it was cached."""
-    raw = ":".join(str(p) for p in (*parts, get_language()))
+    """The rendered fragment for `parts` (which include the scope's stored version) and whether it was cached. The
+    people generation is in the key too: a fragment names players and shows their photos, which a rename or a new
+    photo changes without moving any scope's version (club.shell)."""
+    raw = ":".join(str(p) for p in (*parts, get_language(), people_generation()))
     key = "ratings:" + hashlib.sha1(raw.encode()).hexdigest()
     html = cache.get(key)
     if html is not None:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from club.models import Player
+from club.page_cache import day_stamp, public_page
 from club.selectors import get_site_club
 from games.models import Tournament
 from games.page_cache import club_generation
@@ -47,6 +48,7 @@ def _render_table(scope: RatingScope, provisional: set[int], csv_url: str) -> st
         "provisional": bool(rows and provisional)})
 
 
+@public_page(day_stamp)
 def tournament_standings(request, pk: int):
     tournament = get_object_or_404(Tournament.objects.select_related("ruleset", "club"), pk=pk)
     scope = selectors.tournament_scope(tournament)
@@ -82,6 +84,7 @@ def _season_from(request, seasons: list[Season]) -> Season | None:
     return chosen or selectors.default_season(seasons)
 
 
+@public_page(day_stamp)
 def club_rating(request):
     club = get_site_club()
     seasons = selectors.club_seasons(club)
@@ -132,6 +135,7 @@ def player_history_csv(request, pk: int):
     return response
 
 
+@public_page(day_stamp)
 def club_stats(request):
     club = get_site_club()
     seasons = selectors.club_seasons(club)
@@ -142,6 +146,7 @@ def club_stats(request):
     return render(request, template, {"club": club, "seasons": seasons, "season": season, "stats": stats})
 
 
+@public_page(day_stamp)
 def club_elo(request):
     """The club's Elo table (docs/elo.md), read from the stored current ratings. The table is the same for every
     reader: its rendering is kept under the club's generation (games.page_cache, dropped by every Elo write and

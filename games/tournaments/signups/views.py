@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from club.page_cache import minute_stamp, public_page
 from club.services import ServiceError
 from games.models import ClubEvening, Tournament
 from games.tournaments.signups import selectors, selectors_add, services
@@ -38,6 +39,7 @@ def _back(request, sheet: SignupSheet):
     return redirect("games:signup_sheet", pk=sheet.pk)
 
 
+@public_page(minute_stamp)
 def sheet_detail(request, pk: int):
     sheet = _sheet(pk)
     context = {"sheet": sheet, "card": selectors.sheet_card(sheet, request.user), "join_form": JoinForm()}
