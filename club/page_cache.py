@@ -21,10 +21,7 @@ The *public generation* is a token in the site's cache, dropped after the commit
 statement that writes a table of the club's data, and at once when needed (`public_changed`). `watch_writes`, a
 database execute wrapper, sees each statement: an INSERT, UPDATE or DELETE on any table but the sessions, the login
 throttle, the task queue, the notices and the API's tokens — a queryset UPDATE, a bulk write and a raw statement
-included, which no model signal sees. A write made by PostgreSQL's COPY (club.bulk's insert of 50 rows or more)
-goes past the wrapper; its callers (the ratings' facts, tables, history and Elo) delete or update with ordinary
-statements in the same transaction (the rows replaced, the Elo ratings), which drop it — a COPY alone would not.
-So a kept page is never older than the last committed
+included, which no model signal sees (club.bulk writes through plain statements, no COPY). So a kept page is never older than the last committed
 write, whatever it changed: a sign-off, a protest decided, an import, a rename, a photo, a round shown, a sign-up,
 a judge's tap. Pages whose content also moves with time (a sign-up that opens, a protest window that closes, the
 next evening) add the minute to their stamp (`minute_stamp`).
@@ -102,10 +99,17 @@ def public_changed(connection=None) -> None:
         return
     if _Seen.read:
         _drop()
-    hooks = conn.run_on_commit  # a new list after a commit or a rollback
-    if conn.__dict__.get("_public_hooks") is not hooks:
-        transaction.on_commit(_drop, using=conn.alias)
-        conn.__dict__["_public_hooks"] = hooks
+    # one cache delete per committed transaction: each writing statement leaves a hook, the first to run after the
+    # commit drops the token and the others see that (a rolled-back transaction's hooks never run)
+    commits = conn.__dict__.setdefault("_public_commits", [0])  # this module's own counter on the connection
+    seen = commits[0]
+
+    def after_commit() -> None:
+        if commits[0] == seen:
+            commits[0] += 1
+            _drop()
+
+    transaction.on_commit(after_commit, using=conn.alias)
 
 
 def writes_public(sql: str) -> bool:
