@@ -208,3 +208,4 @@ season_counts_guests  # the club's setting, read by name (ratings.standings.sele
 merged_id  # PlayerMerge's column, read by club.selectors.merged_into
 member_since  # read by templates/ratings/player_card.html (ratings/card/selectors_everywhere.py ClubGames)
 schedule_all  # the whole Elo queued for the worker after ELO_K changed (docs/elo.md; the tests and the fault test)
+csrf_placeholder  # a context processor, named in settings TEMPLATES (club.page_cache)
