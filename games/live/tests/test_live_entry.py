@@ -231,10 +231,12 @@ def test_htmx_answers_are_fragments_and_plain_posts_redirect(live, client):
     assert re.search(r'<form method="post" action="/games/\d+/judge/foul/"', page)
 
 
-def test_one_foul_stays_under_ten_queries(live, client, django_assert_max_num_queries):
+def test_one_foul_stays_within_ten_queries(live, client, django_assert_max_num_queries):
     game = started(live, client)
     version = Game.objects.get(pk=game.pk).version
-    with django_assert_max_num_queries(9):
+    # 9, and the club's row (its time zone), which a per-process cache (the tests' locmem, gunicorn's workers
+    # without Redis) reads on every request: club.cache.kept_where_shared
+    with django_assert_max_num_queries(10):
         response = act(client, game, "foul", seat=3, delta=1, version=version)
     assert response.status_code == 200 and fouls(game, 3) == 1
 
