@@ -29,7 +29,7 @@ from django.db.models.fields.files import ImageFieldFile, ImageFileDescriptor
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from PIL import Image, ImageOps
+from PIL import Image, ImageFile, ImageOps
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -72,6 +72,10 @@ def _refuse(rule: Rule, message: str) -> PictureError:
 def _decoded(upload, rule: Rule) -> Image.Image:
     """The upload's pixels, upright, in RGBA; every failure to decode or turn it upright is a PictureError."""
     upload.seek(0)
+    # WeasyPrint sets Pillow's process-wide LOAD_TRUNCATED_IMAGES on import (a worker that drew a PDF sheet then
+    # took truncated data and over-long PNG chunks as pictures): an upload is always read strictly. The pictures a
+    # sheet draws are the site's own, re-encoded here.
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             # Pillow warns of what is wrong in the upload (a bomb's size, corrupt EXIF): judged here, not logged

@@ -37,6 +37,7 @@ def _open_menu(page) -> None:
 def test_a_spectator_sees_the_decision_at_once_switches_language_and_logs_in_on_a_kept_page(browser, live_server,
                                                                                            settings):
     settings.PUBLIC_PAGE_CACHE_LOCAL_SECONDS = 3600  # the test's one process: only the writes end a kept page
+    settings.PUBLIC_PAGE_CACHE = True
     cast = protest_cast()
     protest = file_p1(cast)
     url = reverse("games:game_detail", args=[cast.game.pk])

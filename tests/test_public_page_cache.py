@@ -50,6 +50,7 @@ def switch(request, settings):
 @pytest.fixture(autouse=True)
 def _kept_long(settings):
     settings.PUBLIC_PAGE_CACHE_LOCAL_SECONDS = 3600  # no entry ends within a slow test on a loaded machine
+    settings.PUBLIC_PAGE_CACHE = True  # the cache's own tests, whatever the environment says (`switch`: both ways)
 
 
 @pytest.fixture

@@ -278,3 +278,15 @@ def test_normalize_pictures_re_encodes_what_was_stored_byte_for_byte_and_removes
     again = io.StringIO()
     call_command("normalize_pictures", stdout=again)
     assert "0 changed" in again.getvalue() and Player.objects.get(pk=fox.pk).photo.name == fox.photo.name
+
+
+@pytest.mark.parametrize("upload", ["png-truncated-idat", "png-ztxt-inflates-past-limit", "jpeg-truncated"])
+def test_an_upload_is_read_strictly_after_a_pdf_sheet_was_drawn_in_the_process(upload, monkeypatch):
+    """WeasyPrint turns on Pillow's process-wide LOAD_TRUNCATED_IMAGES when it is imported: a gunicorn worker that
+    had drawn a protocol sheet then took a truncated picture or an over-long PNG chunk as a picture."""
+    import weasyprint  # noqa: F401 — its import is the point
+    from PIL import ImageFile
+
+    monkeypatch.setattr(ImageFile, "LOAD_TRUNCATED_IMAGES", True)  # as WeasyPrint leaves it
+    with pytest.raises(pictures.PictureError):
+        pictures.normalized(craft.upload(craft.MALFORMED[upload]), pictures.LOGO)
