@@ -6,6 +6,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -192,7 +193,10 @@ def test_the_card_costs_the_same_number_of_queries_at_three_and_thirty_games(clu
         club.tournaments.all().delete()
     per_card = 1 + len(selectors_card.SECTIONS)  # the page, then each section
     assert counts[:per_card] == counts[per_card:], counts
-    assert counts[0] <= 12 and max(counts[1:per_card]) <= 8
+    # on PostgreSQL the chart's read is planned for its player: plan_cache_mode set and reset around it, two
+    # statements (club.reads.planned_each_time)
+    planned = 2 if connection.vendor == "postgresql" and settings.DB_PLANNED_EACH_TIME else 0
+    assert counts[0] <= 12 and max(counts[1:per_card]) <= 8 + planned
 
 
 @pytest.mark.django_db
