@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -108,3 +109,14 @@ def kept_where_shared(key: str, build: Callable[[], Any], timeout: int) -> Any:
         value = build()
         cache.set(key, value, timeout)
     return value
+
+
+def generation(key: str, timeout: int) -> str:
+    """The token under `key` that kept answers put in their keys, made when missing: a write deletes it, and every
+    answer kept under the old one is never found again (club.shell, club.page_cache, games.page_cache)."""
+    token = cache.get(key)
+    if token is None:
+        token = uuid.uuid4().hex
+        if not cache.add(key, token, timeout):  # another process made one first
+            token = cache.get(key) or token
+    return token

@@ -36,14 +36,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache, caches
-from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache import cache
 from django.db import connection as default_connection
 from django.db import transaction
 from django.http import HttpResponse
@@ -51,6 +49,8 @@ from django.middleware.csrf import get_token
 from django.urls import URLPattern
 from django.utils import timezone
 from django.utils.translation import get_language
+
+from club.cache import generation, shared
 
 GENERATION_KEY = "club:public-gen"
 TIMEOUT = 24 * 3600
@@ -74,12 +74,7 @@ class _Seen:
 
 def public_generation() -> str:
     _Seen.read = True
-    token = cache.get(GENERATION_KEY)
-    if token is None:
-        token = uuid.uuid4().hex
-        if not cache.add(GENERATION_KEY, token, TIMEOUT):  # another process made one first
-            token = cache.get(GENERATION_KEY) or token
-    return token
+    return generation(GENERATION_KEY, TIMEOUT)
 
 
 def _drop() -> None:
@@ -143,10 +138,6 @@ def watch_writes(sender, connection, **kwargs) -> None:  # noqa: ARG001 — a re
 
 
 # ---------------------------------------------------------------------------------------------- the pages
-
-
-def _shared() -> bool:
-    return not isinstance(caches["default"], LocMemCache)
 
 
 @functools.cache
@@ -260,7 +251,7 @@ def public_page(stamp: Callable[..., str | None] | None = None):
                     response.content = response.content.replace(placeholder.encode(), get_token(request).encode())
                 return response
             entry = {"body": response.content, "placeholder": placeholder.encode(), "headers": list(response.items())}
-            cache.set(key, entry, TIMEOUT if _shared() else settings.PUBLIC_PAGE_CACHE_LOCAL_SECONDS)
+            cache.set(key, entry, TIMEOUT if shared() else settings.PUBLIC_PAGE_CACHE_LOCAL_SECONDS)
             return _served(entry, request)
 
         wrapper.public_page = True  # type: ignore[attr-defined]

@@ -15,7 +15,6 @@ kept here only choose the menu; every page and write still checks the permission
 from __future__ import annotations
 
 import hashlib
-import uuid
 from functools import cache as memoize
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from club import selectors
-from club.cache import kept_where_shared, shared
+from club.cache import generation, kept_where_shared, shared
 from club.models import Membership
 
 TIMEOUT = 24 * 3600
@@ -81,12 +80,7 @@ def shell_version() -> str:
 
 
 def _people_generation() -> str:
-    token = cache.get(PEOPLE_GENERATION_KEY)
-    if token is None:
-        token = uuid.uuid4().hex
-        if not cache.add(PEOPLE_GENERATION_KEY, token, TIMEOUT):  # another process made one first
-            token = cache.get(PEOPLE_GENERATION_KEY) or token
-    return token
+    return generation(PEOPLE_GENERATION_KEY, TIMEOUT)
 
 
 def people_generation() -> str:

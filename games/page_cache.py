@@ -18,7 +18,6 @@ between the two loses it.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Callable
 
 from django.core.cache import cache
@@ -26,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import get_language
 
+from club.cache import generation
 from games.models import Game
 from games.protests.services import protest_deadline
 
@@ -37,13 +37,7 @@ def _generation_key(club_id: int) -> str:
 
 
 def _generation(club_id: int) -> str:
-    key = _generation_key(club_id)
-    token = cache.get(key)
-    if token is None:
-        token = uuid.uuid4().hex
-        if not cache.add(key, token, TIMEOUT):  # another process made one first
-            token = cache.get(key) or token
-    return token
+    return generation(_generation_key(club_id), TIMEOUT)
 
 
 def club_generation(club_id: int) -> str:

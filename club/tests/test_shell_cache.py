@@ -26,6 +26,11 @@ def _header(client, user=None) -> str:
     client.logout()
     if user is not None:
         client.force_login(user)
+    return _nav(client)
+
+
+def _nav(client) -> str:
+    """The header (the nav) of the players' page as the client's visitor sees it now."""
     html = client.get(reverse("player_list")).content.decode()
     return html[html.index("<nav"):html.index("</nav>")]
 
@@ -106,15 +111,11 @@ def test_people_changed_forgets_every_kept_role(cast, client, monkeypatch):
     membership = MembershipFactory(club=cast.club, user=user, role=Membership.Role.JUDGE)
     client.force_login(user)
 
-    def header():
-        html = client.get(reverse("player_list")).content.decode()
-        return html[html.index("<nav"):html.index("</nav>")]
-
-    assert MANAGE not in header()
+    assert MANAGE not in _nav(client)
     Membership.objects.filter(pk=membership.pk).update(role=Membership.Role.ADMIN)  # no signal
-    assert MANAGE not in header()  # the kept roles (the pages themselves check the database)
+    assert MANAGE not in _nav(client)  # the kept roles (the pages themselves check the database)
     shell.people_changed()
-    assert MANAGE in header()
+    assert MANAGE in _nav(client)
 
 
 def test_a_per_process_cache_keeps_no_role_or_look_another_process_could_change(cast, client):
@@ -124,14 +125,10 @@ def test_a_per_process_cache_keeps_no_role_or_look_another_process_could_change(
     membership = MembershipFactory(club=cast.club, user=user, role=Membership.Role.JUDGE)
     client.force_login(user)
 
-    def header():
-        html = client.get(reverse("player_list")).content.decode()
-        return html[html.index("<nav"):html.index("</nav>")]
-
-    assert MANAGE not in header()
+    assert MANAGE not in _nav(client)
     Membership.objects.filter(pk=membership.pk).update(role=Membership.Role.ADMIN)  # as if in another process
     Club.objects.filter(pk=cast.club.pk).update(name="Другой процесс")
-    assert MANAGE in header() and "Другой процесс" in header()
+    assert MANAGE in _nav(client) and "Другой процесс" in _nav(client)
 
 
 def test_the_club_time_zone_is_read_afresh_in_a_per_process_cache_and_kept_in_a_shared_one(cast, monkeypatch):
